@@ -1,0 +1,131 @@
+"""What a turn produces: events with named codes and dice, and a result for every order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from engine.problems import Problem
+
+
+class OrderStatus(StrEnum):
+    DONE = "done"
+    PARTLY = "partly done"
+    SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened. `seat` is whose turn it happened in ('' for none);
+    `public` events are news for every seat, the rest only for `seat` and `also`."""
+
+    code: str
+    seat: str
+    text: str
+    phase: str = ""
+    dice: tuple[int, ...] = ()
+    public: bool = False
+    also: tuple[str, ...] = ()  # other seats that see it (the defender of an attack, say)
+
+    def visible_to(self, seat: str) -> bool:
+        return self.public or seat == self.seat or seat in self.also
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "seat": self.seat,
+            "text": self.text,
+            "phase": self.phase,
+            "dice": list(self.dice),
+            "public": self.public,
+            "also": list(self.also),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Event:
+        return cls(
+            code=data["code"],
+            seat=data["seat"],
+            text=data["text"],
+            phase=data.get("phase", ""),
+            dice=tuple(data.get("dice", ())),
+            public=data.get("public", False),
+            also=tuple(data.get("also", ())),
+        )
+
+
+@dataclass(frozen=True)
+class OrderResult:
+    line_no: int
+    order: str
+    status: OrderStatus
+    note: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "line_no": self.line_no,
+            "order": self.order,
+            "status": self.status.value,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> OrderResult:
+        return cls(data["line_no"], data["order"], OrderStatus(data["status"]), data["note"])
+
+
+@dataclass
+class ParsedOrders:
+    """The orders read from one seat's text, and the problems of the lines that failed.
+    `orders` are the ruleset's own order objects; pbem/ never looks inside them."""
+
+    orders: list[Any] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    ignored: list[tuple[int, str]] = field(default_factory=list)  # (line_no, why)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winners: tuple[str, ...]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
+        return cls(tuple(data["winners"]), data["reason"])
+
+
+@dataclass
+class Resolution:
+    """The record of one resolved turn: the state after it, what happened, how each order went."""
+
+    state: dict[str, Any]
+    events: list[Event]
+    results: dict[str, list[OrderResult]]
+    outcome: Outcome | None = None
+
+    def events_for(self, seat: str) -> list[Event]:
+        return [e for e in self.events if e.visible_to(seat)]
+
+    def record_json(self) -> dict[str, Any]:
+        """Events, results and outcome as plain JSON (the state is stored on its own)."""
+        return {
+            "events": [e.to_json() for e in self.events],
+            "results": {s: [r.to_json() for r in rs] for s, rs in self.results.items()},
+            "outcome": self.outcome.to_json() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_record(cls, state: dict[str, Any], record: dict[str, Any]) -> Resolution:
+        outcome = record.get("outcome")
+        return cls(
+            state=state,
+            events=[Event.from_json(e) for e in record["events"]],
+            results={
+                s: [OrderResult.from_json(r) for r in rs] for s, rs in record["results"].items()
+            },
+            outcome=Outcome.from_json(outcome) if outcome else None,
+        )

@@ -1,0 +1,143 @@
+"""The one interface every ruleset implements.
+
+A game state crosses this interface as plain JSON (dicts, lists, strings, numbers, booleans), so
+the service can store it as it is and the same stored inputs always give the same stored outputs.
+Inside, a ruleset loads it into its own typed objects.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.records import Outcome, ParsedOrders, Resolution
+
+State = dict[str, Any]
+
+
+class EditError(ValueError):
+    """A referee edit that was refused; the message says why."""
+
+
+class OptionError(ValueError):
+    """A game option that does not exist or has a value it cannot take."""
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A game option players could reasonably disagree on, with its default and allowed values."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()  # empty: any value of the default's type
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def check(self, value: Any) -> Any:
+        if isinstance(self.default, bool):
+            if isinstance(value, str) and value.lower() in ("yes", "true", "on", "1"):
+                return True
+            if isinstance(value, str) and value.lower() in ("no", "false", "off", "0"):
+                return False
+            if not isinstance(value, bool):
+                raise OptionError(f"option {self.name} takes yes or no, not {value!r}")
+            return value
+        if isinstance(self.default, int):
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                raise OptionError(
+                    f"option {self.name} takes a whole number, not {value!r}"
+                ) from None
+            if self.minimum is not None and number < self.minimum:
+                raise OptionError(f"option {self.name} is at least {self.minimum}")
+            if self.maximum is not None and number > self.maximum:
+                raise OptionError(f"option {self.name} is at most {self.maximum}")
+            return number
+        text = str(value).lower()
+        if self.choices and text not in self.choices:
+            raise OptionError(f"option {self.name} is one of {', '.join(map(str, self.choices))}")
+        return text
+
+
+class Ruleset(ABC):
+    """A game's rules. Subclasses are registered by id and found by id or alias."""
+
+    id: str = ""
+    aliases: tuple[str, ...] = ()
+    title: str = ""
+    min_seats: int = 2
+    max_seats: int = 8
+    options: tuple[OptionSpec, ...] = ()
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with its default, overridden by `given`; unknown names are refused."""
+        specs = {spec.name: spec for spec in self.options}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise OptionError(f"{self.id} has no option {', '.join(unknown)}")
+        return {
+            name: spec.check(given[name]) if name in given else spec.default
+            for name, spec in specs.items()
+        }
+
+    @abstractmethod
+    def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+        """The state at the start of the game, for these seat names, in the order given."""
+
+    @abstractmethod
+    def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders:
+        """Read one seat's order lines (no envelope) and check them against the state.
+        Never raises on bad text: every bad line becomes a Problem naming it."""
+
+    @abstractmethod
+    def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
+        """Play the pending turn with these orders. Does not change `state`."""
+
+    @abstractmethod
+    def seats_to_order(self, state: State) -> list[str]:
+        """The seats whose orders the pending turn waits for."""
+
+    @abstractmethod
+    def turn_number(self, state: State) -> int:
+        """The number of the pending turn (the one orders are now given for)."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The result if the game has ended, else None."""
+
+    @abstractmethod
+    def render_map(self, state: State, seat: str) -> str:
+        """The text map as `seat` sees it, at most 72 columns wide."""
+
+    @abstractmethod
+    def holdings(self, state: State, seat: str) -> str:
+        """What `seat` holds, as text for its report."""
+
+    @abstractmethod
+    def public_summary(self, state: State) -> str:
+        """Every seat's public standing (VP, cities...), as text."""
+
+    @abstractmethod
+    def order_template(self, state: State, seat: str) -> str:
+        """Order lines for the next turn, to be filled in and mailed back."""
+
+    @abstractmethod
+    def order_help(self) -> str:
+        """A short reference of every order, for HELP replies."""
+
+    @abstractmethod
+    def bot_orders(self, state: State, seat: str, seed: int) -> str:
+        """A legal, sensible order text for `seat` (for bot seats and missed turns)."""
+
+    @abstractmethod
+    def edit(self, state: State, path: str, value: str) -> State:
+        """A referee correction: a new state with `path` set to `value`.
+        Raises EditError with the reason when the edit is not valid."""
+
+    @abstractmethod
+    def edit_paths(self) -> str:
+        """A short reference of the paths `edit` takes, with examples."""

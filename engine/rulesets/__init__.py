@@ -1,0 +1,6 @@
+"""The built-in rulesets. Importing this package registers each of them."""
+
+from engine.registry import register
+from engine.rulesets.temples_and_swords import TemplesAndSwords
+
+register(TemplesAndSwords())

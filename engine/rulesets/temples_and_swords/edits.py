@@ -1,0 +1,158 @@
+"""Referee corrections: a path names one thing in the state, and the value is checked before
+anything changes. A refused edit raises EditError with the reason."""
+
+from __future__ import annotations
+
+from engine.ruleset import EditError
+from engine.rulesets.temples_and_swords.legality import cap
+from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS, UNIT_TYPES, GameState
+from engine.words import normal
+
+EDIT_PATHS = """\
+seat.<seat>.gold = <n>               seat.alice.gold = 12
+seat.<seat>.tech_points = <n>        seat.alice.tech_points = 9
+seat.<seat>.advances = +<adv>|-<adv> seat.alice.advances = +Masonry
+seat.<seat>.alive = yes|no           seat.bob.alive = no
+hex.<hex>.owner = <seat>|none        hex.C4.owner = alice
+hex.<hex>.pop = <n>                  hex.C4.pop = 5
+hex.<hex>.laborers = <n>             hex.C4.laborers = 2
+hex.<hex>.<project> = yes|no         hex.C4.temple = yes
+army.<hex>.<seat>.<unit> = <n>       army.C4.alice.soldier = 3
+army.<hex>.<seat> = <hex>            army.C4.alice = D4   (moves the whole army)"""
+
+
+def edit(state: GameState, path: str, value: str) -> None:
+    """Apply one edit to `state` in place (the caller passes a copy)."""
+    parts = path.strip().split(".")
+    kind = parts[0].lower()
+    handlers = {"seat": _edit_seat, "hex": _edit_hex, "army": _edit_army}
+    if kind not in handlers:
+        raise EditError(f"an edit path starts with seat., hex. or army., not {parts[0]!r}")
+    handlers[kind](state, parts[1:], value.strip())
+    state.tidy()
+
+
+def _number(value: str, low: int = 0, high: int = 1_000_000) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise EditError(f"{value!r} is not a whole number") from None
+    if not low <= number <= high:
+        raise EditError(f"{number} is not between {low} and {high}")
+    return number
+
+
+def _yes(value: str) -> bool:
+    if value.lower() in ("yes", "true", "1", "on"):
+        return True
+    if value.lower() in ("no", "false", "0", "off"):
+        return False
+    raise EditError(f"{value!r}: say yes or no")
+
+
+def _seat_name(state: GameState, name: str) -> str:
+    for seat in state.seats:
+        if normal(seat.name) == normal(name) or seat.letter == name.upper():
+            return seat.name
+    raise EditError(f"no seat {name!r}; seats: {', '.join(s.name for s in state.seats)}")
+
+
+def _hex_name(state: GameState, name: str) -> str:
+    if not state.terrain.contains(name):
+        raise EditError(f"{name!r} is not a hex of this map")
+    return name.upper()
+
+
+def _edit_seat(state: GameState, parts: list[str], value: str) -> None:
+    if len(parts) != 2:
+        raise EditError("seat edits look like seat.<seat>.<gold|tech_points|advances|alive>")
+    seat = state.seat(_seat_name(state, parts[0]))
+    field = parts[1].lower()
+    if field == "gold":
+        seat.gold = _number(value)
+    elif field == "tech_points":
+        seat.tech_points = _number(value)
+    elif field == "alive":
+        seat.alive = _yes(value)
+    elif field == "advances":
+        _edit_advances(seat.advances, value)
+    else:
+        raise EditError(f"a seat has no {field!r} to edit (gold, tech_points, advances, alive)")
+
+
+def _edit_advances(advances: list[str], value: str) -> None:
+    sign, name = value[:1], value[1:].strip()
+    matches = [a for a in ADVANCES if normal(a) == normal(name)]
+    if sign not in "+-" or not sign or not matches:
+        raise EditError(f"write +<advance> or -<advance>, one of: {', '.join(ADVANCES)}")
+    advance = matches[0]
+    if sign == "+" and advance in advances:
+        raise EditError(f"the seat already has {advance}")
+    if sign == "-" and advance not in advances:
+        raise EditError(f"the seat does not have {advance}")
+    if sign == "+":
+        advances.append(advance)
+    else:
+        advances.remove(advance)
+
+
+def _edit_hex(state: GameState, parts: list[str], value: str) -> None:
+    if len(parts) != 2:
+        raise EditError("hex edits look like hex.<hex>.<owner|pop|laborers|project>")
+    name = _hex_name(state, parts[0])
+    here = state.hex(name)
+    field = parts[1].lower()
+    if field == "owner":
+        here.owner = "" if value.lower() == "none" else _seat_name(state, value)
+        if not here.owner:
+            here.pop = here.laborers = 0
+    elif field == "pop":
+        if not here.owner:
+            raise EditError(f"{name} has no owner; set hex.{name}.owner first")
+        here.pop = _number(value, 0, cap(state, name))
+        here.laborers = min(here.laborers, here.pop)
+    elif field == "laborers":
+        here.laborers = _number(value, 0, here.pop)
+    elif field in PROJECTS:
+        _edit_project(state, name, field, _yes(value))
+    else:
+        raise EditError(f"a hex has no {field!r} (owner, pop, laborers, {', '.join(PROJECTS)})")
+
+
+def _edit_project(state: GameState, name: str, project: str, present: bool) -> None:
+    here = state.hex(name)
+    if present and not here.owner:
+        raise EditError(f"{name} has no owner to hold a {project}")
+    if present and project != "road" and project != "city" and not here.has("city"):
+        raise EditError(f"a {project} stands in a city, and {name} has none")
+    if not present and project == "city" and len(here.projects) > 1 - here.has("road"):
+        raise EditError(f"remove the city's improvements in {name} first")
+    projects = set(here.projects) | {project} if present else set(here.projects) - {project}
+    here.projects = [p for p in PROJECTS if p in projects]
+
+
+def _edit_army(state: GameState, parts: list[str], value: str) -> None:
+    if len(parts) not in (2, 3):
+        raise EditError("army edits look like army.<hex>.<seat>.<unit> or army.<hex>.<seat>")
+    name = _hex_name(state, parts[0])
+    seat = _seat_name(state, parts[1])
+    if len(parts) == 2:
+        target = _hex_name(state, value)
+        units = state.units(name, seat)
+        if not units.total():
+            raise EditError(f"{seat} has no army in {name}")
+        moving = state.armies[name].pop(seat)
+        for kind in UNIT_TYPES:
+            state.units_for_change(target, seat).add(kind, moving.get(kind))
+        return
+    kind = (
+        parts[2]
+        .lower()
+        .rstrip("s")
+        .replace("swordsmen", "swordsman")
+        .replace("horsemen", "horseman")
+    )
+    if kind not in UNIT_TYPES:
+        raise EditError(f"no unit type {parts[2]!r} ({', '.join(UNIT_TYPES)})")
+    units = state.units_for_change(name, seat)
+    units.add(kind, _number(value, 0, 999) - units.get(kind))

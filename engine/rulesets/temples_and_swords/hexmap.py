@@ -1,0 +1,165 @@
+"""The hex map: coordinates, neighbours, distances, and generating a map for 2 to 8 seats.
+
+Hexes are named by column letter and row number ("C4"). Rows are laid out "odd-r": every second
+row (2, 4, ...) is shifted half a hex to the right, which is how the text map draws them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from engine.dice import Dice
+
+GRASS = "g"
+DESERT = "d"
+HEX_NAME = re.compile(r"^([A-Za-z])(\d{1,2})$")
+
+# Neighbour offsets (dcol, drow) for rows with even and odd 0-based index.
+_EVEN = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
+_ODD = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
+
+
+def hex_name(col: int, row: int) -> str:
+    return f"{chr(ord('A') + col)}{row + 1}"
+
+
+def parse_hex_name(name: str) -> tuple[int, int] | None:
+    """(col, row) of a name like 'c4', or None if it is not of that form."""
+    match = HEX_NAME.match(name.strip())
+    if not match:
+        return None
+    return ord(match.group(1).upper()) - ord("A"), int(match.group(2)) - 1
+
+
+@dataclass(frozen=True)
+class HexMap:
+    """The terrain: one string per row of 'g' (grassland) and 'd' (desert). It never changes."""
+
+    rows: tuple[str, ...]
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def contains(self, name: str) -> bool:
+        place = parse_hex_name(name)
+        return place is not None and 0 <= place[0] < self.width and 0 <= place[1] < self.height
+
+    def terrain(self, name: str) -> str:
+        col, row = _place(name)
+        return self.rows[row][col]
+
+    def names(self) -> Iterator[str]:
+        for row in range(self.height):
+            for col in range(self.width):
+                yield hex_name(col, row)
+
+    def neighbours(self, name: str) -> list[str]:
+        col, row = _place(name)
+        offsets = _ODD if row % 2 else _EVEN
+        found = []
+        for dcol, drow in offsets:
+            c, r = col + dcol, row + drow
+            if 0 <= c < self.width and 0 <= r < self.height:
+                found.append(hex_name(c, r))
+        return found
+
+    def on_edge(self, name: str) -> bool:
+        return len(self.neighbours(name)) < 6
+
+
+def _place(name: str) -> tuple[int, int]:
+    place = parse_hex_name(name)
+    if place is None:
+        raise ValueError(f"not a hex name: {name!r}")
+    return place
+
+
+def distance(a: str, b: str) -> int:
+    """Steps between two hexes."""
+    ax, az = _cube(*_place(a))
+    bx, bz = _cube(*_place(b))
+    dx, dz = ax - bx, az - bz
+    return max(abs(dx), abs(dz), abs(dx + dz))
+
+
+def _cube(col: int, row: int) -> tuple[int, int]:
+    return col - (row - (row & 1)) // 2, row
+
+
+def hex_sort_key(name: str) -> tuple[int, int]:
+    """Reading order: row by row, then column."""
+    col, row = _place(name)
+    return row, col
+
+
+def map_size(seats: int) -> tuple[int, int]:
+    """About 20 hexes a seat, a little wider than high, with an even number of hexes so that
+    grassland and desert can be equal in number."""
+    total = 20 * seats
+    height = max(5, round(math.sqrt(total / 1.3)))
+    width = math.ceil(total / height)
+    if (width * height) % 2:
+        width += 1
+    return width, height
+
+
+def generate_map(seats: int, dice: Dice) -> tuple[HexMap, list[str]]:
+    """A map with exactly as many grassland as desert hexes and one starting grassland hex a
+    seat, every two starts at least three hexes apart (rule: Setup)."""
+    width, height = map_size(seats)
+    for _attempt in range(200):
+        terrain = _grow_grassland(width, height, dice)
+        starts = _place_starts(terrain, seats, dice)
+        if starts:
+            return terrain, starts
+    raise RuntimeError("could not place starting hexes")  # not reached for 2..8 seats
+
+
+def _grow_grassland(width: int, height: int, dice: Dice) -> HexMap:
+    """Grassland grows as a few clumps from random seeds until it covers half the map."""
+    blank = HexMap(tuple(DESERT * width for _ in range(height)))
+    names = list(blank.names())
+    target = len(names) // 2
+    grass: set[str] = set()
+    frontier: list[str] = []
+    while len(grass) < target:
+        if not frontier or dice.d(6) == 1:
+            frontier.append(dice.choice([n for n in names if n not in grass]))
+        spot = frontier[dice.randrange(len(frontier))]
+        if spot not in grass:
+            grass.add(spot)
+            frontier.extend(n for n in blank.neighbours(spot) if n not in grass)
+        frontier = [n for n in frontier if n not in grass]
+    rows = []
+    for row in range(height):
+        rows.append("".join(GRASS if hex_name(c, row) in grass else DESERT for c in range(width)))
+    return HexMap(tuple(rows))
+
+
+def _place_starts(terrain: HexMap, seats: int, dice: Dice) -> list[str]:
+    """Spread the starts out: each next start is the grassland hex farthest from those chosen,
+    among hexes with at least two grassland neighbours (so no seat starts boxed in by desert)."""
+    good = [
+        n
+        for n in terrain.names()
+        if terrain.terrain(n) == GRASS
+        and sum(terrain.terrain(m) == GRASS for m in terrain.neighbours(n)) >= 2
+    ]
+    if len(good) < seats:
+        return []
+    starts = [dice.choice(good)]
+    while len(starts) < seats:
+        spacing = {n: min(distance(n, s) for s in starts) for n in good if n not in starts}
+        best = max(spacing.values())
+        if best < 3:
+            return []
+        starts.append(dice.choice(sorted(n for n, d in spacing.items() if d == best)))
+    return starts

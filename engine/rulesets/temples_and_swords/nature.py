@@ -1,0 +1,232 @@
+"""Phases 7 and 8: disasters, then harvest, growth and migration."""
+
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.rulesets.temples_and_swords.hexmap import DESERT, GRASS, hex_sort_key
+from engine.rulesets.temples_and_swords.legality import cap, refuse_migrate
+from engine.rulesets.temples_and_swords.orders import Migrate
+from engine.rulesets.temples_and_swords.seat_turn import SeatTurn, lose_population
+
+DISASTERS = ("Flood", "Earthquake", "Disease", "Drought", "Famine", "Warbands")
+DISEASE_TURNS = 3
+# Migration table: a hex of this population migrates on this roll or more.
+MIGRATE_ON = {1: 6, 2: 5, 3: 4, 4: 3, 5: 2, 6: 1}
+
+
+def disaster(turn: SeatTurn) -> None:
+    """Phase 7: Disease still running strikes again; then 1d6, and on a 1 the disaster chart."""
+    _ongoing_disease(turn)
+    dice = turn.dice("disaster")
+    check = dice.d(6)
+    if check != 1:
+        turn.event("disaster_check", f"Disaster check: rolled {check}, no disaster.", [check])
+        return
+    kind = dice.d(6)
+    name = DISASTERS[kind - 1]
+    turn.event(
+        "disaster",
+        f"Disaster check: rolled 1; chart roll {kind}: {name}!",
+        [check, kind],
+        public=True,
+    )
+    STRIKES[name](turn, dice)
+
+
+def _ongoing_disease(turn: SeatTurn) -> None:
+    dice = turn.dice("disease")
+    for hex_name, here in turn.owned_hexes():
+        if here.disease:
+            here.disease -= 1
+            _strike(turn, hex_name, dice.d(3), "Disease")
+
+
+def _strike(turn: SeatTurn, hex_name: str, count: int, cause: str) -> None:
+    lost = lose_population(turn.state, hex_name, count)
+    turn.event(
+        "population_lost",
+        f"{cause}: {hex_name} loses {lost} population (rolled {count}).",
+        [count],
+        public=True,
+    )
+
+
+def _random_hexes(turn: SeatTurn, dice: Dice, terrain: str, count: int) -> list[str]:
+    """Distinct random populated hexes of the seat on that terrain ('city' for city hexes)."""
+    pool = [
+        n
+        for n, h in turn.owned_hexes()
+        if (h.has("city") if terrain == "city" else turn.state.terrain.terrain(n) == terrain)
+        and (h.pop or terrain == "city")
+    ]
+    chosen = []
+    for _ in range(min(count, len(pool))):
+        pick = dice.choice(pool)
+        pool.remove(pick)
+        chosen.append(pick)
+    if not chosen:
+        turn.event("disaster_nothing", "The disaster finds no hex of that kind to strike.")
+    return chosen
+
+
+def _flood(turn: SeatTurn, dice: Dice) -> None:
+    for hex_name in _random_hexes(turn, dice, GRASS, 1):
+        _strike(turn, hex_name, dice.d(6), "Flood")
+
+
+def _earthquake(turn: SeatTurn, dice: Dice) -> None:
+    """A city hex loses 1d3 population and every improvement in the city (the city itself
+    stands: a completion, as the text says 'improvements in the city')."""
+    for hex_name in _random_hexes(turn, dice, "city", 1):
+        here = turn.state.hex(hex_name)
+        lost = [p for p in here.projects if p != "city"]
+        here.projects = ["city"]
+        here.progress = {}
+        _strike(turn, hex_name, dice.d(3), "Earthquake")
+        if lost:
+            turn.event(
+                "improvements_lost",
+                f"Earthquake: {hex_name} loses its {', '.join(lost)}.",
+                public=True,
+            )
+
+
+def _disease(turn: SeatTurn, dice: Dice) -> None:
+    """1d3 now and in each of the next two of this seat's turns: three turns in all."""
+    for hex_name in _random_hexes(turn, dice, GRASS, 1):
+        turn.state.hex(hex_name).disease = DISEASE_TURNS - 1
+        _strike(turn, hex_name, dice.d(3), "Disease")
+
+
+def _drought(turn: SeatTurn, dice: Dice) -> None:
+    for hex_name in _random_hexes(turn, dice, GRASS, 2):
+        _strike(turn, hex_name, dice.d(3), "Drought")
+
+
+def _famine(turn: SeatTurn, dice: Dice) -> None:
+    for hex_name in _random_hexes(turn, dice, DESERT, 2):
+        _strike(turn, hex_name, dice.d(3), "Famine")
+
+
+def _warbands(turn: SeatTurn, dice: Dice) -> None:
+    strength = dice.d(6)
+    turn.seat.warband = strength
+    turn.event(
+        "warband_coming",
+        f"Warbands: {strength} soldiers will attack a border hex next turn.",
+        [strength],
+        public=True,
+    )
+
+
+STRIKES = {
+    "Flood": _flood,
+    "Earthquake": _earthquake,
+    "Disease": _disease,
+    "Drought": _drought,
+    "Famine": _famine,
+    "Warbands": _warbands,
+}
+
+
+def population_change(turn: SeatTurn) -> None:
+    _harvest_and_growth(turn)
+    _migration(turn)
+
+
+def _harvest_and_growth(turn: SeatTurn) -> None:
+    """Harvest: 2 points a basic population on grassland, 1 on desert. A hex with at least as
+    many harvest points as population grows by one, to 6 on grassland and 3 on desert."""
+    grew = []
+    for hex_name, here in turn.owned_hexes():
+        per_head = 2 if turn.state.terrain.terrain(hex_name) == GRASS else 1
+        if here.pop and per_head * here.basic >= here.pop and here.pop < cap(turn.state, hex_name):
+            here.pop += 1
+            grew.append(f"{hex_name} {here.pop}")
+    if grew:
+        turn.event("growth", f"Growth: {', '.join(grew)}.")
+    else:
+        turn.event("growth", "Growth: no hex grew (too few harvest points or full).")
+
+
+def _migration(turn: SeatTurn) -> None:
+    populated = sum(1 for _, h in turn.owned_hexes() if h.pop)
+    rolls = 1 + (populated > 3) + (populated > 6) + (populated > 9)
+    orders = list(turn.of(Migrate))
+    dice = turn.dice("migration")
+    for _ in range(rolls):
+        source = _most_populous(turn, orders)
+        if not source:
+            return
+        pop = turn.state.hexes[source].pop
+        roll = dice.d(6)
+        if roll < MIGRATE_ON[pop]:
+            turn.event(
+                "migration_none",
+                f"Migration: {source} ({pop}) rolled {roll}, needs {MIGRATE_ON[pop]}: "
+                "no one leaves.",
+                [roll],
+            )
+            continue
+        target = _target(turn, source, orders)
+        if not target:
+            turn.event(
+                "migration_none",
+                f"Migration: {source} rolled {roll} but has no neighbouring hex to go to.",
+                [roll],
+            )
+            continue
+        lose_population(turn.state, source, 1)
+        there = turn.state.hex(target)
+        there.owner = turn.name
+        there.pop += 1
+        turn.event(
+            "migration",
+            f"Migration: {source} ({pop}) rolled {roll}: one population moves to {target}.",
+            [roll],
+            public=True,
+        )
+    for order in orders:
+        turn.rec.skipped(turn.name, order, "not used: no migration from that hex this turn")
+
+
+def _most_populous(turn: SeatTurn, orders: list[Migrate]) -> str:
+    """The hex with the most population; among ties the one a MIGRATE order names, else the
+    first in reading order."""
+    hexes = [(n, h.pop) for n, h in turn.owned_hexes() if h.pop]
+    if not hexes:
+        return ""
+    most = max(p for _, p in hexes)
+    tied = sorted((n for n, p in hexes if p == most), key=hex_sort_key)
+    for order in orders:
+        if order.source in tied:
+            return order.source
+    return tied[0]
+
+
+def _target(turn: SeatTurn, source: str, orders: list[Migrate]) -> str:
+    """The hex a MIGRATE order names for this source (and uses it up), else the best free
+    neighbour: unowned grassland, own grassland, unowned desert, own desert, fewest people."""
+    state, name = turn.state, turn.name
+    for order in list(orders):
+        if (
+            order.source in (source, "")
+            and refuse_migrate(state, name, source, order.target) is None
+        ):
+            orders.remove(order)
+            turn.rec.done(name, order, f"one population moved from {source} to {order.target}")
+            return order.target
+    free = [
+        n
+        for n in state.terrain.neighbours(source)
+        if refuse_migrate(state, name, source, n) is None
+    ]
+    if not free:
+        return ""
+
+    def preference(n: str) -> tuple[int, int, tuple[int, int]]:
+        here = state.peek(n)
+        rank = (0 if state.terrain.terrain(n) == GRASS else 2) + (1 if here.owner else 0)
+        return rank, here.pop, hex_sort_key(n)
+
+    return min(free, key=preference)

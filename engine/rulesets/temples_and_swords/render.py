@@ -1,0 +1,199 @@
+"""Text for a player's mail: the hex map, holdings, public standings and the order template.
+
+Every line stays within 72 columns. A hex is two lines of five characters and a space:
+
+    gB3A2      terrain (g grassland, d desert), owner letter ('*' for the reader's own hexes),
+    CRT        population, then the letter and number of units of the army there ('*' for the
+               reader's own army); the projects below.
+"""
+
+from __future__ import annotations
+
+from engine.rulesets.temples_and_swords.hexmap import hex_name
+from engine.rulesets.temples_and_swords.legality import work_cost
+from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
+from engine.rulesets.temples_and_swords.scoring import victory_points
+
+CELL = 6  # five characters and a space
+MARGIN = 3  # row numbers on the left
+WIDTH = 72
+PROJECT_LETTERS = {
+    "city": "C",
+    "road": "R",
+    "temple": "T",
+    "walls": "W",
+    "marketplace": "M",
+    "library": "L",
+}
+
+
+def render_map(state: GameState, seat: str) -> str:
+    """The map in sections of as many columns as fit in 72 characters, with a legend."""
+    fits = (WIDTH - 2 * MARGIN - CELL // 2) // CELL
+    width = state.terrain.width
+    count = -(-width // fits)
+    per_section = -(-width // count)  # sections of even size rather than a long and a short one
+    sections = []
+    for first in range(0, width, per_section):
+        columns = range(first, min(first + per_section, width))
+        sections.append(_section(state, seat, columns))
+    return "\n\n".join(sections) + "\n\n" + _legend(state, seat)
+
+
+def _section(state: GameState, seat: str, columns: range) -> str:
+    header = " " * MARGIN + "".join(f"{chr(ord('A') + c):<{CELL}}" for c in columns)
+    lines = [header.rstrip()]
+    for row in range(state.terrain.height):
+        indent = " " * (CELL // 2) if row % 2 else ""
+        top = "".join(_cell_top(state, seat, hex_name(c, row)) for c in columns)
+        bottom = "".join(_cell_bottom(state, hex_name(c, row)) for c in columns)
+        pad = " " * (CELL // 2) if not indent else ""
+        lines.append(f"{row + 1:>2} {indent}{top}{pad}{row + 1:>2}")
+        lines.append(f"{'':>2} {indent}{bottom}".rstrip())
+    lines.append(header.rstrip())
+    return "\n".join(lines)
+
+
+def _cell_top(state: GameState, seat: str, name: str) -> str:
+    here = state.peek(name)
+    owner = _letter(state, here.owner, seat) if here.owner else "."
+    pop = str(here.pop) if here.owner else " "
+    army = _army_mark(state, name, seat)
+    return f"{state.terrain.terrain(name)}{owner}{pop}{army}".ljust(CELL)
+
+
+def _letter(state: GameState, holder: str, reader: str) -> str:
+    return "*" if holder == reader else state.seat(holder).letter
+
+
+def _army_mark(state: GameState, name: str, reader: str) -> str:
+    by_seat = {s: u for s, u in state.armies.get(name, {}).items() if u.total()}
+    if not by_seat:
+        return ""
+    if len(by_seat) > 1:
+        return "!!"
+    holder, units = next(iter(by_seat.items()))
+    count = units.total()
+    return _letter(state, holder, reader) + (str(count) if count < 10 else "+")
+
+
+def _cell_bottom(state: GameState, name: str) -> str:
+    here = state.peek(name)
+    return "".join(PROJECT_LETTERS[p] for p in here.projects).ljust(CELL)
+
+
+def _legend(state: GameState, seat: str) -> str:
+    seats = "  ".join(
+        f"{s.letter}={s.name}" + (" (you)" if s.name == seat else "") for s in state.seats
+    )
+    return "\n".join(
+        [
+            "Legend: g grassland, d desert; owner (* you) and population; then an",
+            "army: owner (* you) and units, !! for two armies. Second line:",
+            "C city, R road, T temple, W walls, M marketplace, L library.",
+            _wrap(f"Seats: {seats}"),
+        ]
+    )
+
+
+def _wrap(text: str, width: int = WIDTH) -> str:
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = "  " + word if word else ""
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def holdings(state: GameState, seat: str) -> str:
+    holder = state.seat(seat)
+    lines = [
+        f"{seat} (seat {holder.letter}): {victory_points(state, seat)} VP of "
+        f"{state.options['victory_points']}, {holder.gold} GP, {holder.tech_points} tech points.",
+        _wrap("Advances: " + (", ".join(holder.advances) or "none") + "."),
+        "Hexes:",
+    ]
+    for name in state.owned(seat):
+        lines.append("  " + _hex_line(state, seat, name))
+    armies = [_army_line(state, seat, name) for name in state.army_hexes(seat)]
+    lines.append("Armies:" + ("" if armies else " none"))
+    lines.extend("  " + line for line in armies)
+    if holder.warband:
+        lines.append(f"Warbands of {holder.warband} soldiers will attack next turn.")
+    return "\n".join(lines)
+
+
+def _hex_line(state: GameState, seat: str, name: str) -> str:
+    here = state.hexes[name]
+    terrain = "grassland" if state.terrain.terrain(name) == "g" else "desert"
+    text = f"{name} {terrain}: population {here.pop} ({here.laborers} laborers)"
+    if here.projects:
+        text += "; " + ", ".join(here.projects)
+    if here.progress:
+        holder = state.seat(seat)
+        text += "; building " + ", ".join(
+            f"{w} {p}/{work_cost(holder, w)}" for w, p in sorted(here.progress.items())
+        )
+    if here.disease:
+        text += f"; disease for {here.disease} more turns"
+    return text
+
+
+def _army_line(state: GameState, seat: str, name: str) -> str:
+    units = state.units(name, seat)
+    parts = [f"{units.get(k)} {k}" for k in UNIT_TYPES if units.get(k)]
+    return f"{name}: {', '.join(parts)}"
+
+
+def public_summary(state: GameState) -> str:
+    lines = ["Seat         VP  Gold  Cities  Hexes  Pop  Army  Advances"]
+    for holder in state.seats:
+        hexes = [state.hexes[n] for n in state.owned(holder.name)]
+        army = sum(state.units(n, holder.name).military() for n in state.army_hexes(holder.name))
+        status = "" if holder.alive else "  (out)"
+        lines.append(
+            f"{holder.letter} {holder.name[:10]:<10} {victory_points(state, holder.name):>2}"
+            f"  {holder.gold:>4}  {sum(h.has('city') for h in hexes):>6}  {len(hexes):>5}"
+            f"  {sum(h.pop for h in hexes):>3}  {army:>4}  {len(holder.advances):>8}{status}"
+        )
+    return "\n".join(lines)
+
+
+def order_template(state: GameState, seat: str) -> str:
+    """The seat's orders as they stand (laborers kept), with hints to fill in."""
+    holder = state.seat(seat)
+    lines = ["# Population distribution: LABOR <hex> <laborers>"]
+    for name in state.owned(seat):
+        lines.append(f"LABOR {name} {state.hexes[name].laborers}")
+    cities = sum(state.hexes[n].has("city") for n in state.owned(seat))
+    lines.append(f"# Tech: TECH <rolls> (at most {2 * cities}; 1 GP a city, then 2 GP a city)")
+    lines.append("TECH 0")
+    if holder.standing.advance_preference:
+        lines.append("ADVANCE " + ", ".join(holder.standing.advance_preference))
+    lines.append("# War: MOVE <from> <to> [count] [type]; ATTACK <hex> [USE type] [UNTIL n]")
+    for name in state.army_hexes(seat):
+        lines.append(f"# army in {name}: {_army_line(state, seat, name).split(': ', 1)[1]}")
+    lines.append("# Build: BUILD <hex> <project> or BUILD <hex> <n> <unit>")
+    for name in state.owned(seat):
+        for work in sorted(state.hexes[name].progress):
+            lines.append(f"# {name} {work} under way (continues by itself)")
+    lines.append("# Migration: MIGRATE [<from>] <to>")
+    return "\n".join(lines)
+
+
+ORDER_HELP = """\
+Temples and Swords orders (one a line; '#' starts a comment):
+  LABOR <hex> <n>          hire n laborers in your hex (others are basic)
+  TECH <n>                 buy n tech rolls: 1 GP a city, then 2 GP a city
+  ADVANCE <name>, ...      standing: which advance to take when you can
+  MOVE <from> <to>... [n] [type]   move an army (roads: two hexes a move)
+  ATTACK <hex> [SEAT s] [USE type|BEST|NONE] [UNTIL n] [SLAVES n|ALL|NONE]
+  DEFEND USE <type>|BEST|NONE      standing: advanced units in defence
+  LOSSES <type>, ...       standing: which units die first
+  BUILD <hex> <project> [points]   city road temple walls marketplace library
+  BUILD <hex> [n] <unit>           soldier swordsman horseman
+  MIGRATE [<from>] <to>    where a migrating population goes
+Full reference: docs/orders/temples-and-swords.md"""

@@ -1,0 +1,137 @@
+"""Resolving a turn: standing orders first, then each seat's turn phase by phase (all seats in
+round mode, the active seat in sequential mode), victory checked at the end of every seat's turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from engine.records import Outcome, Resolution
+from engine.rulesets.temples_and_swords.economy import build, distribution, tax, tech, upkeep
+from engine.rulesets.temples_and_swords.model import GameState, Seat
+from engine.rulesets.temples_and_swords.nature import disaster, population_change
+from engine.rulesets.temples_and_swords.orders import (
+    AdvancePreference,
+    Defend,
+    Losses,
+    Order,
+)
+from engine.rulesets.temples_and_swords.record import Recorder
+from engine.rulesets.temples_and_swords.scoring import eliminate, victory_after_turn, victory_points
+from engine.rulesets.temples_and_swords.seat_turn import PHASES, SeatTurn
+from engine.rulesets.temples_and_swords.war import war
+
+PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
+    distribution,
+    upkeep,
+    tech,
+    war,
+    build,
+    tax,
+    disaster,
+    population_change,
+)
+
+
+def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Resolution:
+    """Play the pending turn on `state` (which it changes) and return the record."""
+    if state.winners:
+        raise ValueError("the game is over")
+    rec = Recorder()
+    _standing_orders(state, orders, rec)
+    for seat in _seats_playing(state):
+        turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
+        _play(turn)
+        eliminate(state, rec)
+        reason = victory_after_turn(state, seat.name)
+        if reason:
+            _finish(state, rec, [seat.name], reason)
+            break
+    _skip_unplayed(state, orders, rec)
+    _advance_clock(state, rec)
+    rec.sort_results()
+    state.tidy()
+    outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
+    return Resolution(state.to_json(), rec.events, rec.results, outcome)
+
+
+def _seats_playing(state: GameState) -> list[Seat]:
+    if state.options["mode"] == "sequential":
+        return [state.seats[state.active]]
+    return [seat for seat in state.seats if seat.alive]
+
+
+def _play(turn: SeatTurn) -> None:
+    if not turn.seat.alive:
+        return
+    for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
+        turn.phase = phase
+        step(turn)
+
+
+def _standing_orders(
+    state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder
+) -> None:
+    """Standing orders take effect before any seat plays, so that a defence ordered this turn
+    holds against an attack by a seat that plays earlier."""
+    for seat in state.seats:
+        for order in orders.get(seat.name, ()):
+            if isinstance(order, AdvancePreference):
+                seat.standing.advance_preference = list(order.advances)
+            elif isinstance(order, Defend):
+                seat.standing.defend_use = order.use
+            elif isinstance(order, Losses):
+                seat.standing.losses = list(order.kinds)
+            else:
+                continue
+            rec.done(seat.name, order, "standing order recorded")
+
+
+def _skip_unplayed(state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
+    """Every order gets a result: those of seats that did not play (game over, out) are skipped."""
+    for seat, seat_orders in orders.items():
+        answered = {r.line_no for r in rec.results.get(seat, [])}
+        for order in seat_orders:
+            if order.line_no not in answered:
+                why = (
+                    "the game ended before this order's phase"
+                    if state.winners
+                    else "not carried out: your seat did not play this turn"
+                )
+                rec.skipped(seat, order, why)
+
+
+def _finish(state: GameState, rec: Recorder, winners: list[str], reason: str) -> None:
+    state.winners, state.end_reason = winners, reason
+    rec.event(
+        "game_over",
+        "",
+        "End",
+        f"The game is over: {', '.join(winners)} wins ({reason}).",
+        public=True,
+    )
+
+
+def _advance_clock(state: GameState, rec: Recorder) -> None:
+    state.step += 1
+    if state.options["mode"] == "sequential":
+        alive = [i for i, s in enumerate(state.seats) if s.alive]
+        later = [i for i in alive if i > state.active]
+        if later:
+            state.active = later[0]
+            return
+        state.active = alive[0] if alive else 0
+    _end_round(state, rec)
+
+
+def _end_round(state: GameState, rec: Recorder) -> None:
+    limit = state.options["turn_limit"]
+    if not state.winners and limit and state.round >= limit:
+        scores = {s.name: victory_points(state, s.name) for s in state.seats if s.alive}
+        best = max(scores.values())
+        _finish(
+            state,
+            rec,
+            [n for n, v in scores.items() if v == best],
+            f"turn limit {limit} reached with {best} VP",
+        )
+    state.round += 1

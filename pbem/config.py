@@ -1,0 +1,105 @@
+"""Settings: TOML read with tomllib, every setting with an embedded default so no file is needed.
+
+config.example.toml lists every setting with its default; keep the two in step.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+CONFIG_ENV = "PBEM_CONFIG"
+
+
+@dataclass(frozen=True)
+class DatabaseSettings:
+    url: str = "sqlite:///pbem.db"
+
+
+@dataclass(frozen=True)
+class MailSettings:
+    address: str = "moderator@pbem.localhost"  # our From, and never answered
+    name: str = "PBEM Moderator"
+    domain: str = "pbem.localhost"  # right-hand side of our Message-IDs
+    loop_token: str = "pbem.localhost"  # our X-Loop value; mail carrying it is our own
+    max_bytes: int = 2_000_000  # larger mails get a short refusal
+    other_addresses: tuple[str, ...] = ()  # further addresses of ours, never answered
+
+
+@dataclass(frozen=True)
+class MaildirSettings:
+    inbox: str = "var/mail/inbox"
+    outbox: str = "var/mail/outbox"
+
+
+@dataclass(frozen=True)
+class LimitSettings:
+    replies_per_sender: int = 30  # replies to one address within the window below
+    reply_window_minutes: int = 60
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    deadline_policy: str = "interval:48h"  # "interval:<n>[mhd]" or "none"
+    early_processing: bool = True  # resolve as soon as every seat's orders are in
+    address_check: bool = False  # accept orders only from the seat's registered address
+
+
+@dataclass(frozen=True)
+class SecuritySettings:
+    password_cost: int = 14  # scrypt cost as log2(n) for new password hashes
+
+
+@dataclass(frozen=True)
+class Settings:
+    database: DatabaseSettings = field(default_factory=DatabaseSettings)
+    mail: MailSettings = field(default_factory=MailSettings)
+    maildir: MaildirSettings = field(default_factory=MaildirSettings)
+    limits: LimitSettings = field(default_factory=LimitSettings)
+    games: GameSettings = field(default_factory=GameSettings)
+    security: SecuritySettings = field(default_factory=SecuritySettings)
+
+    def our_addresses(self) -> tuple[str, ...]:
+        return (self.mail.address, *self.mail.other_addresses)
+
+
+class ConfigError(ValueError):
+    """A config file with an unknown section or setting, or a value of the wrong type."""
+
+
+def load_settings(path: str | Path | None = None) -> Settings:
+    """The embedded defaults, overridden by the TOML file at `path` (or $PBEM_CONFIG) if any."""
+    chosen = path if path is not None else os.environ.get(CONFIG_ENV)
+    if not chosen:
+        return Settings()
+    with open(chosen, "rb") as handle:
+        return settings_from_dict(tomllib.load(handle))
+
+
+def settings_from_dict(data: dict[str, Any]) -> Settings:
+    settings = Settings()
+    sections = {f.name for f in fields(Settings)}
+    for name, values in data.items():
+        if name not in sections or not isinstance(values, dict):
+            raise ConfigError(f"unknown config section [{name}]")
+        current = getattr(settings, name)
+        settings = replace(settings, **{name: _override(name, current, values)})
+    return settings
+
+
+def _override(section: str, current: Any, values: dict[str, Any]) -> Any:
+    known = {f.name: f for f in fields(current)}
+    changes: dict[str, Any] = {}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(f"unknown setting {section}.{key}")
+        default = getattr(current, key)
+        if isinstance(default, tuple):
+            value = tuple(value)
+        elif type(value) is not type(default):
+            raise ConfigError(f"{section}.{key} takes a {type(default).__name__}")
+        changes[key] = value
+    return replace(current, **changes)

@@ -1,0 +1,73 @@
+"""Outgoing mail: plain text, loop-proof headers, and the same bytes for the same inputs.
+
+No Date header here: the sender adds it at send time, so that a message stored in the outbox
+table is reproducible byte for byte (design.md: same inputs, same outputs).
+"""
+
+from __future__ import annotations
+
+import email.policy
+import hashlib
+from email.message import EmailMessage
+
+_AUTO_VALUES = frozenset({"auto-replied", "auto-generated"})
+_MAX_LINE = 998  # RFC 5322 hard limit; longer lines need an encoding
+
+
+def compose(
+    *,
+    sender: str,
+    to: str,
+    subject: str,
+    body: str,
+    message_id: str,
+    in_reply_to: str = "",
+    loop_token: str,
+    auto: str = "auto-replied",
+) -> EmailMessage:
+    """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop."""
+    if auto not in _AUTO_VALUES:
+        raise ValueError(f"auto must be one of {sorted(_AUTO_VALUES)}, not {auto!r}")
+    msg = EmailMessage(policy=email.policy.default)
+    msg["From"] = _one_line(sender)
+    msg["To"] = _one_line(to)
+    msg["Subject"] = _one_line(subject)
+    msg["Message-ID"] = _bracketed(message_id)
+    if in_reply_to.strip():
+        msg["In-Reply-To"] = _bracketed(in_reply_to)
+        msg["References"] = _bracketed(in_reply_to)
+    msg["Auto-Submitted"] = auto
+    msg["X-Loop"] = _one_line(loop_token)
+    msg.set_content(_text(body), charset="utf-8", cte=_transfer_encoding(body))
+    return msg
+
+
+def stable_message_id(*parts: str, domain: str) -> str:
+    """'<32 hex digits@domain>' from the parts; the same parts always give the same id."""
+    digest = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        # Length-prefixed, so ("ab", "c") and ("a", "bc") differ.
+        digest.update(f"{len(data)}:".encode() + data)
+    return f"<{digest.hexdigest()[:32]}@{domain}>"
+
+
+def _one_line(value: str) -> str:
+    # A decoded subject may hide CR/LF in an encoded-word; never let it split our headers.
+    return " ".join(value.split())
+
+
+def _bracketed(message_id: str) -> str:
+    return f"<{_one_line(message_id).strip('<>')}>"
+
+
+def _text(body: str) -> str:
+    return body.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _transfer_encoding(body: str) -> str:
+    """7bit when a person can read the raw mail as it is; quoted-printable otherwise."""
+    lines = _text(body).split("\n")
+    if body.isascii() and all(len(line) <= _MAX_LINE for line in lines):
+        return "7bit"
+    return "quoted-printable"

@@ -1,0 +1,383 @@
+"""The envelope of an order mail: who it is from (GAME line), which turn, which lines are orders.
+
+Keywords are case-insensitive and may be followed by ':' ("GAME: g1"); game ids, seat names and
+command arguments are lower-cased; passwords are kept as typed; a password in double quotes, as
+Eressea players write it, may contain spaces (the quotes are removed). '#' starts a comment
+on every line, so a password cannot contain '#'. Tabs, non-breaking and other odd spaces count
+as spaces.
+
+Order mail::
+
+    GAME <game-id> SEAT <seat> PASSWORD <password>    one seat's orders
+    GAME <game-id> REFEREE [PASSWORD] <password>       a referee's commands
+    TURN <n>                  optional; before the first order (or on the GAME line itself)
+    <orders, one per line>    returned as `lines`, with their line numbers in the mail
+    END                       optional; everything after it is ignored
+
+Mail commands stand on the first line after the GAME line (which authenticates them) or, in a
+mail without a GAME line, on its first line. Lines after a command line are returned in `lines`
+(the reply should list them as unprocessed):
+
+    HELP [topic]                                        needs no GAME line
+    STATUS [<game-id>]                                  without GAME line: public status
+    REPORT [<turn>]                                     resend a report; needs the GAME line
+    ORDERS                                              echo the orders on file; needs GAME
+    JOIN <game-id> <seat-name> [PASSWORD] <password>    SIGNUP is the same; no GAME line
+
+These words are therefore reserved: no ruleset may use them as the first word of an order.
+
+Ignored, and summarised in `ignored` (one entry per block, with its first line number):
+everything before the first well-formed GAME line (a player may paste a whole report back);
+lines quoted with '>' anywhere, and the "On ... wrote:" line that introduces them; everything
+after END, after a signature separator "-- ", after an "-----Original Message-----" line or a
+line of underscores (Outlook's reply separators); a second GAME line and everything after it
+(one mail per seat).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import NamedTuple
+
+GAME_FORM = "GAME <game-id> SEAT <seat> PASSWORD <password>"
+REFEREE_FORM = "GAME <game-id> REFEREE <password>"
+JOIN_FORM = "JOIN <game-id> <seat-name> PASSWORD <password>"
+_COMMANDS = {
+    "HELP": "HELP",
+    "STATUS": "STATUS",
+    "REPORT": "REPORT",
+    "ORDERS": "ORDERS",
+    "JOIN": "JOIN",
+    "SIGNUP": "JOIN",
+}
+_KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
+_ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})
+_KEY_COLON = re.compile(r"(?i)(?<!\S)(game|seat|password|referee|turn|join|signup)\s*:")
+_INVISIBLE = dict.fromkeys(map(ord, "\ufeff\u200b\u200c\u200d\u2060\u00ad"), None)
+_SPACE = re.compile(r"\s")
+_TOKEN = re.compile(r'"[^"]*"|\S+')  # a double-quoted password may hold spaces
+_NUMBER = re.compile(r"[0-9]{1,9}")
+_ORIGINAL = re.compile(
+    r"-{2,}\s*(original message|forwarded message|ursprüngliche nachricht|message d'origine)"
+    r"\s*-{2,}",
+    re.IGNORECASE,
+)
+_UNDERSCORES = re.compile(r"_{8,}")
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """The parsed envelope; see the module docstring for the forms."""
+
+    game: str = ""  # lower-cased; '' when no GAME line (or JOIN / STATUS <game>) was found
+    seat: str = ""  # lower-cased; '' for a referee or when there is none
+    referee: bool = False
+    password: str = ""  # as typed; always '' when `problem` is set
+    turn: int | None = None
+    lines: tuple[tuple[int, str], ...] = ()  # (line number, text) of each order/command line
+    ignored: tuple[tuple[int, str], ...] = ()  # (first line number, reason) per ignored block
+    command: str = ""  # HELP, STATUS, REPORT, ORDERS or JOIN; '' for an order mail
+    command_args: tuple[str, ...] = ()  # lower-cased words after the command (no password)
+    problem: str = ""  # why the mail cannot be taken as written; '' when fine
+
+
+class _Line(NamedTuple):
+    no: int  # 1-based line number in the mail text
+    text: str  # comment removed, trimmed, odd spaces made plain
+    quoted: bool
+
+
+def parse_envelope(text: str) -> Envelope:
+    """Parse the envelope of a mail body. Never raises."""
+    lines = _split(text)
+    start = _find_game_line(lines)
+    if start is None:
+        return _without_game_line(lines)
+    head = _parse_game(lines[start])
+    body = _walk(lines, start + 1)
+    before = _block(lines[:start], "text before the GAME line")
+    return replace(
+        body,
+        game=head.game,
+        seat=head.seat,
+        referee=head.referee,
+        password="" if body.problem else head.password,
+        turn=head.turn if body.turn is None else body.turn,
+        ignored=before + body.ignored,
+    )
+
+
+def _split(text: str) -> list[_Line]:
+    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [_clean(no, line) for no, line in enumerate(raw_lines, start=1)]
+
+
+def _clean(no: int, line: str) -> _Line:
+    plain = _SPACE.sub(" ", line.translate(_INVISIBLE)).strip()
+    quoted = plain.startswith(">")
+    return _Line(no, plain.split("#", 1)[0].strip(), quoted)
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(_KEY_COLON.sub(r"\1 ", text))
+
+
+def _first_word(line: _Line) -> str:
+    words = _tokens(line.text) if not line.quoted else []
+    return words[0].upper() if words else ""
+
+
+def _find_game_line(lines: list[_Line]) -> int | None:
+    """Index of the first well-formed GAME line; a pasted report may hold malformed ones."""
+    for i, line in enumerate(lines):
+        if _first_word(line) == "GAME" and not _parse_game(line).problem:
+            return i
+    return None
+
+
+def _parse_game(line: _Line) -> Envelope:
+    words = _tokens(line.text)[1:]
+    if not words or words[0].upper() in _KEYWORDS:
+        return _game_problem(line, "the game id is missing", Envelope())
+    head = Envelope(game=words[0].lower())
+    fields, detail = _key_values(words[1:])
+    if detail:
+        return _game_problem(line, detail, head)
+    return _game_head(line, head, fields)
+
+
+def _key_values(words: list[str]) -> tuple[dict[str, str], str]:
+    """SEAT/PASSWORD/REFEREE/TURN and their values; (fields, '') or ({}, what is wrong)."""
+    fields: dict[str, str] = {}
+    i = 0
+    while i < len(words):
+        key = words[i].upper()
+        if key not in _KEYWORDS - {"GAME"}:
+            return {}, f"'{words[i]}' is not expected there"
+        if key in fields:
+            return {}, f"{key} is given twice"
+        if key == "REFEREE" and i + 1 < len(words) and words[i + 1].upper() == "PASSWORD":
+            i += 1  # "REFEREE PASSWORD <pw>" reads as well as "REFEREE <pw>"
+        if i + 1 >= len(words):
+            return {}, f"{key} needs a value after it"
+        fields[key] = words[i + 1]
+        i += 2
+    return fields, ""
+
+
+def _game_head(line: _Line, head: Envelope, fields: dict[str, str]) -> Envelope:
+    seat = fields.get("SEAT", "").lower()
+    head = replace(head, seat=seat)
+    if "REFEREE" in fields and "PASSWORD" in fields:
+        return _game_problem(line, "give REFEREE <password> or PASSWORD, not both", head)
+    if "REFEREE" in fields and seat:
+        return _game_problem(line, "a referee mail has no SEAT", head)
+    if "REFEREE" not in fields and not seat:
+        return _game_problem(line, "SEAT <seat> is missing", head)
+    password = _unquote(fields.get("REFEREE") or fields.get("PASSWORD", ""))
+    if not password:
+        return _game_problem(line, "PASSWORD <password> is missing", head)
+    turn_word = fields.get("TURN")
+    if turn_word is not None and not _NUMBER.fullmatch(turn_word):
+        return _game_problem(line, f"TURN needs a number, not '{turn_word}'", head)
+    turn = int(turn_word) if turn_word is not None else None
+    return replace(head, referee="REFEREE" in fields, password=password, turn=turn)
+
+
+def _unquote(password: str) -> str:
+    if len(password) > 2 and password[0] == password[-1] == '"':
+        return password[1:-1]
+    return password
+
+
+def _game_problem(line: _Line, detail: str, head: Envelope) -> Envelope:
+    problem = (
+        f"line {line.no}: {detail}. The GAME line needs: {GAME_FORM}"
+        f" (a referee writes: {REFEREE_FORM})"
+    )
+    return replace(head, referee=False, password="", turn=None, problem=problem)
+
+
+def _block(lines: list[_Line], reason: str) -> tuple[tuple[int, str], ...]:
+    """One ignored entry for a block of lines, counting only its non-blank lines."""
+    content = [line for line in lines if line.text or line.quoted]
+    if not content:
+        return ()
+    count = len(content)
+    return ((content[0].no, f"{reason} ({count} line{'s' if count != 1 else ''})"),)
+
+
+def _without_game_line(lines: list[_Line]) -> Envelope:
+    """A mail with no well-formed GAME line: a command on its first line, or a problem."""
+    first = next((i for i, ln in enumerate(lines) if ln.text and not ln.quoted), None)
+    if first is not None and _first_word(lines[first]) in _COMMANDS:
+        head = _command_without_game(lines[first])
+        body = _walk(lines, first + 1, commands=False)
+        quoted = _block(lines[:first], "quoted text")
+        return replace(head, lines=body.lines, ignored=quoted + body.ignored)
+    head = _parse_game(bad) if (bad := _attempted_game_line(lines)) else Envelope()
+    return replace(head, ignored=_block(lines, "text without a GAME line"))
+
+
+def _attempted_game_line(lines: list[_Line]) -> _Line | None:
+    """The malformed GAME line to explain: one that tries SEAT/PASSWORD/REFEREE, else the first.
+
+    A pasted report's heading ("Game: temple1, turn 3") is a GAME line only by accident.
+    """
+    candidates = [line for line in lines if _first_word(line) == "GAME"]
+    tried = [line for line in candidates if _ATTEMPT & {w.upper() for w in _tokens(line.text)}]
+    chosen = tried or candidates
+    return chosen[0] if chosen else None
+
+
+def _command_without_game(line: _Line) -> Envelope:
+    words = _tokens(line.text)
+    command = _COMMANDS[words[0].upper()]
+    args = tuple(word.lower() for word in words[1:])
+    if command == "JOIN":
+        return _join(line, words[1:])
+    if command == "STATUS" and args:
+        return Envelope(game=args[0], command=command, command_args=args)
+    return Envelope(command=command, command_args=args, problem=_args_problem(line, command, args))
+
+
+def _join(line: _Line, words: list[str]) -> Envelope:
+    if len(words) == 4 and words[2].upper() == "PASSWORD":
+        words = [words[0], words[1], words[3]]
+    if len(words) != 3 or words[2].upper() == "PASSWORD" or words[1].upper() == "PASSWORD":
+        problem = f"line {line.no}: the JOIN line needs: {JOIN_FORM}"
+        return Envelope(command="JOIN", problem=problem)
+    game, seat = words[0].lower(), words[1].lower()
+    password = _unquote(words[2])
+    return Envelope(
+        game=game, seat=seat, password=password, command="JOIN", command_args=(game, seat)
+    )
+
+
+def _args_problem(line: _Line, command: str, args: tuple[str, ...]) -> str:
+    if command == "REPORT" and (len(args) > 1 or (args and not _NUMBER.fullmatch(args[0]))):
+        return f"line {line.no}: REPORT takes at most a turn number: REPORT <turn>"
+    return ""
+
+
+def _walk(lines: list[_Line], start: int, *, commands: bool = True) -> Envelope:
+    """Order lines after the GAME (or command) line, up to END; TURN and a command up front."""
+    state = _Walk(commands)
+    i = start
+    while i < len(lines):
+        i = state.step(lines, i)
+    return state.result()
+
+
+class _Walk:
+    """The state of one pass over the lines after the GAME line."""
+
+    def __init__(self, commands: bool) -> None:
+        self.at_start = True  # nothing but TURN seen yet: a command may still come
+        self.commands = commands
+        self.lines: list[tuple[int, str]] = []
+        self.ignored: list[tuple[int, str]] = []
+        self.turn: int | None = None
+        self.command = ""
+        self.args: tuple[str, ...] = ()
+        self.problem = ""
+
+    def step(self, lines: list[_Line], i: int) -> int:
+        """Handle lines[i] (and perhaps a block after it); return the next index to look at."""
+        line = lines[i]
+        if not line.text and not line.quoted:
+            return i + 1
+        end = _quote_end(lines, i)
+        if end > i:
+            self.ignored += _block(lines[i:end], "quoted text")
+            return end
+        stop = _stop_reason(line)
+        if stop:
+            # The stop line itself is dropped, except a second GAME line, which is reported.
+            rest = lines[i:] if stop == _SECOND_GAME else lines[i + 1 :]
+            self.ignored += _block(rest, stop)
+            return len(lines)
+        self.take(line)
+        return i + 1
+
+    def take(self, line: _Line) -> None:
+        word = _first_word(line)
+        if self.at_start and word == "TURN":
+            self.take_turn(line)
+            return
+        if self.at_start and self.commands and word in _COMMANDS:
+            self.command = _COMMANDS[word]
+            self.args = tuple(w.lower() for w in _tokens(line.text)[1:])
+            self.problem = self.problem or _args_problem(line, self.command, self.args)
+        else:
+            self.lines.append((line.no, line.text))
+        self.at_start = False
+
+    def take_turn(self, line: _Line) -> None:
+        words = _tokens(line.text)
+        if len(words) == 2 and _NUMBER.fullmatch(words[1]):
+            self.turn = int(words[1])
+        else:
+            self.problem = f"line {line.no}: the TURN line needs a number: TURN <n>"
+
+    def result(self) -> Envelope:
+        return Envelope(
+            turn=self.turn,
+            lines=tuple(self.lines),
+            ignored=tuple(self.ignored),
+            command=self.command,
+            command_args=self.args,
+            problem=self.problem,
+        )
+
+
+_SECOND_GAME = "a second GAME line and what follows: send one mail per seat"
+
+
+def _stop_reason(line: _Line) -> str:
+    """Why the orders end at this line, or '' when they do not."""
+    text = line.text
+    if text.upper().rstrip(".") == "END":
+        return "after END"
+    if text == "--":
+        return "signature"
+    if _ORIGINAL.fullmatch(text) or _UNDERSCORES.fullmatch(text):
+        return "original message below the reply"
+    if _first_word(line) == "GAME":
+        return _SECOND_GAME
+    return ""
+
+
+def _quote_end(lines: list[_Line], i: int) -> int:
+    """End of the quoted block starting at lines[i] (with its "... wrote:" line), else i."""
+    lead = _attribution_length(lines, i)
+    j = _next_content(lines, i + lead)
+    if j is None or not lines[j].quoted:
+        return i
+    while j < len(lines) and (lines[j].quoted or not lines[j].text):
+        j += 1
+    return j
+
+
+def _attribution_length(lines: list[_Line], i: int) -> int:
+    """How many lines from i form an "On <date>, <who> wrote:" line (mailers wrap it in two)."""
+    if _introduces_quote(lines, i):
+        return 1
+    # A wrapped attribution must start a paragraph, or we would swallow an order line.
+    starts_paragraph = i == 0 or not (lines[i - 1].text or lines[i - 1].quoted)
+    if starts_paragraph and not lines[i].quoted and _introduces_quote(lines, i + 1):
+        return 2
+    return 0
+
+
+def _introduces_quote(lines: list[_Line], i: int) -> bool:
+    """lines[i] ends with ':' and the next line with content is quoted."""
+    if i >= len(lines) or lines[i].quoted or not lines[i].text.endswith(":"):
+        return False
+    nxt = _next_content(lines, i + 1)
+    return nxt is not None and lines[nxt].quoted
+
+
+def _next_content(lines: list[_Line], i: int) -> int | None:
+    return next((j for j in range(i, len(lines)) if lines[j].text or lines[j].quoted), None)

@@ -1,0 +1,181 @@
+"""The embedded transport: a Maildir folder as inbox and another as outbox.
+
+We handle the files ourselves rather than through mailbox.Maildir: its add() does not fsync, so a
+power cut can leave an empty "delivered" file, and setting a flag through it rewrites the message.
+Here a delivery is written to tmp/, fsynced and renamed into new/ (the Maildir protocol), and
+marking done is a single rename into cur/ with the 'S' flag. A key is the file name up to the
+':2,' info part, so it stays the same across restarts and across that rename.
+"""
+
+from __future__ import annotations
+
+import copy
+import email.utils
+import itertools
+import os
+import re
+import secrets
+import socket
+import time
+from email.message import EmailMessage
+from pathlib import Path
+from typing import NamedTuple
+
+_INFO = ":2,"
+_DONE_FLAG = "S"
+_counter = itertools.count()
+_LEADING_NUMBER = re.compile(r"[0-9]+")
+
+
+class InboxItem(NamedTuple):
+    """One waiting message: its stable key and its bytes exactly as delivered."""
+
+    key: str
+    raw: bytes
+
+
+class MaildirInbox:
+    """Reads a Maildir folder; a message stays pending until mark_done after the DB commit.
+
+    The folder belongs to the moderator: a mail client that sets the seen flag ('S') on a
+    message would make it look processed.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        _ensure_dirs(self.path)
+
+    def pending(self) -> list[InboxItem]:
+        """Messages not yet marked done, oldest key first (delivery time, then name)."""
+        items = []
+        for key, file in sorted(self._pending_files().items(), key=lambda kv: _order(kv[0])):
+            try:
+                items.append(InboxItem(key, file.read_bytes()))
+            except FileNotFoundError:
+                continue  # taken by another process between listing and reading
+        return items
+
+    def mark_done(self, key: str) -> None:
+        """Move the message to cur/ with the 'S' flag. Idempotent; KeyError for an unknown key."""
+        for _attempt in range(3):
+            file = self._find(key)
+            if file is None:
+                raise KeyError(key)
+            target = self._done_name(key, file)
+            if target is None:
+                return  # already done
+            try:
+                os.replace(file, target)
+                _fsync_dir(target.parent)
+                return
+            except FileNotFoundError:
+                continue  # another process moved it meanwhile; look again
+        raise KeyError(key)
+
+    def deliver(self, raw: bytes) -> str:
+        """Put a message into new/ (demo bots, tests); returns its key."""
+        return _deliver(self.path, raw)
+
+    def _pending_files(self) -> dict[str, Path]:
+        found: dict[str, Path] = {}
+        for sub in ("new", "cur"):
+            for file in _entries(self.path / sub):
+                key, flags = _split_name(file.name)
+                if sub == "new" or _DONE_FLAG not in flags:
+                    found.setdefault(key, file)
+        return found
+
+    def _find(self, key: str) -> Path | None:
+        if "/" in key or key.startswith("."):
+            return None
+        direct = self.path / "new" / key
+        if direct.exists():
+            return direct
+        for sub in ("new", "cur"):
+            for file in _entries(self.path / sub):
+                if _split_name(file.name)[0] == key:
+                    return file
+        return None
+
+    def _done_name(self, key: str, file: Path) -> Path | None:
+        flags = _split_name(file.name)[1]
+        if file.parent.name == "cur" and _DONE_FLAG in flags:
+            return None
+        # Maildir wants the flags in ASCII order.
+        new_flags = "".join(sorted(set(flags) | {_DONE_FLAG}))
+        return self.path / "cur" / f"{key}{_INFO}{new_flags}"
+
+
+class MaildirSender:
+    """'Sends' by delivering each message into one Maildir folder (the outbox)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        _ensure_dirs(self.path)
+
+    def send(self, message: EmailMessage) -> None:
+        """Deliver it, adding a Date header to a copy when missing (the caller's message stays)."""
+        if message["Date"] is None:
+            message = copy.deepcopy(message)
+            message["Date"] = email.utils.formatdate(usegmt=True)
+        _deliver(self.path, message.as_bytes())
+
+
+def _ensure_dirs(path: Path) -> None:
+    for sub in ("tmp", "new", "cur"):
+        (path / sub).mkdir(parents=True, exist_ok=True)
+
+
+def _entries(folder: Path) -> list[Path]:
+    try:
+        return [entry for entry in folder.iterdir() if not entry.name.startswith(".")]
+    except FileNotFoundError:
+        return []
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """(key, flags) of a Maildir file name 'key:2,FLAGS' (flags '' when there is no info)."""
+    key, _, info = name.partition(":")
+    flags = info[2:] if info.startswith("2,") else ""
+    return key, flags
+
+
+def _order(key: str) -> tuple[int, str]:
+    # Keys start with the delivery time in seconds; compare it as a number, then the name.
+    match = _LEADING_NUMBER.match(key)
+    return (int(match.group()) if match else 0, key)
+
+
+def _new_key() -> str:
+    now = time.time()
+    seconds, micros = int(now), int((now % 1) * 1_000_000)
+    host = socket.gethostname().replace("/", r"\057").replace(":", r"\072") or "localhost"
+    unique = f"M{micros:06d}P{os.getpid()}Q{next(_counter)}R{secrets.token_hex(4)}"
+    return f"{seconds}.{unique}.{host}"
+
+
+def _deliver(root: Path, raw: bytes) -> str:
+    """Write to tmp/, fsync, rename into new/: a crash leaves no partial file in new/."""
+    key = _new_key()
+    tmp = root / "tmp" / key
+    with open(tmp, "xb") as handle:
+        handle.write(raw)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.rename(tmp, root / "new" / key)
+    _fsync_dir(root / "new")
+    return key
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a rename durable; some systems cannot open a directory, which is harmless here."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,234 @@
+"""Reading one inbound mail into an IncomingMail. read_mail never raises.
+
+Whatever arrives (garbage bytes, broken MIME, lying charsets, HTML-only mail, attachments,
+giant mails) we keep what can be read and collect notes the reply should mention.
+"""
+
+from __future__ import annotations
+
+import email
+import email.message
+import email.utils
+import hashlib
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from pbem.mail._decode import decode_text, header_text, printable
+from pbem.mail._html import html_to_text
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+_ANGLE_ID = re.compile(r"<([^<>\s]+)>")
+# Detached signatures are part of signing, not something the player sent us to read.
+_SILENT_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signature"})
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """What the pipeline needs from one inbound mail, decoded and normalised."""
+
+    message_id: str  # without <>; for a mail without one: "sha256-<hex of raw>@pbem.invalid"
+    sender: str  # bare lower-cased From address, '' if none or unparseable
+    reply_to: str  # bare lower-cased Reply-To address or ''
+    return_path: str  # bare Return-Path address, 'null' for '<>', '' if absent
+    subject: str  # decoded, one line, '' if none
+    in_reply_to: str  # first id of In-Reply-To, without <>, '' if none
+    text: str  # the readable body, '\n' line endings, '' when there is none (or too big)
+    notes: tuple[str, ...]  # what the reply should mention (ignored attachments, guesses)
+    headers: Mapping[str, str]  # lower-cased name -> decoded value of its first occurrence
+    size: int  # len(raw)
+    too_big: bool = False  # over max_bytes: the body was not read at all
+    header_items: tuple[tuple[str, str], ...] = field(default=())  # every header, in order
+
+
+def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
+    """Read a raw RFC 5322 message. Never raises: returns whatever could be read."""
+    try:
+        return _read(raw, max_bytes)
+    except Exception as exc:  # last guard; the parts below are tolerant already
+        return IncomingMail(
+            message_id=_hash_id(raw),
+            sender="",
+            reply_to="",
+            return_path="",
+            subject="",
+            in_reply_to="",
+            text="",
+            notes=(f"the mail could not be read ({type(exc).__name__})",),
+            headers=_EMPTY,
+            size=len(raw),
+        )
+
+
+def _read(raw: bytes, max_bytes: int) -> IncomingMail:
+    too_big = len(raw) > max_bytes
+    # A giant mail is not parsed beyond its header block: no part is decoded at all.
+    msg = email.message_from_bytes(_header_block(raw) if too_big else raw)
+    items = tuple((str(name).lower(), header_text(value)) for name, value in msg.raw_items())
+    headers: dict[str, str] = {}
+    for name, value in items:
+        headers.setdefault(name, value)
+    notes: tuple[str, ...]
+    if too_big:
+        text, notes = "", (f"mail is {_size(len(raw))}, over the {_size(max_bytes)} limit",)
+    else:
+        text, notes = _body(msg)
+    return IncomingMail(
+        message_id=_message_id(headers.get("message-id", ""), raw),
+        sender=_address(headers.get("from", "")),
+        reply_to=_address(headers.get("reply-to", "")),
+        return_path=_return_path(headers),
+        subject=headers.get("subject", ""),
+        in_reply_to=_first_id(headers.get("in-reply-to", "")),
+        text=text,
+        notes=notes,
+        headers=MappingProxyType(headers),
+        size=len(raw),
+        too_big=too_big,
+        header_items=items,
+    )
+
+
+def _header_block(raw: bytes) -> bytes:
+    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
+    return raw[: min(ends)] + b"\n\n" if ends else raw[:65536]
+
+
+def _hash_id(raw: bytes) -> str:
+    return f"sha256-{hashlib.sha256(raw).hexdigest()}@pbem.invalid"
+
+
+def _first_id(value: str) -> str:
+    match = _ANGLE_ID.search(value)
+    if match:
+        return match.group(1)
+    words = value.strip("<> \t").split()
+    return words[0] if words else ""
+
+
+def _message_id(value: str, raw: bytes) -> str:
+    return _first_id(value) or _hash_id(raw)
+
+
+def _address(value: str) -> str:
+    """The bare address, lower-cased, or '' unless it looks like one address (local@domain)."""
+    addr = email.utils.parseaddr(value)[1].strip().lower()
+    if "@" not in addr or any(c.isspace() or c in "<>,;\"" for c in addr):
+        return ""
+    return addr
+
+
+def _return_path(headers: Mapping[str, str]) -> str:
+    if "return-path" not in headers:
+        return ""
+    value = headers["return-path"].strip()
+    if value in ("", "<>") or value.replace(" ", "") == "<>":
+        return "null"
+    return _address(value) or value.strip("<>").strip().lower()
+
+
+def _size(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f} MB"
+    if n >= 1_000:
+        return f"{n / 1_000:.1f} kB"
+    return f"{n} bytes"
+
+
+def _leaves(part: email.message.Message) -> Iterator[email.message.Message]:
+    """Leaf parts in order; an attached message (message/rfc822) counts as one leaf."""
+    if part.is_multipart() and part.get_content_maintype() == "multipart":
+        for sub in part.get_payload():
+            if isinstance(sub, email.message.Message):
+                yield from _leaves(sub)
+    else:
+        yield part
+
+
+def _is_attachment(part: email.message.Message) -> bool:
+    disposition = str(part.get("content-disposition", "")).split(";")[0].strip().lower()
+    return disposition == "attachment" or bool(_filename(part))
+
+
+def _filename(part: email.message.Message) -> str:
+    try:
+        return printable(header_text(part.get_filename() or ""), 80)
+    except Exception:
+        return ""
+
+
+def _body(msg: email.message.Message) -> tuple[str, tuple[str, ...]]:
+    """Pick the readable body and note every other part we leave unread."""
+    leaves = list(_leaves(msg))
+    plain = _first(leaves, "text/plain")
+    html = _first(leaves, "text/html")
+    notes: list[str] = []
+    text = _part_text(plain, notes) if plain is not None else ""
+    chosen = plain
+    if not text.strip() and html is not None:
+        # Some clients send an empty text/plain beside the real HTML body.
+        notes = ["read the HTML part as text"]
+        text, chosen = html_to_text(_part_text(html, notes)), html
+    for part in leaves:
+        note = _ignored_note(part, chosen, plain, html)
+        if note:
+            notes.append(note)
+    return _lines(text), tuple(notes)
+
+
+def _first(leaves: list[email.message.Message], ctype: str) -> email.message.Message | None:
+    for part in leaves:
+        if part.get_content_type() == ctype and not _is_attachment(part):
+            return part
+    return None
+
+
+def _part_text(part: email.message.Message, notes: list[str]) -> str:
+    payload = part.get_payload(decode=True)
+    data = payload if isinstance(payload, bytes) else b""
+    charset = _charset(part)
+    text, note = decode_text(data, charset)
+    if note:
+        notes.append(note)
+    return text
+
+
+def _charset(part: email.message.Message) -> str | None:
+    try:
+        return part.get_content_charset()
+    except Exception:
+        return None
+
+
+def _ignored_note(
+    part: email.message.Message,
+    chosen: email.message.Message | None,
+    plain: email.message.Message | None,
+    html: email.message.Message | None,
+) -> str | None:
+    if part is chosen or part.get_content_type() in _SILENT_TYPES:
+        return None
+    if part is html or part is plain:
+        return None  # the unchosen alternative of the body: same content, nothing to report
+    ctype = part.get_content_type()
+    if ctype == "text/plain" and not _is_attachment(part):
+        return "another text part ignored (only the first one is read)"
+    name = _filename(part)
+    size = _size(_payload_size(part))
+    what = f"attachment {name}" if name else "attachment"
+    return f"{what} ({ctype}, {size}) ignored"
+
+
+def _payload_size(part: email.message.Message) -> int:
+    try:
+        payload = part.get_payload(decode=True)
+        if isinstance(payload, bytes):
+            return len(payload)
+        return len(part.as_bytes()) if part.is_multipart() else 0
+    except Exception:  # only a size for a note; a broken part must not stop the read
+        return 0
+
+
+def _lines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")

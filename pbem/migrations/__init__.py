@@ -1,0 +1,1 @@
+"""Alembic migrations of the pbem schema (env.py and versions/)."""

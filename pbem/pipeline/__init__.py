@@ -1,0 +1,1 @@
+"""The moderator pipeline: intake, check replies, mail commands, turn resolution, outbox."""

@@ -1,0 +1,95 @@
+"""Reading a game: its seats, its pending turn, the orders stored for it, who is missing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine import get_ruleset
+from pbem.passwords import hash_password
+from pbem.pipeline.deadlines import next_deadline
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+
+
+def seats_of(session: Session, game_id: str) -> list[Seat]:
+    query = select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.position))
+    return list(session.exec(query))
+
+
+def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
+    for seat in seats_of(session, game_id):
+        if seat.name.lower() == name.lower():
+            return seat
+    return None
+
+
+def find_game(session: Session, game_id: str) -> Game | None:
+    game = session.get(Game, game_id)
+    if game is None:  # players type ids in any case; the envelope lower-cases them
+        query = select(Game).where(col(Game.id).ilike(game_id))
+        game = session.exec(query).first()
+    return game
+
+
+def pending_turn(session: Session, game: Game) -> Turn | None:
+    if game.status != "running":
+        return None
+    return turn_of(session, game.id, game.turn)
+
+
+def turn_of(session: Session, game_id: str, number: int) -> Turn | None:
+    query = select(Turn).where(Turn.game_id == game_id, Turn.number == number)
+    return session.exec(query).first()
+
+
+def last_resolved_turn(session: Session, game_id: str) -> Turn | None:
+    query = (
+        select(Turn)
+        .where(Turn.game_id == game_id, col(Turn.resolved_at).is_not(None))
+        .order_by(col(Turn.number).desc())
+    )
+    return session.exec(query).first()
+
+
+def stored_orders(session: Session, game_id: str, turn: int) -> dict[str, OrderSet]:
+    query = select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.turn == turn)
+    return {row.seat: row for row in session.exec(query)}
+
+
+def waiting_seats(session: Session, game: Game, turn: Turn) -> list[str]:
+    """Seats the pending turn still waits for, in seat order (names only)."""
+    expected = get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before))
+    have = stored_orders(session, game.id, turn.number)
+    return [seat for seat in expected if seat not in have]
+
+
+def add_seat(
+    session: Session, game: Game, name: str, address: str, password: str, *, cost: int
+) -> Seat:
+    position = len(seats_of(session, game.id))
+    row = Seat(
+        game_id=game.id,
+        name=name,
+        position=position,
+        address=address.lower(),
+        password_hash=hash_password(password, cost=cost),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def open_turn(session: Session, game: Game, state: dict[str, Any], *, now: Any) -> Turn:
+    """Store `state` as the pending turn's starting state, with its deadline."""
+    turn = Turn(
+        game_id=game.id,
+        number=get_ruleset(game.ruleset).turn_number(state),
+        state_before=dumps(state),
+        deadline=next_deadline(game.deadline_policy, utc(now)),
+    )
+    game.turn = turn.number
+    session.add(turn)
+    session.add(game)
+    session.flush()
+    return turn

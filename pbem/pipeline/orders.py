@@ -1,0 +1,140 @@
+"""An order mail from an authenticated seat: checked against the pending turn through the
+engine, stored whole (replacing the seat's earlier orders for the turn), and answered with a
+check reply: accepted, rejected with reasons, ignored, replaced or not, deadline, who is left."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from engine import ParsedOrders, get_ruleset
+from pbem.mail.envelope import Envelope
+from pbem.pipeline.audit import audit
+from pbem.pipeline.auth import authenticate
+from pbem.pipeline.context import MailContext
+from pbem.pipeline.deadlines import describe
+from pbem.pipeline.games import pending_turn, stored_orders, waiting_seats
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+
+
+def take_orders(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    turn = pending_turn(context.session, game)
+    if turn is None:
+        context.quarantine(
+            "no-turn", f"game {game.id} waits for no orders now", reply_to=seat.address
+        )
+        return
+    if envelope.turn is not None and envelope.turn != turn.number:
+        context.quarantine(
+            "stale",
+            f"these orders are for turn {envelope.turn}, but the "
+            f"pending turn is {turn.number}; nothing was stored",
+            reply_to=seat.address,
+        )
+        return
+    lines = list(envelope.lines)
+    text = "\n".join(line for _, line in lines)
+    parsed = get_ruleset(game.ruleset).parse_orders(loads(turn.state_before), seat.name, text)
+    stored = _store(context, game, seat, turn, text, [number for number, _ in lines])
+    audit(
+        context.session,
+        context.now,
+        seat.address,
+        "orders-stored",
+        game.id,
+        f"{seat.name} turn {turn.number} mail {stored.version}",
+    )
+    check = _check(lines, parsed, envelope)
+    context.finish(
+        "accepted",
+        f"orders stored for {seat.name}, turn {turn.number}: "
+        f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected",
+    )
+    context.reply(
+        seat.address,
+        "check_reply",
+        game=game.id,
+        seat=seat.name,
+        turn=turn.number,
+        verdict=_verdict(check),
+        replaced=stored.version > 1,
+        version=stored.version,
+        notes=list(context.mail.notes),
+        deadline=describe(turn.deadline),
+        waiting=waiting_seats(context.session, game, turn),
+        **check,
+    )
+
+
+def _store(
+    context: MailContext, game: Game, seat: Seat, turn: Turn, text: str, line_map: list[int]
+) -> OrderSet:
+    """The whole order text replaces whatever the seat sent before for this turn."""
+    row = stored_orders(context.session, game.id, turn.number).get(seat.name)
+    if row is None:
+        row = OrderSet(
+            game_id=game.id,
+            turn=turn.number,
+            seat=seat.name,
+            text="",
+            line_map="",
+            message_id="",
+            version=0,
+            received_at=utc(context.now),
+        )
+    row.text = text
+    row.line_map = dumps(line_map)
+    row.message_id = context.mail.message_id
+    row.version += 1
+    row.received_at = utc(context.now)
+    context.session.add(row)
+    context.session.flush()
+    return row
+
+
+def _check(
+    lines: Sequence[tuple[int, str]], parsed: ParsedOrders, envelope: Envelope
+) -> dict[str, Any]:
+    """Accepted, rejected and ignored lines, numbered as in the mail the player sent."""
+
+    def mail_line(number: int) -> int:
+        return lines[number - 1][0] if 1 <= number <= len(lines) else number
+
+    failed = {problem.line_no for problem in parsed.problems}
+    skipped = {number for number, _ in parsed.ignored}
+    accepted = [
+        (mail_no, text.strip())
+        for index, (mail_no, text) in enumerate(lines, start=1)
+        if index not in failed | skipped and _is_order(text)
+    ]
+    rejected = [
+        dataclasses.replace(problem, line_no=mail_line(problem.line_no)).describe()
+        for problem in parsed.problems
+    ]
+    ignored = [(mail_line(number), why) for number, why in parsed.ignored]
+    ignored += [_ignored_item(item) for item in envelope.ignored]
+    return {"accepted": accepted, "rejected": rejected, "ignored": sorted(ignored)}
+
+
+def _is_order(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _ignored_item(item: Any) -> tuple[int, str]:
+    if isinstance(item, tuple) and len(item) == 2:
+        return int(item[0]), str(item[1])
+    return 0, str(item)
+
+
+def _verdict(check: dict[str, Any]) -> str:
+    if not check["rejected"]:
+        return "all accepted" if check["accepted"] else "no orders found"
+    if not check["accepted"]:
+        return "none accepted"
+    return f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"

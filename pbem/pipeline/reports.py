@@ -1,0 +1,129 @@
+"""Turn reports, start-of-game and end-of-game mails, rendered from what is stored (the
+turn's state and record), so a resent report is the same text as the first."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from engine import Event, Resolution, Ruleset, get_ruleset
+from pbem.config import Settings
+from pbem.mail.compose import stable_message_id
+from pbem.pipeline.deadlines import describe
+from pbem.pipeline.games import stored_orders
+from pbem.pipeline.outbox import Letter
+from pbem.store import Game, Seat, Turn, loads
+from pbem.templates import render
+
+
+def report_letter(
+    session: Session, settings: Settings, game: Game, seat: Seat, turn: Turn
+) -> Letter:
+    """The report of resolved `turn` for `seat`."""
+    body = report_body(session, settings, game, seat, turn)
+    parts = ("report", game.id, str(turn.number), seat.name)
+    return Letter(
+        "report",
+        seat.address,
+        f"[{game.id}] turn {turn.number} report",
+        body,
+        stable_message_id(*parts, domain=settings.mail.domain),
+        game_id=game.id,
+    )
+
+
+def report_body(session: Session, settings: Settings, game: Game, seat: Seat, turn: Turn) -> str:
+    ruleset = get_ruleset(game.ruleset)
+    after = loads(turn.state_after or turn.state_before)
+    resolution = Resolution.from_record(after, loads(turn.record or "{}"))
+    following = _following_turn(session, game, ruleset, after)
+    return render(
+        "report",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        seat=seat.name,
+        turn=turn.number,
+        next_turn=following.number if following else None,
+        deadline=describe(following.deadline) if following else "",
+        events=[_event_line(event) for event in resolution.events_for(seat.name)],
+        results=_result_lines(session, game, seat, turn, resolution),
+        holdings=ruleset.holdings(after, seat.name),
+        map=ruleset.render_map(after, seat.name),
+        news=[_event_line(e) for e in resolution.events if e.public and e.seat != seat.name],
+        summary=ruleset.public_summary(after),
+        template=ruleset.order_template(after, seat.name) if following else "",
+    )
+
+
+def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Letter:
+    ruleset = get_ruleset(game.ruleset)
+    state = loads(turn.state_before)
+    body = render(
+        "game_start",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        seat=seat.name,
+        turn=turn.number,
+        deadline=describe(turn.deadline),
+        holdings=ruleset.holdings(state, seat.name),
+        map=ruleset.render_map(state, seat.name),
+        summary=ruleset.public_summary(state),
+        template=ruleset.order_template(state, seat.name),
+    )
+    message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
+    return Letter(
+        "report",
+        seat.address,
+        f"[{game.id}] game begins: you are {seat.name}",
+        body,
+        message_id,
+        game_id=game.id,
+    )
+
+
+def end_letter(settings: Settings, game: Game, seat_name: str, to: str, turn: Turn) -> Letter:
+    ruleset = get_ruleset(game.ruleset)
+    final = loads(turn.state_after or turn.state_before)
+    outcome = ruleset.outcome(final)
+    body = render(
+        "game_end",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        turn=turn.number,
+        reason=outcome.reason if outcome else "the game was ended",
+        winners=list(outcome.winners) if outcome else [],
+        summary=ruleset.public_summary(final),
+        map=ruleset.render_map(final, seat_name),
+    )
+    message_id = stable_message_id("end", game.id, to, domain=settings.mail.domain)
+    return Letter("game-end", to, f"[{game.id}] game over", body, message_id, game_id=game.id)
+
+
+def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
+    if ruleset.outcome(after) is not None:
+        return None
+    number = ruleset.turn_number(after)
+    query = select(Turn).where(Turn.game_id == game.id, Turn.number == number)
+    return session.exec(query).first()
+
+
+def _event_line(event: Event) -> str:
+    dice = f" (dice: {' '.join(map(str, event.dice))})" if event.dice else ""
+    phase = f"[{event.phase}] " if event.phase else ""
+    return f"{phase}{event.text}{dice}"
+
+
+def _result_lines(
+    session: Session, game: Game, seat: Seat, turn: Turn, resolution: Resolution
+) -> list[str]:
+    orders = stored_orders(session, game.id, turn.number).get(seat.name)
+    line_map: list[int] = loads(orders.line_map) if orders else []
+    lines = []
+    for result in resolution.results.get(seat.name, []):
+        number = result.line_no
+        mail_no = line_map[number - 1] if 1 <= number <= len(line_map) else number
+        note = f": {result.note}" if result.note else ""
+        lines.append(f"line {mail_no}: {result.order} - {result.status.value}{note}")
+    return lines

@@ -1,0 +1,130 @@
+"""Turn resolution: when every seat's orders are in (early processing) or the deadline has
+passed, the stored order texts are parsed again against the state before the turn and the
+engine resolves it. The snapshot, the turn record, the next turn and every seat's report are
+written in one transaction per game, so a crash resolves a turn wholly or not at all."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from engine import ParsedOrders, Resolution, get_ruleset
+from pbem.config import Settings
+from pbem.pipeline.audit import audit
+from pbem.pipeline.games import open_turn, pending_turn, seats_of, stored_orders, waiting_seats
+from pbem.pipeline.outbox import queue
+from pbem.pipeline.reports import end_letter, report_letter
+from pbem.pipeline.service import Service
+from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    game: str
+    turn: int
+    orders: int  # seats whose orders were in
+    events: int
+    ended: bool
+    winners: tuple[str, ...] = ()
+
+
+class TurnError(ValueError):
+    pass
+
+
+def due_games(session: Session, *, now: datetime) -> list[str]:
+    """Running games whose pending turn is due: deadline passed, or all orders in."""
+    due = []
+    for game in session.exec(select(Game).where(Game.status == "running").order_by(col(Game.id))):
+        turn = pending_turn(session, game)
+        if turn is None:
+            continue
+        late = turn.deadline is not None and utc(turn.deadline) <= utc(now)
+        if late or (game.early_processing and not waiting_seats(session, game, turn)):
+            due.append(game.id)
+    return due
+
+
+def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
+    """Resolve every due turn, each game in its own transaction."""
+    with transaction(service.db) as session:
+        game_ids = due_games(session, now=now)
+    summaries = []
+    for game_id in game_ids:
+        with transaction(service.db) as session:
+            summary = resolve_turn(session, service.settings, game_id, now=now, only_if_due=True)
+            if summary:
+                summaries.append(summary)
+    return summaries
+
+
+def resolve_turn(
+    session: Session, settings: Settings, game_id: str, *, now: datetime, only_if_due: bool = False
+) -> TurnSummary | None:
+    """Resolve the pending turn of `game_id` now. With only_if_due, do nothing unless it is
+    still due once the game row is locked (another process may have resolved it)."""
+    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    if game is None:
+        raise TurnError(f"there is no game {game_id}")
+    if only_if_due and game_id not in due_games(session, now=now):
+        return None
+    turn = pending_turn(session, game)
+    if turn is None:
+        raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
+    resolution, ordered = _resolve(session, game, turn)
+    turn.state_after = dumps(resolution.state)
+    turn.record = dumps(resolution.record_json())
+    turn.resolved_at = utc(now)
+    session.add(turn)
+    outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
+    if outcome is None:
+        open_turn(session, game, resolution.state, now=now)
+    else:
+        game.status = "ended"
+        game.result = dumps(outcome.to_json())
+        session.add(game)
+    _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    audit(
+        session,
+        now,
+        "pipeline",
+        "turn-resolved",
+        game.id,
+        f"turn {turn.number}, {ordered} orders, {len(resolution.events)} events",
+    )
+    winners = outcome.winners if outcome else ()
+    return TurnSummary(
+        game.id, turn.number, ordered, len(resolution.events), bool(outcome), winners
+    )
+
+
+def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, int]:
+    ruleset = get_ruleset(game.ruleset)
+    state = loads(turn.state_before)
+    texts = stored_orders(session, game.id, turn.number)
+    orders = {
+        seat: ruleset.parse_orders(state, seat, texts[seat].text)
+        if seat in texts
+        else ParsedOrders()
+        for seat in ruleset.seats_to_order(state)
+    }
+    return ruleset.resolve(state, orders, game.seed), len(texts)
+
+
+def _queue_mail(
+    session: Session, settings: Settings, game: Game, turn: Turn, *, ended: bool, now: datetime
+) -> None:
+    seats = seats_of(session, game.id)
+    for seat in seats:
+        queue(session, settings, report_letter(session, settings, game, seat, turn), now=now)
+    if not ended:
+        return
+    readers = [(seat.name, seat.address) for seat in seats]
+    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
+    readers += [("", referee.address) for referee in referees]
+    view = seats[0].name if seats else ""
+    for seat_name, address in readers:
+        letter = end_letter(settings, game, seat_name or view, address, turn)
+        queue(session, settings, letter, now=now)

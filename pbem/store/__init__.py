@@ -1,0 +1,35 @@
+"""Storage: SQLModel tables, the database engine and sessions, and schema migrations."""
+
+from pbem.store.db import dumps, flushed_id, loads, make_engine, transaction, utc, utcnow
+from pbem.store.migrate import upgrade
+from pbem.store.models import (
+    AuditLog,
+    Game,
+    InboundMessage,
+    OrderSet,
+    Outbox,
+    Quarantine,
+    Referee,
+    Seat,
+    Turn,
+)
+
+__all__ = [
+    "AuditLog",
+    "Game",
+    "InboundMessage",
+    "OrderSet",
+    "Outbox",
+    "Quarantine",
+    "Referee",
+    "Seat",
+    "Turn",
+    "dumps",
+    "flushed_id",
+    "loads",
+    "make_engine",
+    "transaction",
+    "upgrade",
+    "utc",
+    "utcnow",
+]

@@ -1,0 +1,26 @@
+"""Alembic, configured in code so `pbem init` needs no alembic.ini."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Engine
+
+import pbem.migrations
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(Path(pbem.migrations.__file__).parent))
+    config.attributes["engine"] = engine
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    command.upgrade(alembic_config(engine), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    command.downgrade(alembic_config(engine), revision)

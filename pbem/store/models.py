@@ -1,0 +1,121 @@
+"""The tables. JSON is kept as canonical text (sorted keys) so the same stored inputs give the
+same stored outputs byte for byte on SQLite and PostgreSQL alike; times are aware UTC."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class Game(SQLModel, table=True):
+    id: str = Field(primary_key=True, max_length=64)
+    ruleset: str = Field(max_length=64)
+    options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
+    seed: int
+    status: str = Field(default="running", max_length=16)  # open | running | ended
+    deadline_policy: str = Field(default="interval:48h", max_length=64)
+    early_processing: bool = True
+    address_check: bool = False
+    signup_seats: int = 0  # seats still to fill by JOIN while status is open
+    turn: int = 0  # the pending turn's number, 0 before the game starts
+    result: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    created_at: datetime
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    name: str = Field(max_length=64)
+    position: int
+    address: str = Field(max_length=320)
+    password_hash: str = Field(max_length=256)
+    status: str = Field(default="active", max_length=16)  # active | out
+
+
+class Referee(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    address: str = Field(max_length=320)
+    password_hash: str = Field(default="", max_length=256)  # '' until referee mail commands
+
+
+class Turn(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    number: int
+    state_before: str = Field(sa_column=Column(Text, nullable=False))
+    state_after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    record: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    deadline: datetime | None = None
+    resolved_at: datetime | None = None
+
+
+class OrderSet(SQLModel, table=True):
+    """One seat's orders for one turn: the whole order text of its latest order mail."""
+
+    __tablename__ = "order_set"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
+    turn: int
+    seat: str = Field(max_length=64)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    line_map: str = Field(sa_column=Column(Text, nullable=False))  # JSON: mail line of each line
+    message_id: str = Field(max_length=998)
+    version: int = 1  # how many order mails this turn; above 1 means replaced
+    received_at: datetime
+
+
+class InboundMessage(SQLModel, table=True):
+    __tablename__ = "inbound_message"
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, max_length=998)
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    sender: str = Field(default="", max_length=998)
+    subject: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    received_at: datetime
+    # received | accepted | answered | ignored | quarantined
+    status: str = Field(default="received", max_length=16)
+    outcome: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    game_id: str | None = Field(default=None, max_length=64)
+    seat: str | None = Field(default=None, max_length=64)
+    attempts: int = 1  # 1 + replays
+
+
+class Quarantine(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    inbound_id: int = Field(foreign_key="inbound_message.id", index=True)
+    reason: str = Field(max_length=64)  # a short code: envelope, unknown-game, password, error...
+    error: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime
+    released_at: datetime | None = None  # set when replayed
+
+
+class Outbox(SQLModel, table=True):
+    __table_args__ = (Index("ix_outbox_recipient_created", "recipient", "created_at"),)
+    id: int | None = Field(default=None, primary_key=True)
+    message_id: str = Field(unique=True, max_length=998)
+    kind: str = Field(max_length=32)  # reply | report | game-end
+    recipient: str = Field(max_length=320)
+    subject: str = Field(sa_column=Column(Text, nullable=False))
+    raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
+    game_id: str | None = Field(default=None, max_length=64)
+    created_at: datetime
+    sent_at: datetime | None = Field(default=None, index=True)
+    attempts: int = 0
+    last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+
+
+class AuditLog(SQLModel, table=True):
+    __tablename__ = "audit_log"
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime
+    actor: str = Field(max_length=320)  # cli, pipeline, a seat or referee address
+    action: str = Field(max_length=64)
+    game_id: str | None = Field(default=None, max_length=64)
+    detail: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))

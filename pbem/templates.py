@@ -1,0 +1,46 @@
+"""Mail bodies rendered from Jinja2 text templates in mail_templates/.
+
+Templates only lay out what the pipeline hands them; no game logic lives there. Rendering is
+deterministic: the same context gives the same text.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "mail_templates"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        undefined=jinja2.StrictUndefined,  # a missing value is a bug, not a blank
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        autoescape=False,  # plain text mail
+    )
+
+
+def render(name: str, **context: Any) -> str:
+    """The body of the mail kind `name` (mail_templates/<name>.txt), tidied for sending."""
+    text = environment().get_template(f"{name}.txt").render(**context)
+    return tidy(text)
+
+
+def tidy(text: str) -> str:
+    """No trailing blanks (but the signature mark "-- "), no runs of empty lines, one final
+    newline."""
+    lines = [line if line == "-- " else line.rstrip() for line in text.splitlines()]
+    kept: list[str] = []
+    for line in lines:
+        if line or (kept and kept[-1]):
+            kept.append(line)
+    while kept and not kept[-1]:
+        kept.pop()
+    return "\n".join(kept) + "\n"

@@ -1,0 +1,1 @@
+"""Test helpers shared by the store, pipeline and end-to-end tests."""
