@@ -46,3 +46,8 @@ def parse_count(word: str, what: str, example: str) -> int:
     if not word.isdigit():
         raise syntax(f"expected a number of {what}, found '{word}'", example)
     return int(word)
+
+
+def plural(count: int, word: str, many: str = "") -> str:
+    """'1 roll', '2 rolls'; `many` for irregular plurals."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"

@@ -14,9 +14,16 @@ from engine.rulesets.temples_and_swords.legality import (
 )
 from engine.rulesets.temples_and_swords.model import GameState
 
-PREFERENCE = (
-    "ADVANCE Religion, Masonry, Art, Writing, Coinage, Metal Working, Equestrian, Military Doctrine"
-)
+PREFERENCE = [
+    "Religion",
+    "Masonry",
+    "Art",
+    "Writing",
+    "Coinage",
+    "Metal Working",
+    "Equestrian",
+    "Military Doctrine",
+]
 CITY_WORK = ("temple", "library", "marketplace", "road", "walls")
 
 
@@ -26,7 +33,8 @@ def bot_orders(state: GameState, seat: str, seed: int) -> str:
     budget = state.seat(seat).gold - army
     plans = {name: _pick_work(state, seat, name, army) for name in state.owned(seat)}
     labor_lines, budget = _laborers(state, seat, plans, budget)
-    lines = [PREFERENCE, *labor_lines]
+    standing = state.seat(seat).standing.advance_preference
+    lines = ([] if standing == PREFERENCE else [_advance_line()]) + labor_lines
     lines += _tech(state, seat, budget)
     lines += _war(state, seat, dice)
     lines += [_build_line(name, work) for name, work in plans.items() if work]
@@ -159,6 +167,10 @@ def _step_toward_enemy(state: GameState, seat: str, name: str, dice: Dice) -> st
         and refuse_path(state, seat, [name, n]) is None
     ]
     return dice.choice(sorted(steps)) if steps else ""
+
+
+def _advance_line() -> str:
+    return "ADVANCE " + ", ".join(PREFERENCE)
 
 
 def _build_line(name: str, work: str) -> str:

@@ -12,6 +12,7 @@ from engine.rulesets.temples_and_swords.legality import (
 from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS
 from engine.rulesets.temples_and_swords.orders import Build, Labor, Tech
 from engine.rulesets.temples_and_swords.seat_turn import SeatTurn
+from engine.words import plural
 
 TECH_POINTS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3}
 # Which advance a seat takes when its preference list names none of those on offer.
@@ -61,7 +62,10 @@ def upkeep(turn: SeatTurn) -> None:
     disbanded = _disband(turn, cost - released - seat.gold) if cost - released > seat.gold else 0
     paid = cost - released - disbanded
     seat.gold -= paid
-    text = f"Upkeep: {laborers} laborers and {units} army units cost {cost} GP; paid {paid}"
+    text = (
+        f"Upkeep: {plural(laborers, 'laborer')} and {plural(units, 'army unit')} cost {cost} GP;"
+        f" paid {paid}"
+    )
     if released:
         text += f"; {released} laborers went unpaid and returned to basic form"
     if disbanded:
@@ -93,8 +97,9 @@ def tech(turn: SeatTurn) -> None:
     """Phase 3: buy tech rolls (1 GP a city for the first, 2 GP a city for the second),
     roll for tech points, and take an advance for every ten points."""
     state, seat = turn.state, turn.seat
-    cities = sum(1 for _, h in turn.owned_hexes() if h.has("city"))
-    libraries = sum(1 for _, h in turn.owned_hexes() if h.has("library"))
+    hexes = [here for _, here in turn.owned_hexes()]
+    cities = sum(here.has("city") for here in hexes)
+    libraries = sum(here.has("library") for here in hexes)
     bought = _buy_rolls(turn, cities)
     free_rolls = libraries if state.options["library_effect"] == "roll" else 0
     free_points = libraries if state.options["library_effect"] == "point" else 0
@@ -102,7 +107,7 @@ def tech(turn: SeatTurn) -> None:
     points = sum(TECH_POINTS[r] for r in rolls) + free_points
     seat.tech_points += points
     if rolls or free_points:
-        text = f"Tech: {len(rolls)} rolls {rolls} give {points} tech points"
+        text = f"Tech: {plural(len(rolls), 'roll')} {rolls}: {plural(points, 'tech point')}"
         if free_rolls or free_points:
             text += f" ({libraries} from libraries)"
         turn.event("tech", text + f"; {seat.tech_points} in all.", dice=rolls)

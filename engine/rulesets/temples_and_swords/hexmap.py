@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.dice import Dice
 
@@ -26,6 +27,7 @@ def hex_name(col: int, row: int) -> str:
     return f"{chr(ord('A') + col)}{row + 1}"
 
 
+@lru_cache(maxsize=4096)  # hex names are few and looked up constantly
 def parse_hex_name(name: str) -> tuple[int, int] | None:
     """(col, row) of a name like 'c4', or None if it is not of that form."""
     match = HEX_NAME.match(name.strip())
@@ -61,18 +63,23 @@ class HexMap:
             for col in range(self.width):
                 yield hex_name(col, row)
 
-    def neighbours(self, name: str) -> list[str]:
-        col, row = _place(name)
-        offsets = _ODD if row % 2 else _EVEN
-        found = []
-        for dcol, drow in offsets:
-            c, r = col + dcol, row + drow
-            if 0 <= c < self.width and 0 <= r < self.height:
-                found.append(hex_name(c, r))
-        return found
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        return _neighbours(self.width, self.height, name)
 
     def on_edge(self, name: str) -> bool:
         return len(self.neighbours(name)) < 6
+
+
+@lru_cache(maxsize=8192)
+def _neighbours(width: int, height: int, name: str) -> tuple[str, ...]:
+    col, row = _place(name)
+    offsets = _ODD if row % 2 else _EVEN
+    found = []
+    for dcol, drow in offsets:
+        c, r = col + dcol, row + drow
+        if 0 <= c < width and 0 <= r < height:
+            found.append(hex_name(c, r))
+    return tuple(found)
 
 
 def _place(name: str) -> tuple[int, int]:

@@ -188,7 +188,7 @@ class GameState:
         return self.hexes.get(name) or Hex()
 
     def owned(self, seat: str) -> list[str]:
-        return sorted(n for n, h in self.hexes.items() if h.owner == seat)
+        return sorted([n for n, h in self.hexes.items() if h.owner == seat])
 
     def units(self, hex_name: str, seat: str) -> Units:
         return self.armies.get(hex_name, {}).get(seat) or Units()

@@ -30,7 +30,7 @@ from engine.rulesets.temples_and_swords.model import (
     GameState,
 )
 from engine.rulesets.temples_and_swords.rules import RULES
-from engine.words import match_word, normal, parse_count, spellings_of
+from engine.words import match_word, normal, parse_count, plural, spellings_of
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,8 @@ def _tech(base: Order, words: list[str], context: _Context) -> Tech:
     cities = sum(1 for n in context.state.owned(context.seat) if context.state.hexes[n].has("city"))
     if rolls > 2 * cities:
         raise illegal(
-            f"{rolls} tech rolls, but with {cities} cities you may buy at most {2 * cities}",
+            f"{rolls} tech rolls, but with {plural(cities, 'city', 'cities')} you may buy at "
+            f"most {2 * cities}",
             RULES["tech_rolls"],
         )
     context.seen_tech = base.line_no

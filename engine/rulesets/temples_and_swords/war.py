@@ -9,6 +9,7 @@ from engine.rulesets.temples_and_swords.legality import refuse_move_kind, refuse
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState, Units
 from engine.rulesets.temples_and_swords.orders import Attack, Move
 from engine.rulesets.temples_and_swords.seat_turn import SeatTurn, lose_population
+from engine.words import plural
 
 
 def war(turn: SeatTurn) -> None:
@@ -53,7 +54,7 @@ def _move(turn: SeatTurn, order: Move, arrived: Counter[tuple[str, str]]) -> Non
     if not moved:
         rec.skipped(name, order, "; ".join(notes) or f"no unit of yours free to move in {source}")
         return
-    turn.event("move", f"Move: {moved} units {'-'.join(path)}.")
+    turn.event("move", f"Move: {plural(moved, 'unit')} {'-'.join(path)}.")
     if moved < wanted:
         rec.partly(
             name, order, f"{moved} of {wanted} moved" + (": " + "; ".join(notes) if notes else "")
