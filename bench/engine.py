@@ -51,11 +51,9 @@ def thousand_games(games: int) -> tuple[float, int, int]:
     turns = 0
     finished = 0
     for seed in range(games):
-        last = None
-        for last in bot_game("temples-and-swords", FOUR, seed):
-            turns += 1
-        if last is not None and last.resolution.outcome:
-            finished += 1
+        played = list(bot_game("temples-and-swords", FOUR, seed))
+        turns += len(played)
+        finished += played[-1].resolution.outcome is not None
     return time.perf_counter() - start, turns, finished
 
 

@@ -18,7 +18,9 @@ GAMES = [("temples-and-swords", ["ann", "bob", "cat", "dan"], 7)]
 
 
 @pytest.mark.parametrize(("ruleset_id", "seats", "seed"), GAMES)
-def test_bot_game_matches_its_golden_transcript(ruleset_id: str, seats: list[str], seed: int) -> None:
+def test_bot_game_matches_its_golden_transcript(
+    ruleset_id: str, seats: list[str], seed: int
+) -> None:
     text = transcript(get_ruleset(ruleset_id), bot_game(ruleset_id, seats, seed))
     path = GOLDEN / f"{ruleset_id}-{len(seats)}-seats-seed-{seed}.txt"
     if os.environ.get("PBEM_UPDATE_GOLDEN") == "1":
