@@ -24,14 +24,16 @@ mail without a GAME line, on its first line. Lines after a command line are retu
     ORDERS                                              echo the orders on file; needs GAME
     JOIN <game-id> <seat-name> [PASSWORD] <password>    SIGNUP is the same; no GAME line
 
-These words are therefore reserved: no ruleset may use them as the first word of an order.
+These words, and GAME, TURN and END, are reserved: no ruleset may start an order with one.
+Game ids and seat names are at most 64 characters (MAX_NAME).
 
 Ignored, and summarised in `ignored` (one entry per block, with its first line number):
 everything before the first well-formed GAME line (a player may paste a whole report back);
 lines quoted with '>' anywhere, and the "On ... wrote:" line that introduces them; everything
-after END, after a signature separator "-- ", after an "-----Original Message-----" line or a
-line of underscores (Outlook's reply separators); a second GAME line and everything after it
-(one mail per seat).
+after END, after a signature separator "-- ", from a phone's "Sent from my ..." line, after an
+"-----Original Message-----" line or a line of underscores, from a "From: ..." line directly
+followed by "Sent: ..." or "Date: ..." (Outlook's ways to append the original); a second GAME
+line and everything after it (one mail per seat).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+MAX_NAME = 64  # longest game id or seat name; the store keeps them in 64 characters
 GAME_FORM = "GAME <game-id> SEAT <seat> PASSWORD <password>"
 REFEREE_FORM = "GAME <game-id> REFEREE <password>"
 JOIN_FORM = "JOIN <game-id> <seat-name> PASSWORD <password>"
@@ -64,6 +67,8 @@ _ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 _UNDERSCORES = re.compile(r"_{8,}")
+_MOBILE_SIGNATURE = re.compile(r"(sent from my |get outlook for |von meinem .* gesendet)", re.I)
+_ORIGINAL_BELOW = "original message below the reply"
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,8 @@ def _parse_game(line: _Line) -> Envelope:
     words = _tokens(line.text)[1:]
     if not words or words[0].upper() in _KEYWORDS:
         return _game_problem(line, "the game id is missing", Envelope())
+    if len(words[0]) > MAX_NAME:
+        return _game_problem(line, f"the game id is longer than {MAX_NAME} characters", Envelope())
     head = Envelope(game=words[0].lower())
     fields, detail = _key_values(words[1:])
     if detail:
@@ -168,6 +175,8 @@ def _key_values(words: list[str]) -> tuple[dict[str, str], str]:
 
 def _game_head(line: _Line, head: Envelope, fields: dict[str, str]) -> Envelope:
     seat = fields.get("SEAT", "").lower()
+    if len(seat) > MAX_NAME:
+        return _game_problem(line, f"the seat name is longer than {MAX_NAME} characters", head)
     head = replace(head, seat=seat)
     if "REFEREE" in fields and "PASSWORD" in fields:
         return _game_problem(line, "give REFEREE <password> or PASSWORD, not both", head)
@@ -237,7 +246,7 @@ def _command_without_game(line: _Line) -> Envelope:
     args = tuple(word.lower() for word in words[1:])
     if command == "JOIN":
         return _join(line, words[1:])
-    if command == "STATUS" and args:
+    if command == "STATUS" and args and len(args[0]) <= MAX_NAME:
         return Envelope(game=args[0], command=command, command_args=args)
     return Envelope(command=command, command_args=args, problem=_args_problem(line, command, args))
 
@@ -245,7 +254,11 @@ def _command_without_game(line: _Line) -> Envelope:
 def _join(line: _Line, words: list[str]) -> Envelope:
     if len(words) == 4 and words[2].upper() == "PASSWORD":
         words = [words[0], words[1], words[3]]
-    if len(words) != 3 or words[2].upper() == "PASSWORD" or words[1].upper() == "PASSWORD":
+    if (
+        len(words) != 3
+        or "PASSWORD" in (words[1].upper(), words[2].upper())
+        or max(len(words[0]), len(words[1])) > MAX_NAME
+    ):
         problem = f"line {line.no}: the JOIN line needs: {JOIN_FORM}"
         return Envelope(command="JOIN", problem=problem)
     game, seat = words[0].lower(), words[1].lower()
@@ -292,11 +305,10 @@ class _Walk:
         if end > i:
             self.ignored += _block(lines[i:end], "quoted text")
             return end
-        stop = _stop_reason(line)
+        stop = _stop(lines, i)
         if stop:
-            # The stop line itself is dropped, except a second GAME line, which is reported.
-            rest = lines[i:] if stop == _SECOND_GAME else lines[i + 1 :]
-            self.ignored += _block(rest, stop)
+            reason, first = stop
+            self.ignored += _block(lines[first:], reason)
             return len(lines)
         self.take(line)
         return i + 1
@@ -332,21 +344,30 @@ class _Walk:
         )
 
 
-_SECOND_GAME = "a second GAME line and what follows: send one mail per seat"
-
-
-def _stop_reason(line: _Line) -> str:
-    """Why the orders end at this line, or '' when they do not."""
+def _stop(lines: list[_Line], i: int) -> tuple[str, int] | None:
+    """(why the orders end at lines[i], index of the first ignored line), or None."""
+    line = lines[i]
     text = line.text
     if text.upper().rstrip(".") == "END":
-        return "after END"
+        return "after END", i + 1
     if text == "--":
-        return "signature"
+        return "signature", i + 1
     if _ORIGINAL.fullmatch(text) or _UNDERSCORES.fullmatch(text):
-        return "original message below the reply"
+        return _ORIGINAL_BELOW, i + 1
+    if _MOBILE_SIGNATURE.match(text) and len(text) < 60:
+        return "signature", i
+    if _is_header_block(lines, i):
+        return _ORIGINAL_BELOW, i
     if _first_word(line) == "GAME":
-        return _SECOND_GAME
-    return ""
+        return "a second GAME line and what follows: send one mail per seat", i
+    return None
+
+
+def _is_header_block(lines: list[_Line], i: int) -> bool:
+    """Outlook appends the original under a bare "From: ..." / "Sent: ..." header block."""
+    if i + 1 >= len(lines) or not lines[i].text.lower().startswith("from:"):
+        return False
+    return lines[i + 1].text.lower().startswith(("sent:", "date:"))
 
 
 def _quote_end(lines: list[_Line], i: int) -> int:

@@ -13,12 +13,12 @@ import hashlib
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from pbem.mail._decode import decode_text, header_text, printable
 from pbem.mail._html import html_to_text
 
-_EMPTY: Mapping[str, str] = MappingProxyType({})
+_MAX_ID = 255  # longer Message-IDs are replaced by their hash
+_MAX_ADDRESS = 254  # RFC 5321: a path is at most 256 characters with its brackets
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 # Detached signatures are part of signing, not something the player sent us to read.
 _SILENT_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signature"})
@@ -28,15 +28,19 @@ _SILENT_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signa
 class IncomingMail:
     """What the pipeline needs from one inbound mail, decoded and normalised."""
 
-    message_id: str  # without <>; for a mail without one: "sha256-<hex of raw>@pbem.invalid"
-    sender: str  # bare lower-cased From address, '' if none or unparseable
+    # Without <>. A mail without one gets "sha256-<hex of raw>@pbem.invalid"; one longer than
+    # 255 characters is replaced by "sha256-<hex of the id>@pbem.invalid".
+    message_id: str
+    sender: str  # bare lower-cased From address, '' if none, unparseable or over 254 chars
     reply_to: str  # bare lower-cased Reply-To address or ''
     return_path: str  # bare Return-Path address, 'null' for '<>', '' if absent
     subject: str  # decoded, one line, '' if none
     in_reply_to: str  # first id of In-Reply-To, without <>, '' if none
     text: str  # the readable body, '\n' line endings, '' when there is none (or too big)
     notes: tuple[str, ...]  # what the reply should mention (ignored attachments, guesses)
-    headers: Mapping[str, str]  # lower-cased name -> decoded value of its first occurrence
+    # Lower-cased name -> decoded value of its first occurrence. A plain dict, typed read-only,
+    # so that dataclasses.asdict, pickle and json work on an IncomingMail.
+    headers: Mapping[str, str]
     size: int  # len(raw)
     too_big: bool = False  # over max_bytes: the body was not read at all
     header_items: tuple[tuple[str, str], ...] = field(default=())  # every header, in order
@@ -56,7 +60,7 @@ def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
             in_reply_to="",
             text="",
             notes=(f"the mail could not be read ({type(exc).__name__})",),
-            headers=_EMPTY,
+            headers={},
             size=len(raw),
         )
 
@@ -83,7 +87,7 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         in_reply_to=_first_id(headers.get("in-reply-to", "")),
         text=text,
         notes=notes,
-        headers=MappingProxyType(headers),
+        headers=headers,
         size=len(raw),
         too_big=too_big,
         header_items=items,
@@ -108,13 +112,21 @@ def _first_id(value: str) -> str:
 
 
 def _message_id(value: str, raw: bytes) -> str:
-    return _first_id(value) or _hash_id(raw)
+    found = _first_id(value)
+    if len(found) > _MAX_ID:
+        # Still unique and stable, and it fits any column the store gives it.
+        return f"sha256-{hashlib.sha256(found.encode('utf-8', 'replace')).hexdigest()}@pbem.invalid"
+    return found or _hash_id(raw)
 
 
 def _address(value: str) -> str:
     """The bare address, lower-cased, or '' unless it looks like one address (local@domain)."""
     addr = email.utils.parseaddr(value)[1].strip().lower()
-    if "@" not in addr or any(c.isspace() or c in "<>,;\"" for c in addr):
+    if (
+        "@" not in addr
+        or len(addr) > _MAX_ADDRESS
+        or any(c.isspace() or c in '<>,;"' for c in addr)
+    ):
         return ""
     return addr
 
@@ -225,7 +237,12 @@ def _payload_size(part: email.message.Message) -> int:
         payload = part.get_payload(decode=True)
         if isinstance(payload, bytes):
             return len(payload)
-        return len(part.as_bytes()) if part.is_multipart() else 0
+        # An attached message (message/rfc822) holds one message object: measure that.
+        inner = part.get_payload()
+        if not isinstance(inner, list):
+            return 0
+        sizes = [len(sub.as_bytes()) for sub in inner if isinstance(sub, email.message.Message)]
+        return sum(sizes)
     except Exception:  # only a size for a note; a broken part must not stop the read
         return 0
 

@@ -15,6 +15,7 @@ from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import pending_turn, stored_orders, waiting_seats
+from pbem.pipeline.reports import wrap
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 
 
@@ -113,7 +114,7 @@ def _check(
         if index not in failed | skipped and _is_order(text)
     ]
     rejected = [
-        dataclasses.replace(problem, line_no=mail_line(problem.line_no)).describe()
+        wrap(dataclasses.replace(problem, line_no=mail_line(problem.line_no)).describe(), 70)
         for problem in parsed.problems
     ]
     ignored = [(mail_line(number), why) for number, why in parsed.ignored]

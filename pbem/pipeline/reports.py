@@ -3,6 +3,8 @@ turn's state and record), so a resent report is the same text as the first."""
 
 from __future__ import annotations
 
+import textwrap
+
 from sqlmodel import Session, select
 
 from engine import Event, Resolution, Ruleset, get_ruleset
@@ -45,11 +47,11 @@ def report_body(session: Session, settings: Settings, game: Game, seat: Seat, tu
         turn=turn.number,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline) if following else "",
-        events=[_event_line(event) for event in resolution.events_for(seat.name)],
+        events=[_event_line(e) for e in resolution.events_for(seat.name) if _concerns(e, seat)],
         results=_result_lines(session, game, seat, turn, resolution),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[_event_line(e) for e in resolution.events if e.public and e.seat != seat.name],
+        news=[_event_line(e) for e in resolution.events_for(seat.name) if not _concerns(e, seat)],
         summary=ruleset.public_summary(after),
         template=ruleset.order_template(after, seat.name) if following else "",
     )
@@ -109,10 +111,30 @@ def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict)
     return session.exec(query).first()
 
 
+def _concerns(event: Event, seat: Seat) -> bool:
+    """Whether the event belongs under 'What happened' (it is about this seat, or about no
+    seat in particular) rather than under 'News' (public news about other seats)."""
+    return event.seat in ("", seat.name) or seat.name in event.also
+
+
 def _event_line(event: Event) -> str:
-    dice = f" (dice: {' '.join(map(str, event.dice))})" if event.dice else ""
+    # The dice are shown unless the ruleset's text already shows every one of them.
+    shown = all(str(die) in event.text for die in event.dice)
+    dice = "" if shown else f" (dice: {' '.join(map(str, event.dice))})"
     phase = f"[{event.phase}] " if event.phase else ""
-    return f"{phase}{event.text}{dice}"
+    return wrap(f"{phase}{event.text}{dice}")
+
+
+def wrap(text: str, width: int = 72, indent: str = "    ") -> str:
+    """One paragraph per line of `text`, each wrapped at `width` with a hanging indent."""
+    return "\n".join(
+        textwrap.fill(
+            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+        if len(line) > width
+        else line
+        for line in text.splitlines()
+    )
 
 
 def _result_lines(
@@ -125,5 +147,5 @@ def _result_lines(
         number = result.line_no
         mail_no = line_map[number - 1] if 1 <= number <= len(line_map) else number
         note = f": {result.note}" if result.note else ""
-        lines.append(f"line {mail_no}: {result.order} - {result.status.value}{note}")
+        lines.append(wrap(f"line {mail_no}: {result.order} - {result.status.value}{note}"))
     return lines

@@ -123,8 +123,7 @@ def _queue_mail(
         return
     readers = [(seat.name, seat.address) for seat in seats]
     referees = session.exec(select(Referee).where(Referee.game_id == game.id))
-    readers += [("", referee.address) for referee in referees]
-    view = seats[0].name if seats else ""
+    readers += [("", referee.address) for referee in referees]  # '': the map seen by no seat
     for seat_name, address in readers:
-        letter = end_letter(settings, game, seat_name or view, address, turn)
+        letter = end_letter(settings, game, seat_name, address, turn)
         queue(session, settings, letter, now=now)
