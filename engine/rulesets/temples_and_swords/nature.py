@@ -172,7 +172,8 @@ def _migration(turn: SeatTurn) -> None:
         if not target:
             turn.event(
                 "migration_none",
-                f"Migration: {source} rolled {roll} but has no neighbouring hex to go to.",
+                f"Migration: {source} rolled {roll}, but no neighbouring hex has room to "
+                "gain from it: no one leaves.",
                 [roll],
             )
             continue
@@ -206,7 +207,9 @@ def _most_populous(turn: SeatTurn, orders: list[Migrate]) -> str:
 
 def _target(turn: SeatTurn, source: str, orders: list[Migrate]) -> str:
     """The hex a MIGRATE order names for this source (and uses it up), else the best free
-    neighbour: unowned grassland, own grassland, unowned desert, own desert, fewest people."""
+    neighbour: unowned grassland, own grassland, unowned desert, own desert, fewest people.
+    By default a population does not move to an own hex that would end up as crowded as the
+    one it left (6 -> 5 makes 5 and 6 again): such a move changes nothing but the noise."""
     state, name = turn.state, turn.name
     for order in list(orders):
         if (
@@ -216,10 +219,12 @@ def _target(turn: SeatTurn, source: str, orders: list[Migrate]) -> str:
             orders.remove(order)
             turn.rec.done(name, order, f"one population moved from {source} to {order.target}")
             return order.target
+    crowd = state.hexes[source].pop
     free = [
         n
         for n in state.terrain.neighbours(source)
         if refuse_migrate(state, name, source, n) is None
+        and not (state.peek(n).owner == name and state.peek(n).pop >= crowd - 1)
     ]
     if not free:
         return ""
