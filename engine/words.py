@@ -30,7 +30,7 @@ def match_word(word: str, spellings: Mapping[str, str], what: str, example: str)
     if found:
         raise ambiguous(f"'{word}' could be more than one {what}", tuple(found))
     known = ", ".join(sorted(set(spellings.values())))
-    raise syntax(f"'{word}' is not a {what} (one of: {known})", example)
+    raise syntax(f"'{word}' is not {article(what)} (one of: {known})", example)
 
 
 def spellings_of(names: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
@@ -46,6 +46,13 @@ def parse_count(word: str, what: str, example: str) -> int:
     if not word.isdigit():
         raise syntax(f"expected a number of {what}, found '{word}'", example)
     return int(word)
+
+
+def article(noun: str) -> str:
+    """'a temple', 'an advance'; plural nouns ('walls') stand alone."""
+    if noun.endswith("walls"):
+        return noun
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def plural(count: int, word: str, many: str = "") -> str:

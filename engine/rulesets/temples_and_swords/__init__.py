@@ -25,7 +25,8 @@ class TemplesAndSwords(Ruleset):
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more
-        hexes apart; the order of play by a roll of a die each, high roll first."""
+        hexes apart. Order of play: "High roll starts, then play goes clockwise", clockwise
+        being the order in which the seats were listed when the game was made."""
         names = list(seats)
         if not self.min_seats <= len(names) <= self.max_seats:
             raise OptionError(f"{self.title} takes {self.min_seats} to {self.max_seats} seats")
@@ -33,8 +34,8 @@ class TemplesAndSwords(Ruleset):
             raise OptionError("seat names must differ")
         chosen = self.resolve_options(options)
         terrain, starts = generate_map(len(names), Dice(seed, 0, "", "map"))
-        rolls = {n: Dice(seed, 0, n, "order of play").d(6) for n in names}
-        order = sorted(names, key=lambda n: (-rolls[n], names.index(n)))
+        first = _high_roller(names, seed)
+        order = names[names.index(first) :] + names[: names.index(first)]
         state = GameState(
             terrain=terrain,
             seats=[
@@ -103,3 +104,13 @@ class TemplesAndSwords(Ruleset):
 
     def edit_paths(self) -> str:
         return edits.EDIT_PATHS
+
+
+def _high_roller(names: list[str], seed: int) -> str:
+    """Everyone rolls a die; those tied for the highest roll again."""
+    rolling, attempt = list(names), 0
+    while len(rolling) > 1:
+        rolls = {n: Dice(seed, 0, n, f"order of play:{attempt}").d(6) for n in rolling}
+        rolling = [n for n in rolling if rolls[n] == max(rolls.values())]
+        attempt += 1
+    return rolling[0]

@@ -67,9 +67,9 @@ def upkeep(turn: SeatTurn) -> None:
         f" paid {paid}"
     )
     if released:
-        text += f"; {released} laborers went unpaid and returned to basic form"
+        text += f"; {plural(released, 'laborer')} went unpaid and returned to basic form"
     if disbanded:
-        text += f"; {disbanded} army units went unpaid and disbanded"
+        text += f"; {plural(disbanded, 'army unit')} went unpaid and disbanded"
     turn.event("upkeep", text + f". Gold now {seat.gold}.")
 
 
@@ -133,10 +133,12 @@ def _buy_rolls(turn: SeatTurn, cities: int) -> int:
         bought += 1
     seat.gold -= cost
     if bought == order.rolls:
-        rec.done(turn.name, order, f"{bought} rolls for {cost} GP")
+        rec.done(turn.name, order, f"{plural(bought, 'roll')} for {cost} GP")
     elif bought:
         rec.partly(
-            turn.name, order, f"bought {bought} rolls for {cost} GP: gold or cities ran short"
+            turn.name,
+            order,
+            f"bought {plural(bought, 'roll')} for {cost} GP: gold or cities ran short",
         )
     else:
         rec.skipped(turn.name, order, f"no roll bought: {seat.gold} GP and {cities} cities")
@@ -205,8 +207,11 @@ def _carry_out_build(turn: SeatTurn, order: Build, points: dict[str, int]) -> No
     if refusal:
         rec.skipped(name, order, refusal.message)
         return
-    if not points.get(order.hex):
+    if order.hex not in points:
         rec.skipped(name, order, f"no build points in {order.hex}: no laborers or slaves there")
+        return
+    if not points[order.hex] and not _paid_for(turn, order):
+        rec.skipped(name, order, f"the build points of {order.hex} went to earlier BUILD orders")
         return
     wanted = order.count if order.work in UNIT_WORK else 1
     limit = order.points or None
@@ -228,6 +233,12 @@ def _carry_out_build(turn: SeatTurn, order: Build, points: dict[str, int]) -> No
         rec.skipped(name, order, "no build points left")
 
 
+def _paid_for(turn: SeatTurn, order: Build) -> bool:
+    """Work whose points are all spent already (a cost lowered by Masonry) needs none."""
+    here = turn.state.hexes[order.hex]
+    return here.progress.get(order.work, 0) >= work_cost(turn.seat, order.work)
+
+
 def _spend(
     turn: SeatTurn, hex_name: str, work: str, points: dict[str, int], limit: int | None = None
 ) -> bool:
@@ -235,7 +246,8 @@ def _spend(
     here = turn.state.hexes[hex_name]
     cost = work_cost(turn.seat, work)
     have = here.progress.get(work, 0)
-    spend = min(points.get(hex_name, 0), cost - have, limit if limit else cost)
+    # max(0, ...): Masonry can lower a cost below the points already spent on it.
+    spend = max(0, min(points.get(hex_name, 0), cost - have, limit if limit else cost))
     points[hex_name] = points.get(hex_name, 0) - spend
     have += spend
     if have < cost:
@@ -263,9 +275,10 @@ def _project_order(project: str) -> int:
 def _continue_work(turn: SeatTurn, hex_name: str, points: dict[str, int]) -> None:
     here = turn.state.hexes[hex_name]
     for work in sorted(here.progress, key=lambda w: (-here.progress[w], w)):
-        if not points[hex_name]:
-            return
-        if refuse_build(turn.state, turn.name, hex_name, work) is None:
+        paid = here.progress[work] >= work_cost(turn.seat, work)
+        if (points[hex_name] or paid) and refuse_build(
+            turn.state, turn.name, hex_name, work
+        ) is None:
             _spend(turn, hex_name, work, points)
 
 

@@ -4,6 +4,7 @@ anything changes. A refused edit raises EditError with the reason."""
 from __future__ import annotations
 
 from engine.ruleset import EditError
+from engine.rulesets.temples_and_swords.hexmap import hex_name, parse_hex_name
 from engine.rulesets.temples_and_swords.legality import cap
 from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS, UNIT_TYPES, GameState
 from engine.words import normal
@@ -58,9 +59,10 @@ def _seat_name(state: GameState, name: str) -> str:
 
 
 def _hex_name(state: GameState, name: str) -> str:
-    if not state.terrain.contains(name):
+    place = parse_hex_name(name)
+    if place is None or not state.terrain.contains(name):
         raise EditError(f"{name!r} is not a hex of this map")
-    return name.upper()
+    return hex_name(*place)  # "d04" -> "D4"
 
 
 def _edit_seat(state: GameState, parts: list[str], value: str) -> None:
@@ -125,7 +127,8 @@ def _edit_project(state: GameState, name: str, project: str, present: bool) -> N
         raise EditError(f"{name} has no owner to hold a {project}")
     if present and project != "road" and project != "city" and not here.has("city"):
         raise EditError(f"a {project} stands in a city, and {name} has none")
-    if not present and project == "city" and len(here.projects) > 1 - here.has("road"):
+    improvements = [p for p in here.projects if p not in ("city", "road")]
+    if not present and project == "city" and improvements:
         raise EditError(f"remove the city's improvements in {name} first")
     projects = set(here.projects) | {project} if present else set(here.projects) - {project}
     here.projects = [p for p in PROJECTS if p in projects]

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from engine.rulesets.temples_and_swords.hexmap import DESERT
 from engine.rulesets.temples_and_swords.model import MILITARY, GameState, Seat
+from engine.words import article
 
 BASE_COST = {
     "city": 10,
@@ -75,13 +76,17 @@ def refuse_build(
     if here.owner != seat:
         return Refusal(f"{hex_name} is not your hex; you build only in your own hexes", "own_hex")
     if work not in UNIT_WORK and here.has(work):
-        return Refusal(f"{hex_name} already has a {work}", rule)
+        return Refusal(f"{hex_name} already has {article(work)}", rule)
     needed = advance_needed(state, work)
     if needed and not state.seat(seat).has(needed):
-        return Refusal(f"a {work} needs the advance {needed}, which you do not have", rule)
+        return Refusal(f"{_needs(work)} the advance {needed}, which you do not have", rule)
     if work in NEEDS_CITY and not (here.has("city") or city_coming):
-        return Refusal(f"a {work} needs a city in its hex, and {hex_name} has none", rule)
+        return Refusal(f"{_needs(work)} a city in its hex, and {hex_name} has none", rule)
     return None
+
+
+def _needs(work: str) -> str:
+    return f"{article(work)} {'need' if work == 'walls' else 'needs'}"
 
 
 def is_enemy_held(state: GameState, hex_name: str, seat: str) -> bool:

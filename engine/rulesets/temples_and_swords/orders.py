@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.problems import OrderError, ambiguous, illegal, syntax
 from engine.records import ParsedOrders
+from engine.rulesets.temples_and_swords.hexmap import hex_name as format_hex
 from engine.rulesets.temples_and_swords.hexmap import parse_hex_name
 from engine.rulesets.temples_and_swords.legality import (
     UNIT_WORK,
@@ -121,7 +122,10 @@ WORKS = spellings_of(
 ADVANCE_NAMES = spellings_of(
     {name: () for name in ADVANCES} | {"Metal Working": ("iron", "metalworking")}
 )
-USE_WORDS = spellings_of({"best": (), "none": ()}) | UNITS
+# Only advanced units can be "used" in a roll (rule: advanced units); soldiers and slaves cannot.
+USE_WORDS = spellings_of(
+    {"best": (), "none": (), "swordsman": ("swordsmen",), "horseman": ("horsemen",)}
+)
 
 EXAMPLES = {
     "LABOR": "LABOR C4 2",
@@ -145,6 +149,7 @@ class _Context:
     labor_lines: dict[str, int] = field(default_factory=dict)
     city_ordered: set[str] = field(default_factory=set)
     move_ends: set[str] = field(default_factory=set)
+    attack_lines: dict[str, int] = field(default_factory=dict)
     seen_tech: int = 0
 
 
@@ -179,7 +184,7 @@ def _hex(word: str, context: _Context, example: str) -> str:
     place = parse_hex_name(word)
     if place is None:
         raise syntax(f"'{word}' is not a hex (a column letter and a row number)", example)
-    name = word.strip().upper()
+    name = format_hex(*place)  # "d04" -> "D4"
     if not context.state.terrain.contains(name):
         terrain = context.state.terrain
         last = f"{chr(ord('A') + terrain.width - 1)}{terrain.height}"
@@ -284,7 +289,7 @@ def _count_and_kind(rest: list[str], example: str) -> tuple[int, str]:
     if rest and rest[0].upper() == "ALL":
         rest = rest[1:]
     elif rest and rest[0].isdigit():
-        count = int(rest.pop(0))
+        count = parse_count(rest.pop(0), "units", example)
         if count == 0:
             raise syntax("a count of units is 1 or more", example)
     if rest:
@@ -317,6 +322,12 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
                 f"ATTACK does not know '{word}' (SEAT, USE, UNTIL, SLAVES)", EXAMPLES["ATTACK"]
             )
     state, seat = context.state, context.seat
+    if hex_name in context.attack_lines:
+        raise illegal(
+            f"{hex_name} is already attacked on line {context.attack_lines[hex_name]}; "
+            "an attack goes on for as many rounds as you wish (UNTIL)",
+            RULES["repeat"],
+        )
     if not (state.units(hex_name, seat).military() or hex_name in context.move_ends):
         raise illegal(
             f"you have no army in {hex_name} and no earlier MOVE ends there", RULES["attack"]
@@ -324,6 +335,7 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     here = state.peek(hex_name)
     if not ((here.owner and here.owner != seat) or state.enemies_in(hex_name, seat)):
         raise illegal(f"{hex_name} holds no enemy city, population or army", RULES["attack"])
+    context.attack_lines[hex_name] = base.line_no
     return Attack(base.line_no, base.text, hex_name, target, use, until, slaves)
 
 
@@ -365,13 +377,15 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
     rest = words[1:]
     count = 1
     if rest[0].isdigit():
-        count = int(rest.pop(0))
+        count = parse_count(rest.pop(0), "units", EXAMPLES["BUILD"])
         if not rest or count == 0:
             raise syntax("BUILD <hex> <number> <unit type>", "BUILD C4 2 SOLDIERS")
     work = match_word(rest.pop(0), WORKS, "project or unit", EXAMPLES["BUILD"])
     points = 0
     if rest and work not in UNIT_WORK:
         points = parse_count(rest.pop(0), "build points", "BUILD C4 TEMPLE 3")
+        if points == 0:
+            raise syntax("build points to spend are 1 or more", "BUILD C4 TEMPLE 3")
     if rest or (count > 1 and work not in UNIT_WORK):
         raise syntax(
             "BUILD <hex> <project> [points] or BUILD <hex> [number] <unit>", EXAMPLES["BUILD"]

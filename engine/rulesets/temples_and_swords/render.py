@@ -89,8 +89,9 @@ def _legend(state: GameState, seat: str) -> str:
     return "\n".join(
         [
             "Legend: g grassland, d desert; owner (* you) and population; then an",
-            "army: owner (* you) and units, !! for two armies. Second line:",
-            "C city, R road, T temple, W walls, M marketplace, L library.",
+            "army: owner (* you) and units, slaves included (!! for armies of two",
+            "or more seats). Second line: C city, R road, T temple, W walls,",
+            "M marketplace, L library.",
             _wrap(f"Seats: {seats}"),
         ]
     )
@@ -171,8 +172,11 @@ def order_template(state: GameState, seat: str) -> str:
     cities = sum(state.hexes[n].has("city") for n in state.owned(seat))
     lines.append(f"# Tech: TECH <rolls> (at most {2 * cities}; 1 GP a city, then 2 GP a city)")
     lines.append("TECH 0")
+    lines.append("# Standing orders, kept until you change them:")
     if holder.standing.advance_preference:
         lines.append("ADVANCE " + ", ".join(holder.standing.advance_preference))
+    lines.append(f"DEFEND USE {holder.standing.defend_use.upper()}")
+    lines.append("LOSSES " + ", ".join(k.upper() for k in holder.standing.losses))
     lines.append("# War: MOVE <from> <to> [count] [type]; ATTACK <hex> [USE type] [UNTIL n]")
     for name in state.army_hexes(seat):
         lines.append(f"# army in {name}: {_army_line(state, seat, name).split(': ', 1)[1]}")

@@ -40,7 +40,7 @@ def victory_after_turn(state: GameState, seat: str) -> str:
     """At the end of a seat's turn, why the seat has won ('' if it has not): enough VP, or no
     other seat holds a city, army or population."""
     vp = victory_points(state, seat)
-    if vp >= state.options["victory_points"]:
+    if vp >= state.options["victory_points"] and state.seat(seat).alive:
         return f"{seat} has {vp} VP"
     others = [s for s in state.seats if s.name != seat]
     if others and not any(s.alive for s in others) and state.seat(seat).alive:

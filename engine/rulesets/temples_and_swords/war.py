@@ -34,7 +34,9 @@ def _move(turn: SeatTurn, order: Move, arrived: Counter[tuple[str, str]]) -> Non
     present = state.units(source, name)
     kinds = [order.kind] if order.kind else [k for k in UNIT_TYPES if present.get(k)]
     if order.count and not order.kind:
-        kinds = kinds[:1]
+        # A count without a type: the first type with units free to move (the parser asks
+        # for a type when the hex held more than one).
+        kinds = [k for k in kinds if present.get(k) > arrived[(source, k)]][:1] or kinds[:1]
     wanted = moved = 0
     notes: list[str] = []
     for kind in kinds:
@@ -105,16 +107,16 @@ def _attack(turn: SeatTurn, order: Attack, number: int) -> None:
         f"{enemy} {defender.lost}."
     )
     turn.event("battle", text, battle.all_dice(), public=True, also=(enemy,))
-    _after_battle(turn, order, battle)
+    _after_battle(turn, order, battle, attacker.lost)
 
 
-def _after_battle(turn: SeatTurn, order: Attack, battle: Battle) -> None:
+def _after_battle(turn: SeatTurn, order: Attack, battle: Battle, lost: int) -> None:
     state, name, rec = turn.state, turn.name, turn.rec
     if battle.defender_won:
         rec.done(name, order, "the attack failed: your army was destroyed")
         return
     if not battle.attacker_won:
-        rec.partly(name, order, f"you broke off after losing {order.until} units")
+        rec.partly(name, order, f"you broke off after losing {plural(lost, 'unit')}")
         return
     _free_slaves(state, order.hex, name)
     if state.enemies_in(order.hex, name):
@@ -160,7 +162,8 @@ def _spoils(turn: SeatTurn, order: Attack) -> str:
     cities = " and its city" if here.has("city") else ""
     turn.event(
         "capture",
-        f"{name} captures {order.hex}{cities} from {loser}: {gold} GP, {slaves} slaves taken.",
+        f"{name} captures {order.hex}{cities} from {loser}: {gold} GP, "
+        f"{plural(slaves, 'slave')} taken.",
         public=True,
         also=(loser,),
     )
