@@ -28,9 +28,9 @@ def match_word(word: str, spellings: Mapping[str, str], what: str, example: str)
     if len(found) == 1:
         return found[0]
     if found:
-        raise ambiguous(f"'{word}' could be more than one {what}", tuple(found))
+        raise ambiguous(f"'{shown(word)}' could be more than one {what}", tuple(found))
     known = ", ".join(sorted(set(spellings.values())))
-    raise syntax(f"'{word}' is not {article(what)} (one of: {known})", example)
+    raise syntax(f"'{shown(word)}' is not {article(what)} (one of: {known})", example)
 
 
 def spellings_of(names: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
@@ -42,17 +42,27 @@ def spellings_of(names: Mapping[str, tuple[str, ...]]) -> dict[str, str]:
     return table
 
 
+MAX_DIGITS = 6  # no count in any game comes near a million
+
+
 def parse_count(word: str, what: str, example: str) -> int:
-    if not word.isdigit():
-        raise syntax(f"expected a number of {what}, found '{word}'", example)
+    """A whole number written in ASCII digits ('²' is a digit to str.isdigit, not to int)."""
+    if not (word.isascii() and word.isdigit()) or len(word) > MAX_DIGITS:
+        raise syntax(f"expected a number of {what}, found '{shown(word)}'", example)
     return int(word)
+
+
+def shown(word: str, limit: int = 30) -> str:
+    """A player's word as quoted back in a reply: a pasted novel is cut short."""
+    return word if len(word) <= limit else word[: limit - 3] + "..."
 
 
 def article(noun: str) -> str:
     """'a temple', 'an advance'; plural nouns ('walls') stand alone."""
     if noun.endswith("walls"):
         return noun
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+    vowel = noun[:1].lower() in "aeiou" and not noun.lower().startswith("uni")  # 'a unit'
+    return f"{'an' if vowel else 'a'} {noun}"
 
 
 def plural(count: int, word: str, many: str = "") -> str:

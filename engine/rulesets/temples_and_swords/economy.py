@@ -184,8 +184,9 @@ def build(turn: SeatTurn) -> None:
     points = _build_points(turn)
     for order in turn.of(Build):
         _carry_out_build(turn, order, points)
+    capped = {(o.hex, o.work) for o in turn.of(Build) if o.points}  # BUILD <hex> <work> <points>
     for hex_name in sorted(points, key=hex_sort_key):
-        _continue_work(turn, hex_name, points)
+        _continue_work(turn, hex_name, points, capped)
         if points[hex_name]:
             turn.event(
                 "build_unused", f"Build: {points[hex_name]} build points unused in {hex_name}."
@@ -272,9 +273,14 @@ def _project_order(project: str) -> int:
     return PROJECTS.index(project)
 
 
-def _continue_work(turn: SeatTurn, hex_name: str, points: dict[str, int]) -> None:
+def _continue_work(
+    turn: SeatTurn, hex_name: str, points: dict[str, int], capped: set[tuple[str, str]]
+) -> None:
+    """Points left go to unfinished work, except work an order capped at fewer points."""
     here = turn.state.hexes[hex_name]
     for work in sorted(here.progress, key=lambda w: (-here.progress[w], w)):
+        if (hex_name, work) in capped:
+            continue
         paid = here.progress[work] >= work_cost(turn.seat, work)
         if (points[hex_name] or paid) and refuse_build(
             turn.state, turn.name, hex_name, work

@@ -130,60 +130,67 @@ STRIKES = {
 
 
 def population_change(turn: SeatTurn) -> None:
-    _harvest_and_growth(turn)
-    _migration(turn)
+    earned = _harvest_and_growth(turn)
+    _migration(turn, earned)
 
 
-def _harvest_and_growth(turn: SeatTurn) -> None:
+def _harvest_and_growth(turn: SeatTurn) -> dict[str, bool]:
     """Harvest: 2 points a basic population on grassland, 1 on desert. A hex with at least as
-    many harvest points as population grows by one, to 6 on grassland and 3 on desert."""
-    grew = []
+    many harvest points as population grows by one, to 6 on grassland and 3 on desert.
+    Returns the hexes that earned growth: True where they grew, False where they were full."""
+    grew, earned = [], {}
     for hex_name, here in turn.owned_hexes():
         per_head = 2 if turn.state.terrain.terrain(hex_name) == GRASS else 1
-        if here.pop and per_head * here.basic >= here.pop and here.pop < cap(turn.state, hex_name):
+        if not here.pop or per_head * here.basic < here.pop:
+            continue
+        earned[hex_name] = here.pop < cap(turn.state, hex_name)
+        if earned[hex_name]:
             here.pop += 1
             grew.append(f"{hex_name} {here.pop}")
     if grew:
         turn.event("growth", f"Growth: {', '.join(grew)}.")
     else:
         turn.event("growth", "Growth: no hex grew (too few harvest points or full).")
+    return earned
 
 
-def _migration(turn: SeatTurn) -> None:
+def _migration(turn: SeatTurn, earned: dict[str, bool]) -> None:
+    """Option migration 'growth' (the text's "instead of adding a new population to the given
+    hex"): the migrant is the hex's growth of this turn, so a hex that earned none sends no one,
+    a full hex's growth settles next door, and each hex migrates once. Option 'move': one of
+    the hex's people moves, grown or not."""
+    growth_only = turn.state.options["migration"] == "growth"
     populated = sum(1 for _, h in turn.owned_hexes() if h.pop)
     rolls = 1 + (populated > 3) + (populated > 6) + (populated > 9)
     orders = list(turn.of(Migrate))
     dice = turn.dice("migration")
+    done: set[str] = set()
     for _ in range(rolls):
-        source = _most_populous(turn, orders)
+        source = _most_populous(turn, orders, done if growth_only else set())
         if not source:
-            return
+            break
+        done.add(source)
         pop = turn.state.hexes[source].pop
         roll = dice.d(6)
         if roll < MIGRATE_ON[pop]:
-            turn.event(
-                "migration_none",
-                f"Migration: {source} ({pop}) rolled {roll}, needs {MIGRATE_ON[pop]}: "
-                "no one leaves.",
-                [roll],
-            )
+            _no_migration(turn, f"{source} ({pop}) rolled {roll}, needs {MIGRATE_ON[pop]}", roll)
             continue
-        target = _target(turn, source, orders)
+        if growth_only and source not in earned:
+            _no_migration(turn, f"{source} ({pop}) rolled {roll} but did not grow this turn", roll)
+            continue
+        leaves = not growth_only or earned[source]
+        target = _target(turn, source, orders, leaves)
         if not target:
-            turn.event(
-                "migration_none",
-                f"Migration: {source} rolled {roll}, but no neighbouring hex has room to "
-                "gain from it: no one leaves.",
-                [roll],
-            )
+            _no_migration(turn, f"{source} rolled {roll}, but no neighbouring hex has room", roll)
             continue
-        lose_population(turn.state, source, 1)
+        if leaves:
+            lose_population(turn.state, source, 1)
         there = turn.state.hex(target)
         there.owner = turn.name
         there.pop += 1
         turn.event(
             "migration",
-            f"Migration: {source} ({pop}) rolled {roll}: one population moves to {target}.",
+            f"Migration: {source} ({pop}) rolled {roll}: one population settles in {target}.",
             [roll],
             public=True,
         )
@@ -191,10 +198,14 @@ def _migration(turn: SeatTurn) -> None:
         turn.rec.skipped(turn.name, order, "not used: no migration from that hex this turn")
 
 
-def _most_populous(turn: SeatTurn, orders: list[Migrate]) -> str:
-    """The hex with the most population; among ties the one a MIGRATE order names, else the
-    first in reading order."""
-    hexes = [(n, h.pop) for n, h in turn.owned_hexes() if h.pop]
+def _no_migration(turn: SeatTurn, why: str, roll: int) -> None:
+    turn.event("migration_none", f"Migration: {why}: no one leaves.", [roll])
+
+
+def _most_populous(turn: SeatTurn, orders: list[Migrate], done: set[str]) -> str:
+    """The hex with the most population (of those that have not migrated yet); among ties the
+    one a MIGRATE order names, else the first in reading order."""
+    hexes = [(n, h.pop) for n, h in turn.owned_hexes() if h.pop and n not in done]
     if not hexes:
         return ""
     most = max(p for _, p in hexes)
@@ -205,11 +216,11 @@ def _most_populous(turn: SeatTurn, orders: list[Migrate]) -> str:
     return tied[0]
 
 
-def _target(turn: SeatTurn, source: str, orders: list[Migrate]) -> str:
+def _target(turn: SeatTurn, source: str, orders: list[Migrate], leaves: bool) -> str:
     """The hex a MIGRATE order names for this source (and uses it up), else the best free
     neighbour: unowned grassland, own grassland, unowned desert, own desert, fewest people.
-    By default a population does not move to an own hex that would end up as crowded as the
-    one it left (6 -> 5 makes 5 and 6 again): such a move changes nothing but the noise."""
+    When the source loses the migrant (`leaves`), the default does not pick an own hex that
+    would end up as crowded as the source (6 -> 5 makes 5 and 6 again: nothing but noise)."""
     state, name = turn.state, turn.name
     for order in list(orders):
         if (
@@ -224,7 +235,7 @@ def _target(turn: SeatTurn, source: str, orders: list[Migrate]) -> str:
         n
         for n in state.terrain.neighbours(source)
         if refuse_migrate(state, name, source, n) is None
-        and not (state.peek(n).owner == name and state.peek(n).pop >= crowd - 1)
+        and not (leaves and state.peek(n).owner == name and state.peek(n).pop >= crowd - 1)
     ]
     if not free:
         return ""

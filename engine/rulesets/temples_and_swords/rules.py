@@ -114,6 +114,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("hex", "projects"),
     ),
     OptionSpec(
+        "migration",
+        "growth",
+        "who migrates: 'growth' (the hex's new population of this turn settles next door "
+        "instead, so only a hex that earned growth migrates) or 'move' (one of its people "
+        "moves, grown or not)",
+        choices=("growth", "move"),
+    ),
+    OptionSpec(
         "starting_gold",
         5,
         "gold each seat starts with (the text is silent)",

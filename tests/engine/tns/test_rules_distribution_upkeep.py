@@ -22,8 +22,8 @@ def test_laborers_are_hired_and_the_rest_are_basic() -> None:
 
 
 def test_without_a_labor_order_a_hex_keeps_last_turns_laborers() -> None:
-    """Project decision (economy.distribution): "hexes without an order keep last turn's
-    laborers"."""
+    """Decision 11 (docs/rules/temples-and-swords.md): "a hex without a LABOR order keeps last
+    turn's laborers"."""
     state = make_state(TERRAIN, hexes={"A1": ("ann", 5, ["city"]), "B1": ("ann", 2, [])})
     state.hexes["A1"].laborers = 2
     turn = scripted_turn(state, "ann", "LABOR B1 1")
@@ -94,8 +94,8 @@ def test_slaves_pay_no_upkeep() -> None:
 
 
 def test_unpaid_upkeep_sends_laborers_back_to_basic_first() -> None:
-    """Project decision (economy.upkeep, the text is silent): "What cannot be paid is let go:
-    laborers first (they become basic), then units in the seat's LOSSES order." """
+    """Decision 14 (docs/rules/temples-and-swords.md): "Unpaid upkeep: laborers are released
+    first (hex with most laborers first), then military units disbanded in the LOSSES order." """
     state = make_state(
         TERRAIN,
         hexes={"A1": ("ann", 5, ["city"]), "B1": ("ann", 2, [])},
@@ -112,8 +112,8 @@ def test_unpaid_upkeep_sends_laborers_back_to_basic_first() -> None:
 
 
 def test_unpaid_upkeep_then_disbands_units_in_losses_order() -> None:
-    """Project decision (economy.upkeep): after the laborers, unpaid "units in the seat's
-    LOSSES order" disband (default order soldier, horseman, swordsman)."""
+    """Decision 14 (docs/rules/temples-and-swords.md): after the laborers, "military units
+    disbanded in the LOSSES order" (default soldier, horseman, swordsman)."""
     state = make_state(
         TERRAIN,
         hexes={"A1": ("ann", 5, ["city"])},
@@ -132,7 +132,8 @@ def test_unpaid_upkeep_then_disbands_units_in_losses_order() -> None:
 
 
 def test_unpaid_upkeep_follows_a_losses_standing_order() -> None:
-    """Project decision (economy.upkeep): unpaid units disband "in the seat's LOSSES order"."""
+    """Decision 14 (docs/rules/temples-and-swords.md): unpaid units are "disbanded in the
+    LOSSES order" - a LOSSES standing order changes it."""
     state = make_state(
         TERRAIN,
         hexes={"A1": ("ann", 5, ["city"])},

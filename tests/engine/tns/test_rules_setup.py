@@ -56,8 +56,8 @@ def test_no_two_starts_closer_than_three_hexes(count: int, seed: int) -> None:
 
 
 def test_the_map_grows_with_the_number_of_seats() -> None:
-    """Project decision (hexmap.map_size): "About 20 hexes a seat ... with an even number of
-    hexes so that grassland and desert can be equal in number", for 2 to 8 seats."""
+    """Decision 6 (docs/rules/temples-and-swords.md): "Map size: about 20 hexes a seat ...;
+    grassland grows in clumps to exactly half the map", for 2 to 8 seats."""
     sizes = {count: map_size(count) for count in SEAT_COUNTS}
     assert sizes[2] == (7, 6)
     assert sizes[8] == (16, 11)
@@ -83,24 +83,44 @@ def test_seat_names_must_differ() -> None:
         RULESET.new_game(["ann", "ANN"], {}, 1)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6, 7, 8])
-def test_order_of_play_by_a_roll_high_roll_first(seed: int) -> None:
+def high_roller(names: list[str], seed: int) -> tuple[str, int]:
+    """Who rolls highest on the game's "order of play" dice, rolling again among ties; and how
+    many rounds of rolls that took."""
+    rolling, attempt = list(names), 0
+    while len(rolling) > 1:
+        rolls = {n: Dice(seed, 0, n, f"order of play:{attempt}").d(6) for n in rolling}
+        rolling = [n for n in rolling if rolls[n] == max(rolls.values())]
+        attempt += 1
+    return rolling[0], attempt
+
+
+@pytest.mark.parametrize("seed", range(1, 13))
+def test_order_of_play_high_roll_starts_then_clockwise(seed: int) -> None:
     """Order of play: "Each player rolls a dice. High roll starts, then play goes clockwise."
-    The seats are stored in order of play and lettered A, B, C... in that order."""
+    (Project decision, new_game: clockwise is the order the seats were listed in; ties for the
+    high roll roll again.) Seats are stored in order of play, lettered A, B, C..."""
     names = NAMES[:5]
     state = GameState.from_json(RULESET.new_game(names, {}, seed))
-    rolls = {n: Dice(seed, 0, n, "order of play").d(6) for n in names}
-    order = [s.name for s in state.seats]
-    assert sorted(order) == sorted(names)
-    assert [rolls[n] for n in order] == sorted(rolls.values(), reverse=True)
+    first, _ = high_roller(names, seed)
+    start = names.index(first)
+    assert [s.name for s in state.seats] == names[start:] + names[:start]
     assert [s.letter for s in state.seats] == list("ABCDE")
+
+
+def test_order_of_play_ties_for_the_high_roll_roll_again() -> None:
+    """Order of play: "High roll starts" - one seat starts; those tied roll again."""
+    names = NAMES[:5]
+    seeds = [seed for seed in range(1, 60) if high_roller(names, seed)[1] > 1]
+    assert seeds, "no seed in 1..59 with a tie for the high roll"
+    for seed in seeds[:3]:
+        state = GameState.from_json(RULESET.new_game(names, {}, seed))
+        assert state.seats[0].name == high_roller(names, seed)[0]
 
 
 def test_order_of_play_is_not_simply_the_listing_order() -> None:
     """Order of play: "High roll starts" - a later-listed seat with the high roll plays first."""
     for seed in range(1, 50):
-        rolls = [Dice(seed, 0, n, "order of play").d(6) for n in ("ann", "bob")]
-        if rolls[1] > rolls[0]:
+        if high_roller(["ann", "bob"], seed)[0] == "bob":
             state = GameState.from_json(RULESET.new_game(["ann", "bob"], {}, seed))
             assert [s.name for s in state.seats] == ["bob", "ann"]
             return

