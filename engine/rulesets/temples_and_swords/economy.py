@@ -12,7 +12,7 @@ from engine.rulesets.temples_and_swords.legality import (
 from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS
 from engine.rulesets.temples_and_swords.orders import Build, Labor, Tech
 from engine.rulesets.temples_and_swords.seat_turn import SeatTurn
-from engine.words import plural
+from engine.words import article, plural
 
 TECH_POINTS = {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 3}
 # Which advance a seat takes when its preference list names none of those on offer.
@@ -182,38 +182,46 @@ def build(turn: SeatTurn) -> None:
     """Phase 5: every laborer (and slave in an own hex) gives a build point to work in its hex.
     Points not ordered continue the hex's unfinished work; the rest are lost."""
     points = _build_points(turn)
+    capped = set()  # (hex, work) of orders that set the most points to spend: no leftovers
     for order in turn.of(Build):
-        _carry_out_build(turn, order, points)
-    capped = {(o.hex, o.work) for o in turn.of(Build) if o.points}  # BUILD <hex> <work> <points>
+        if _carry_out_build(turn, order, points) and order.points:
+            capped.add((order.hex, order.work))
     for hex_name in sorted(points, key=hex_sort_key):
         _continue_work(turn, hex_name, points, capped)
         if points[hex_name]:
-            turn.event(
-                "build_unused", f"Build: {points[hex_name]} build points unused in {hex_name}."
-            )
+            unused = plural(points[hex_name], "build point")
+            turn.event("build_unused", f"Build: {unused} unused in {hex_name}.")
 
 
 def _build_points(turn: SeatTurn) -> dict[str, int]:
+    """Points by hex: laborers and slaves there. A hex with none is listed (with 0) when it has
+    work already paid for (a cost that Masonry lowered), so that the work can finish."""
     points = {}
     for hex_name, here in turn.owned_hexes():
         slaves = turn.state.units(hex_name, turn.name).slave
-        if here.laborers + slaves:
+        paid = any(have >= work_cost(turn.seat, w) for w, have in here.progress.items())
+        if here.laborers + slaves or paid:
             points[hex_name] = here.laborers + slaves
     return points
 
 
-def _carry_out_build(turn: SeatTurn, order: Build, points: dict[str, int]) -> None:
+def _carry_out_build(turn: SeatTurn, order: Build, points: dict[str, int]) -> bool:
+    """Carry out one BUILD order; False when it was skipped."""
     rec, name = turn.rec, turn.name
     refusal = refuse_build(turn.state, name, order.hex, order.work)
     if refusal:
         rec.skipped(name, order, refusal.message)
-        return
-    if order.hex not in points:
-        rec.skipped(name, order, f"no build points in {order.hex}: no laborers or slaves there")
-        return
-    if not points[order.hex] and not _paid_for(turn, order):
-        rec.skipped(name, order, f"the build points of {order.hex} went to earlier BUILD orders")
-        return
+        return False
+    if not points.get(order.hex) and not _paid_for(turn, order):
+        here = turn.state.hexes[order.hex]
+        workers = here.laborers + turn.state.units(order.hex, name).slave
+        why = (
+            f"the build points of {order.hex} went to earlier BUILD orders"
+            if workers
+            else f"no build points in {order.hex}: no laborers or slaves there"
+        )
+        rec.skipped(name, order, why)
+        return False
     wanted = order.count if order.work in UNIT_WORK else 1
     limit = order.points or None
     finished = 0
@@ -232,6 +240,7 @@ def _carry_out_build(turn: SeatTurn, order: Build, points: dict[str, int]) -> No
         )
     else:
         rec.skipped(name, order, "no build points left")
+    return True
 
 
 def _paid_for(turn: SeatTurn, order: Build) -> bool:
@@ -264,7 +273,9 @@ def _spend(
     else:
         here.projects = sorted({*here.projects, work}, key=_project_order)
         turn.event(
-            "project_built", f"Build: {turn.name} finishes a {work} in {hex_name}.", public=True
+            "project_built",
+            f"Build: {turn.name} finishes {article(work)} in {hex_name}.",
+            public=True,
         )
     return True
 

@@ -7,7 +7,7 @@ from engine.ruleset import EditError
 from engine.rulesets.temples_and_swords.hexmap import hex_name, parse_hex_name
 from engine.rulesets.temples_and_swords.legality import cap
 from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS, UNIT_TYPES, GameState
-from engine.words import normal
+from engine.words import article, normal
 
 EDIT_PATHS = """\
 seat.<seat>.gold = <n>               seat.alice.gold = 12
@@ -124,9 +124,9 @@ def _edit_hex(state: GameState, parts: list[str], value: str) -> None:
 def _edit_project(state: GameState, name: str, project: str, present: bool) -> None:
     here = state.hex(name)
     if present and not here.owner:
-        raise EditError(f"{name} has no owner to hold a {project}")
+        raise EditError(f"{name} has no owner to hold {article(project)}")
     if present and project != "road" and project != "city" and not here.has("city"):
-        raise EditError(f"a {project} stands in a city, and {name} has none")
+        raise EditError(f"{article(project)} stands in a city, and {name} has none")
     improvements = [p for p in here.projects if p not in ("city", "road")]
     if not present and project == "city" and improvements:
         raise EditError(f"remove the city's improvements in {name} first")

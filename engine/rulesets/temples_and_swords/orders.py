@@ -31,7 +31,7 @@ from engine.rulesets.temples_and_swords.model import (
     GameState,
 )
 from engine.rulesets.temples_and_swords.rules import RULES
-from engine.words import match_word, normal, parse_count, plural, spellings_of
+from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
 
 
 @dataclass(frozen=True)
@@ -183,7 +183,7 @@ def _refused(refusal: Refusal | None) -> None:
 def _hex(word: str, context: _Context, example: str) -> str:
     place = parse_hex_name(word)
     if place is None:
-        raise syntax(f"'{word}' is not a hex (a column letter and a row number)", example)
+        raise syntax(f"'{shown(word)}' is not a hex (a column letter and a row number)", example)
     name = format_hex(*place)  # "d04" -> "D4"
     if not context.state.terrain.contains(name):
         terrain = context.state.terrain
@@ -312,7 +312,7 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
         if word in ("SEAT", "ON"):
             target = _seat_name(value, context)
         elif word == "USE":
-            use = match_word(value, USE_WORDS, "unit type", EXAMPLES["ATTACK"])
+            use = match_word(value, USE_WORDS, "advanced unit type", EXAMPLES["ATTACK"])
         elif word == "UNTIL":
             until = parse_count(value, "losses", EXAMPLES["ATTACK"])
         elif word == "SLAVES":
@@ -358,7 +358,7 @@ def _defend(base: Order, words: list[str], context: _Context) -> Defend:
         words = words[1:]
     if len(words) != 1:
         raise syntax("DEFEND takes USE and a unit type, BEST or NONE", EXAMPLES["DEFEND"])
-    use = match_word(words[0], USE_WORDS, "unit type", EXAMPLES["DEFEND"])
+    use = match_word(words[0], USE_WORDS, "advanced unit type", EXAMPLES["DEFEND"])
     return Defend(base.line_no, base.text, use)
 
 

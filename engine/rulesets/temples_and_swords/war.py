@@ -77,7 +77,11 @@ def _defender(state: GameState, order: Attack, seat: str) -> str:
     owner = here.owner if here.owner and here.owner != seat else ""
     if order.target and (order.target in enemies or order.target == owner):
         return order.target
-    return owner or (enemies[0] if enemies else "")
+    # By default the army standing there: the owner's if it has one, else the other seat's;
+    # with no army at all, the owner (whose hex then falls without a battle).
+    if owner in enemies or not enemies:
+        return owner
+    return enemies[0]
 
 
 def _attack(turn: SeatTurn, order: Attack, number: int) -> None:
@@ -167,7 +171,7 @@ def _spoils(turn: SeatTurn, order: Attack) -> str:
         public=True,
         also=(loser,),
     )
-    return f"captured {order.hex}: {gold} GP, {slaves} slaves"
+    return f"captured {order.hex}: {gold} GP, {plural(slaves, 'slave')}"
 
 
 def _warband(turn: SeatTurn) -> None:

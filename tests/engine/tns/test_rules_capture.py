@@ -205,3 +205,19 @@ def test_the_defender_is_the_named_seat_else_the_hex_owner() -> None:
     war.war(turn)
     assert state.units("B1", "bob").soldier == 0
     assert state.hexes["B1"].owner == "ann"
+
+
+def test_by_default_an_attack_meets_the_army_standing_in_the_hex() -> None:
+    """Decision 31: with no SEAT named, the defender is the army standing in the hex: the
+    owner's if it has one there, else the other seat's (an owner with no army would give a
+    battle without dice that takes the hex's one attack of the turn)."""
+    state = make_state(
+        TERRAIN,
+        seats=("ann", "bob", "cid"),
+        hexes={"B1": ("bob", 2, [])},
+        armies={"B1": {"ann": {"soldier": 3}, "cid": {"soldier": 1}}},
+    )
+    turn = scripted_turn(state, "ann", "ATTACK B1", dice={"attack:0": [1, 6, 6]})
+    war.war(turn)
+    assert state.units("B1", "cid").soldier == 0
+    assert (state.hexes["B1"].owner, state.seat("ann").gold) == ("ann", 4)
