@@ -1,6 +1,8 @@
 """The built-in rulesets. Importing this package registers each of them."""
 
 from engine.registry import register
+from engine.rulesets.culture_and_conquest import CultureAndConquest
 from engine.rulesets.temples_and_swords import TemplesAndSwords
 
 register(TemplesAndSwords())
+register(CultureAndConquest())

@@ -14,7 +14,10 @@ from engine.playthrough import bot_game
 from engine.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
-GAMES = [("temples-and-swords", ["ann", "bob", "cat", "dan"], 7)]
+GAMES = [
+    ("temples-and-swords", ["ann", "bob", "cat", "dan"], 7),
+    ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4),
+]
 
 
 @pytest.mark.parametrize(("ruleset_id", "seats", "seed"), GAMES)

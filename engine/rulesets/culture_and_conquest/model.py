@@ -1,0 +1,499 @@
+"""The game state of Culture & Conquest, its tables, and its exact round trip to plain JSON.
+
+There is no map: a culture is its populations in five specialist categories, its cities (each
+with at most one Wonder), its leaders, advances, gold and food.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CATEGORIES = ("army", "agriculture", "trade", "labor", "scholars")
+CATEGORY_TITLES = {
+    "army": "Army",
+    "agriculture": "Agriculture",
+    "trade": "Trade",
+    "labor": "Labor",
+    "scholars": "Scholars",
+}
+# Population lost to disasters, starvation and tribute comes from the largest category first;
+# among equal categories in this order (a project decision: the text is silent).
+LOSS_TIES = ("trade", "labor", "scholars", "agriculture", "army")
+
+ADVANCES = (
+    "Pottery",
+    "Religion",
+    "Astronomy",
+    "Literacy",
+    "Medicine",
+    "Coinage",
+    "Engineering",
+    "Mathematics",
+    "Architecture",
+    "Law",
+    "Music",
+    "Democracy",
+    "Philosophy",
+    "Metal Working",
+    "Drama and Poetry",
+    "Art and Sculpture",
+    "Military Doctrine",
+    "Irrigation",
+    "Navigation",
+    "Equestrian",
+)  # in table order: a d20 roll of n gives ADVANCES[n - 1]
+
+CULTURES = (
+    ("Egyptian", "Engineering"),
+    ("Mesopotamian", "Mathematics"),
+    ("Athenian", "Philosophy"),
+    ("Roman", "Law"),
+    ("Minoan", "Music"),
+    ("Persian", "Coinage"),
+    ("Assyrian", "Metal Working"),
+    ("Babylonian", "Astronomy"),
+    ("Mycenaean", "Pottery"),
+    ("Phoenician", "Navigation"),
+    ("Spartan", "Military Doctrine"),
+    ("Mongolian", "Equestrian"),
+)  # a d12 roll of n gives CULTURES[n - 1]
+
+DISASTERS = (
+    "Flood",
+    "Earthquake",
+    "Volcano",
+    "Pirates",
+    "Barbarians",
+    "Civil War",
+    "Heresy",
+    "Anarchy",
+    "Epidemic",
+    "Famine",
+    "Uprising",
+    "Corruption",
+    "Drought",
+    "Hurricane",
+    "Sands of Time",
+    "Mad King",
+    "Pestilence",
+    "Unrest",
+    "Unrest",
+    "Unrest",
+)  # a d20 roll of n gives DISASTERS[n - 1]
+
+# Wonder: (advance required, note). "Sculpture" is read as Art and Sculpture and "Currency"
+# (not an advance) as Coinage.
+WONDERS = {
+    "Sphinx": "Art and Sculpture",
+    "Colossus": "Metal Working",
+    "Oracle": "Religion",
+    "Hanging Gardens": "Irrigation",
+    "Parthenon": "Architecture",
+    "Stonehenge": "Astronomy",
+    "Lighthouse": "Navigation",
+    "Pyramids": "Engineering",
+    "Great Wall": "Coinage",
+    "Great Library": "Literacy",
+}
+CHEAP_WONDERS = ("Sphinx", "Stonehenge")  # "Costs same as City"
+
+LEADER_TYPES = ("Ruler", "General", "Thinker", "Builder")  # a d6 of n (1-4) gives the n-th
+LEADER_NAMES = {
+    "Ruler": ("Solomon", "Cleopatra", "Theseus"),
+    "General": ("Sun Tzu", "Attila the Hun", "Hannibal", "Caesar", "Alexander"),
+    "Thinker": ("Homer", "Siddhartha", "Aristotle", "Archimedes", "Confucius", "Plato"),
+    "Builder": ("Nebuchadnezzar", "Cheops", "Gilgamesh"),
+}
+
+CITY_NAMES = (
+    "Alexandria",
+    "Antioch",
+    "Athens",
+    "Babylon",
+    "Byzantium",
+    "Cadiz",
+    "Canton",
+    "Carthage",
+    "Ch'ang-an",
+    "Damascus",
+    "Delphi",
+    "Giza",
+    "Jericho",
+    "Jerusalem",
+    "Knossos",
+    "Lo-yang",
+    "Rome",
+    "Sparta",
+    "Thebes",
+    "Troy",
+    "Ur",
+)
+# A culture's first city takes the name of its own city on the list where there is one.
+CAPITALS = {
+    "Egyptian": "Giza",
+    "Mesopotamian": "Ur",
+    "Athenian": "Athens",
+    "Roman": "Rome",
+    "Minoan": "Knossos",
+    "Babylonian": "Babylon",
+    "Phoenician": "Carthage",
+    "Spartan": "Sparta",
+}
+TRIBUTES = ("city", "gold", "population")
+SEAT_LETTERS = "ABCDEFGHIJKL"
+
+
+@dataclass
+class Leader:
+    name: str
+    kind: str  # one of LEADER_TYPES
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "kind": self.kind}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> Leader:
+        return cls(data["name"], data["kind"])
+
+
+@dataclass
+class City:
+    name: str
+    wonder: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "wonder": self.wonder}
+
+    @classmethod
+    def from_json(cls, data: dict[str, str]) -> City:
+        return cls(data["name"], data["wonder"])
+
+
+@dataclass
+class Project:
+    """A City or Wonder under construction. A Wonder is built in `city`."""
+
+    kind: str  # 'city' or 'wonder'
+    name: str  # the city's name, or the wonder's
+    labor: int = 0
+    city: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "labor": self.labor, "city": self.city}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Project:
+        return cls(data["kind"], data["name"], data["labor"], data["city"])
+
+
+@dataclass
+class Support:
+    """A standing order: send `armies` armies (and a General if `general`) to `seat`'s side."""
+
+    seat: str
+    armies: int
+    general: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "armies": self.armies, "general": self.general}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Support:
+        return cls(data["seat"], data["armies"], data["general"])
+
+
+@dataclass
+class Standing:
+    """Standing orders: what a player would decide at the table while another plays."""
+
+    surrender_below: int = 0  # surrender when the own army falls below this; 0: never
+    tribute: list[str] = field(default_factory=lambda: list(TRIBUTES))
+    supports: list[Support] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "surrender_below": self.surrender_below,
+            "tribute": list(self.tribute),
+            "supports": [s.to_json() for s in self.supports],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Standing:
+        return cls(
+            data["surrender_below"],
+            list(data["tribute"]),
+            [Support.from_json(s) for s in data["supports"]],
+        )
+
+
+@dataclass
+class Seat:
+    name: str
+    letter: str
+    culture: str
+    pops: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
+    gold: int = 0
+    food: int = 0
+    advances: list[str] = field(default_factory=list)  # in the order gained
+    leaders: list[Leader] = field(default_factory=list)
+    cities: list[City] = field(default_factory=list)  # in the order founded or taken
+    projects: list[Project] = field(default_factory=list)
+    wonders_built: list[str] = field(default_factory=list)  # for victory, kept when lost
+    labor_credit: int = 0  # labor traded in (+) or out (-), for the next build phase
+    alive: bool = True
+    standing: Standing = field(default_factory=Standing)
+
+    def has(self, advance: str) -> bool:
+        return advance in self.advances
+
+    @property
+    def population(self) -> int:
+        return sum(self.pops.values())
+
+    @property
+    def army(self) -> int:
+        return self.pops["army"]
+
+    def wonders(self) -> list[str]:
+        """The Wonders in the seat's cities now (whose effects it enjoys)."""
+        return [city.wonder for city in self.cities if city.wonder]
+
+    def has_wonder(self, wonder: str) -> bool:
+        return wonder in self.wonders()
+
+    def leaders_of(self, kind: str) -> list[Leader]:
+        return [leader for leader in self.leaders if leader.kind == kind]
+
+    def city(self, name: str) -> City | None:
+        return next((c for c in self.cities if c.name.lower() == name.lower()), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "letter": self.letter,
+            "culture": self.culture,
+            "pops": {c: self.pops[c] for c in CATEGORIES},
+            "gold": self.gold,
+            "food": self.food,
+            "advances": list(self.advances),
+            "leaders": [leader.to_json() for leader in self.leaders],
+            "cities": [city.to_json() for city in self.cities],
+            "projects": [project.to_json() for project in self.projects],
+            "wonders_built": list(self.wonders_built),
+            "labor_credit": self.labor_credit,
+            "alive": self.alive,
+            "standing": self.standing.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            name=data["name"],
+            letter=data["letter"],
+            culture=data["culture"],
+            pops={c: data["pops"][c] for c in CATEGORIES},
+            gold=data["gold"],
+            food=data["food"],
+            advances=list(data["advances"]),
+            leaders=[Leader.from_json(x) for x in data["leaders"]],
+            cities=[City.from_json(x) for x in data["cities"]],
+            projects=[Project.from_json(x) for x in data["projects"]],
+            wonders_built=list(data["wonders_built"]),
+            labor_credit=data["labor_credit"],
+            alive=data["alive"],
+            standing=Standing.from_json(data["standing"]),
+        )
+
+
+@dataclass
+class Item:
+    """One thing in a trade: gold, food, labor or populations (with a count), a city, advance or
+    leader (by name), or a promise (its text)."""
+
+    kind: str  # gold food labor population city advance leader promise
+    count: int = 0
+    name: str = ""  # city, advance, leader name; the category of populations; promise text
+
+    def key(self) -> tuple[str, int, str]:
+        return (self.kind, self.count, self.name.lower())
+
+    def describe(self) -> str:
+        if self.kind == "population":
+            return f"{self.count} {self.name} population"
+        if self.kind == "labor":
+            return f"{self.count} labor points"
+        if self.kind in ("gold", "food"):
+            return f"{self.count} {self.kind}"
+        if self.kind == "promise":
+            return f'promise "{self.name}"'
+        return f"{self.kind} {self.name}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "count": self.count, "name": self.name}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Item:
+        return cls(data["kind"], data["count"], data["name"])
+
+
+def describe_items(items: list[Item] | tuple[Item, ...]) -> str:
+    return ", ".join(item.describe() for item in items) or "nothing"
+
+
+def same_items(one: list[Item] | tuple[Item, ...], two: list[Item] | tuple[Item, ...]) -> bool:
+    return sorted(i.key() for i in one) == sorted(i.key() for i in two)
+
+
+@dataclass
+class Offer:
+    """An open trade offer: `seat` gives `give` to `to` for `get`. It is tried in the offering
+    seat's trade phase of the turn it is made and of that seat's next turn, then expires."""
+
+    id: str
+    seat: str
+    to: str
+    give: list[Item]
+    get: list[Item]
+    step: int  # the turn it was made
+    tries: int = 0  # trade phases of the offering seat it has been tried in
+    line_no: int = 0  # of the OFFER line in the orders of turn `step`
+
+    def describe(self) -> str:
+        return f"{describe_items(self.give)} FOR {describe_items(self.get)}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "to": self.to,
+            "give": [i.to_json() for i in self.give],
+            "get": [i.to_json() for i in self.get],
+            "step": self.step,
+            "tries": self.tries,
+            "line_no": self.line_no,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Offer:
+        return cls(
+            data["id"],
+            data["seat"],
+            data["to"],
+            [Item.from_json(i) for i in data["give"]],
+            [Item.from_json(i) for i in data["get"]],
+            data["step"],
+            data["tries"],
+            data["line_no"],
+        )
+
+
+@dataclass
+class Acceptance:
+    """A seat's ACCEPT, kept until an offer of `seat` matches it or it expires."""
+
+    by: str
+    seat: str  # the offering seat
+    offer_id: str  # '' when accepted by its terms
+    give: list[Item]  # the offer's terms as the accepting seat wrote them (if no id)
+    get: list[Item]
+    step: int  # the turn it was given in
+    last_step: int  # the last turn in which it counts
+    line_no: int = 0
+
+    def matches(self, offer: Offer) -> bool:
+        if offer.seat != self.seat or offer.to != self.by:
+            return False
+        if self.offer_id:
+            return offer.id.lower() == self.offer_id.lower()
+        return same_items(offer.give, self.give) and same_items(offer.get, self.get)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "by": self.by,
+            "seat": self.seat,
+            "offer_id": self.offer_id,
+            "give": [i.to_json() for i in self.give],
+            "get": [i.to_json() for i in self.get],
+            "step": self.step,
+            "last_step": self.last_step,
+            "line_no": self.line_no,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Acceptance:
+        return cls(
+            data["by"],
+            data["seat"],
+            data["offer_id"],
+            [Item.from_json(i) for i in data["give"]],
+            [Item.from_json(i) for i in data["get"]],
+            data["step"],
+            data["last_step"],
+            data["line_no"],
+        )
+
+
+@dataclass
+class GameState:
+    seats: list[Seat]  # in turn order, as rolled at setup
+    options: dict[str, Any]
+    offers: list[Offer] = field(default_factory=list)
+    acceptances: list[Acceptance] = field(default_factory=list)
+    wonders_lost: list[str] = field(default_factory=list)  # destroyed: never built again
+    round: int = 1
+    active: int = 0  # sequential mode: index of the seat whose turn is pending
+    step: int = 1  # the number of the pending turn as the service counts turns
+    winners: list[str] = field(default_factory=list)
+    end_reason: str = ""
+
+    def seat(self, name: str) -> Seat:
+        for seat in self.seats:
+            if seat.name == name:
+                return seat
+        raise KeyError(name)
+
+    def all_cities(self) -> list[tuple[str, City]]:
+        return [(seat.name, city) for seat in self.seats for city in seat.cities]
+
+    def city_owner(self, name: str) -> str:
+        return next((s for s, c in self.all_cities() if c.name.lower() == name.lower()), "")
+
+    def wonder_taken(self, wonder: str) -> bool:
+        """Built (standing or destroyed) by anyone: each Wonder is built once in a game."""
+        return wonder in self.wonders_lost or any(wonder in s.wonders_built for s in self.seats)
+
+    def names_in_use(self) -> set[str]:
+        """City names standing or under construction, in lower case."""
+        names = {city.name.lower() for _, city in self.all_cities()}
+        return names | {p.name.lower() for s in self.seats for p in s.projects if p.kind == "city"}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": "culture-and-conquest",
+            "seats": [seat.to_json() for seat in self.seats],
+            "options": dict(sorted(self.options.items())),
+            "offers": [offer.to_json() for offer in self.offers],
+            "acceptances": [a.to_json() for a in self.acceptances],
+            "wonders_lost": list(self.wonders_lost),
+            "round": self.round,
+            "active": self.active,
+            "step": self.step,
+            "winners": list(self.winners),
+            "end_reason": self.end_reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameState:
+        return cls(
+            seats=[Seat.from_json(s) for s in data["seats"]],
+            options=dict(data["options"]),
+            offers=[Offer.from_json(o) for o in data["offers"]],
+            acceptances=[Acceptance.from_json(a) for a in data["acceptances"]],
+            wonders_lost=list(data["wonders_lost"]),
+            round=data["round"],
+            active=data["active"],
+            step=data["step"],
+            winners=list(data["winners"]),
+            end_reason=data["end_reason"],
+        )

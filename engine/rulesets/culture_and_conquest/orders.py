@@ -1,0 +1,512 @@
+"""The orders of Culture & Conquest and the parser that reads them from a seat's order lines.
+
+Every line is read on its own: one bad line never spoils the good ones. A line that cannot be
+read is a syntax problem with an example; one that reads but breaks a rule is illegal and cites
+the rule; one that reads more than one way lists the readings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.problems import OrderError, ambiguous, illegal, syntax
+from engine.records import ParsedOrders
+from engine.rulesets.culture_and_conquest.legality import (
+    NAME_LENGTH,
+    Refusal,
+    refuse_city,
+    refuse_move,
+    refuse_wonder,
+)
+from engine.rulesets.culture_and_conquest.model import (
+    ADVANCES,
+    CATEGORIES,
+    CATEGORY_TITLES,
+    LEADER_NAMES,
+    TRIBUTES,
+    WONDERS,
+    GameState,
+    Item,
+)
+from engine.rulesets.culture_and_conquest.rules import RULES
+from engine.words import match_word, normal, parse_count, plural, spellings_of
+
+
+@dataclass(frozen=True)
+class Order:
+    line_no: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    count: int
+    source: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Attack(Order):
+    target: str
+    give_up: int  # give up after losing this many armies; 0 for never
+
+
+@dataclass(frozen=True)
+class SupportOrder(Order):
+    seat: str
+    armies: int  # 0 cancels
+    general: bool
+
+
+@dataclass(frozen=True)
+class Surrender(Order):
+    below: int  # 0 for never
+
+
+@dataclass(frozen=True)
+class Tribute(Order):
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OfferOrder(Order):
+    to: str
+    give: tuple[Item, ...]
+    get: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Accept(Order):
+    seat: str
+    offer_id: str  # '' when accepted by its terms
+    give: tuple[Item, ...]  # the terms as the offer reads: what `seat` gives
+    get: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Withdraw(Order):
+    offer_id: str
+
+
+@dataclass(frozen=True)
+class Build(Order):
+    kind: str  # 'city' or 'wonder'
+    name: str  # the city's name ('' for the next on the list), or the wonder's
+    city: str  # a wonder's city ('' for the first free one)
+    points: int  # most labor points to spend; 0 for as many as it needs
+
+
+STANDING = (SupportOrder, Surrender, Tribute)
+
+CATEGORY_WORDS = spellings_of(
+    {
+        "army": ("armies", "military"),
+        "agriculture": ("agricultural", "farmers", "farming"),
+        "trade": ("traders", "merchants"),
+        "labor": ("labour", "laborers", "labourers"),
+        "scholars": ("scholar",),
+    }
+)
+ADVANCE_WORDS = spellings_of(
+    {name: () for name in ADVANCES}
+    | {"Metal Working": ("metalworking",), "Art and Sculpture": ("sculpture",)}
+)
+WONDER_WORDS = spellings_of({name: () for name in WONDERS})
+TRIBUTE_WORDS = spellings_of(
+    {"gold": (), "city": ("cities",), "population": ("populations", "pop", "pops")}
+)
+AMOUNT_WORDS = spellings_of(
+    {"gold": (), "food": (), "labor": ("labour",), "population": ("populations", "pop", "pops")}
+)
+ITEM_WORDS = spellings_of(
+    {"city": (), "advance": (), "leader": (), "promise": (), "nothing": ("none",)}
+)
+
+EXAMPLES = {
+    "MOVE": "MOVE 3 AGRICULTURE TO LABOR",
+    "ATTACK": "ATTACK bob GIVE UP IF LOSSES 3",
+    "SUPPORT": "SUPPORT bob 2 ARMIES GENERAL",
+    "SURRENDER": "SURRENDER IF ARMY BELOW 2",
+    "TRIBUTE": "TRIBUTE CITY, GOLD, POPULATION",
+    "OFFER": "OFFER bob 10 GOLD, ADVANCE Pottery FOR CITY Troy",
+    "ACCEPT": "ACCEPT ann 4A1",
+    "WITHDRAW": "WITHDRAW 4A1",
+    "BUILD": "BUILD WONDER Pyramids IN Giza",
+}
+
+
+@dataclass
+class _Context:
+    """What earlier lines of the same text said, for checks that span lines."""
+
+    state: GameState
+    seat: str
+    moved_in: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
+    moved_out: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
+    raised: int = 0
+    attack_line: int = 0
+    cities_named: set[str] = field(default_factory=set)
+    wonder_cities: set[str] = field(default_factory=set)
+
+    def count(self, category: str) -> int:
+        """The category's populations after the earlier MOVE lines."""
+        base = self.state.seat(self.seat).pops[category]
+        return base + self.moved_in[category] - self.moved_out[category]
+
+
+def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
+    context = _Context(state, seat)
+    result = ParsedOrders()
+    for line_no, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            order = _read_line(line_no, line, context)
+        except OrderError as error:
+            result.problems.append(error.at(line_no, raw.strip()))
+            continue
+        result.orders.append(order)
+    return result
+
+
+def _read_line(line_no: int, line: str, context: _Context) -> Order:
+    words = line.split()
+    keyword = match_word(words[0], KEYWORDS, "order", EXAMPLES["MOVE"])
+    return PARSERS[keyword](Order(line_no, line), words[1:], context)
+
+
+def _refused(refusal: Refusal | None) -> None:
+    if refusal:
+        raise illegal(refusal.message, RULES[refusal.rule])
+
+
+def _number(word: str, what: str, keyword: str) -> int:
+    return parse_count(word, what, EXAMPLES[keyword])
+
+
+def _seat_name(word: str, context: _Context, keyword: str, out_too: bool = False) -> str:
+    names = {normal(s.name): s.name for s in context.state.seats if s.name != context.seat}
+    names |= {normal(s.letter): s.name for s in context.state.seats if s.name != context.seat}
+    name = match_word(word, names, "seat", EXAMPLES[keyword])
+    if not out_too and not context.state.seat(name).alive:
+        raise illegal(f"{name} is out of the game", RULES["setup"])
+    return name
+
+
+def _move(base: Order, words: list[str], context: _Context) -> Move:
+    rest = [w for w in words if w.upper() not in ("TO", "FROM")]
+    if len(rest) != 3:
+        raise syntax(
+            "MOVE takes a number, the category to take from and the one to", EXAMPLES["MOVE"]
+        )
+    count = _number(rest[0], "populations", "MOVE")
+    if count == 0:
+        raise syntax("move 1 or more populations", EXAMPLES["MOVE"])
+    source = match_word(rest[1], CATEGORY_WORDS, "category", EXAMPLES["MOVE"])
+    target = match_word(rest[2], CATEGORY_WORDS, "category", EXAMPLES["MOVE"])
+    seat = context.state.seat(context.seat)
+    _refused(
+        refuse_move(
+            context.count(source),
+            count,
+            source,
+            target,
+            context.moved_in[target],
+            context.moved_out[source],
+        )
+    )
+    if target == "army" and context.raised + count > seat.gold:
+        raise illegal(
+            f"raising {plural(context.raised + count, 'army', 'armies')} costs "
+            f"{context.raised + count} gold and you have {seat.gold}",
+            RULES["army_cost"],
+        )
+    if target == "scholars" and context.count("scholars") + count > len(seat.cities):
+        raise illegal(
+            f"{context.count('scholars') + count} scholars, but with "
+            f"{plural(len(seat.cities), 'city', 'cities')} you may have {len(seat.cities)}",
+            RULES["scholar_limit"],
+        )
+    context.moved_out[source] += count
+    context.moved_in[target] += count
+    context.raised += count if target == "army" else 0
+    return Move(base.line_no, base.text, count, source, target)
+
+
+def _attack(base: Order, words: list[str], context: _Context) -> Attack:
+    if not words:
+        raise syntax("ATTACK needs the seat to attack", EXAMPLES["ATTACK"])
+    target = _seat_name(words[0], context, "ATTACK")
+    rest = [w.upper() for w in words[1:]]
+    give_up = 0
+    if rest:
+        if rest[:-1] not in (["GIVE", "UP", "IF", "LOSSES"], ["UNTIL"]) or len(rest) < 2:
+            raise syntax("ATTACK <seat> [GIVE UP IF LOSSES <n>]", EXAMPLES["ATTACK"])
+        give_up = _number(rest[-1], "losses", "ATTACK")
+    if context.attack_line:
+        raise illegal(f"you already attack on line {context.attack_line}", RULES["attack"])
+    if context.count("army") == 0:
+        raise illegal("you have no Army to attack with", RULES["attack"])
+    context.attack_line = base.line_no
+    return Attack(base.line_no, base.text, target, give_up)
+
+
+def _support(base: Order, words: list[str], context: _Context) -> SupportOrder:
+    if len(words) < 2:
+        raise syntax("SUPPORT takes a seat and a number of armies", EXAMPLES["SUPPORT"])
+    rest = [w.upper() for w in words[1:]]
+    stop = rest[0] in ("NONE", "NO", "STOP")
+    seat = _seat_name(words[0], context, "SUPPORT", out_too=stop)
+    armies = 0 if stop else _number(rest[0], "armies", "SUPPORT")
+    rest = rest[1:]
+    if rest and normal(rest[0]) in ("army", "armies"):
+        rest = rest[1:]
+    general = rest == ["GENERAL"]
+    if rest and not general:
+        raise syntax("SUPPORT <seat> <n> [ARMIES] [GENERAL]", EXAMPLES["SUPPORT"])
+    if general and not context.state.seat(context.seat).leaders_of("General"):
+        raise illegal("you have no General to send", RULES["allies"])
+    return SupportOrder(base.line_no, base.text, seat, armies, general)
+
+
+def _surrender(base: Order, words: list[str], context: _Context) -> Surrender:
+    upper = [w.upper() for w in words]
+    if upper in (["NEVER"], ["NO"]):
+        return Surrender(base.line_no, base.text, 0)
+    if len(upper) != 4 or upper[:3] != ["IF", "ARMY", "BELOW"]:
+        raise syntax("SURRENDER IF ARMY BELOW <n>, or SURRENDER NEVER", EXAMPLES["SURRENDER"])
+    return Surrender(base.line_no, base.text, _number(upper[3], "armies", "SURRENDER"))
+
+
+def _tribute(base: Order, words: list[str], context: _Context) -> Tribute:
+    parts = " ".join(words).replace(",", " ").split()
+    if not parts:
+        raise syntax("TRIBUTE takes GOLD, CITY or POPULATION, in your order", EXAMPLES["TRIBUTE"])
+    kinds = [match_word(p, TRIBUTE_WORDS, "tribute", EXAMPLES["TRIBUTE"]) for p in parts]
+    kinds = list(dict.fromkeys(kinds))
+    kinds += [k for k in TRIBUTES if k not in kinds]
+    return Tribute(base.line_no, base.text, tuple(kinds))
+
+
+def split_terms(text: str, example: str) -> tuple[str, str]:
+    """'<what> FOR <what>' split at the one FOR outside quotes."""
+    words, quoted, at = text.split(" "), False, []
+    for index, word in enumerate(words):
+        if word.count('"') % 2:
+            quoted = not quoted
+        if not quoted and word.upper() == "FOR":
+            at.append(index)
+    if len(at) != 1:
+        raise syntax("an offer is <what you give> FOR <what you get>", example)
+    return " ".join(words[: at[0]]), " ".join(words[at[0] + 1 :])
+
+
+def parse_items(text: str, example: str) -> list[Item]:
+    """Items separated by commas (outside quotes): '10 GOLD', '2 LABOR POINTS',
+    '3 POPULATION LABOR', '2 ARMY',
+    'CITY Troy', 'ADVANCE Pottery', 'LEADER Sun Tzu', 'PROMISE "..."', 'NOTHING'."""
+    parts, current, quoted = [], "", False
+    for char in text:
+        if char == '"':
+            quoted = not quoted
+        if char == "," and not quoted:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    items = [_item(part.split(), example) for part in parts if part.strip()]
+    if not items:
+        raise syntax("say what is traded, or NOTHING", example)
+    return [item for item in items if item.kind != "nothing"]
+
+
+def _item(words: list[str], example: str) -> Item:
+    if words[0].isdigit():
+        count = int(words[0])
+        if count == 0 or len(words) not in (2, 3):
+            raise syntax(f"'{' '.join(words)}' is not a number and a thing to trade", example)
+        if normal(words[1]) == "labor" and len(words) == 2:
+            raise ambiguous(
+                f"'{' '.join(words)}' could be labor points or Labor populations",
+                (f"{count} LABOR POINTS", f"{count} POPULATION LABOR"),
+            )
+        if normal(words[1]) == "labor" and normal(words[2]) in ("point", "points"):
+            return Item("labor", count)
+        if normal(words[1]) in CATEGORY_WORDS and len(words) == 2:
+            return Item("population", count, CATEGORY_WORDS[normal(words[1])])
+        kind = match_word(words[1], AMOUNT_WORDS, "thing to count", example)
+        if kind != "population":
+            if len(words) == 3:
+                raise syntax(f"unexpected '{words[2]}'", example)
+            return Item(kind, count)
+        category = "agriculture"
+        if len(words) == 3:
+            category = match_word(words[2], CATEGORY_WORDS, "category", example)
+        return Item("population", count, category)
+    kind = match_word(words[0], ITEM_WORDS, "thing to trade", example)
+    name = " ".join(words[1:]).strip()
+    if kind == "nothing":
+        if name:
+            raise syntax("NOTHING takes nothing after it", example)
+        return Item("nothing")
+    if not name:
+        raise syntax(f"{kind.upper()} needs a name after it", example)
+    if kind == "advance":
+        return Item(kind, 0, match_word(name, ADVANCE_WORDS, "advance", example))
+    if kind == "leader":
+        return Item(kind, 0, _leader_name(name, example))
+    if kind == "promise":
+        return Item(kind, 0, name.strip('"').strip())
+    return Item(kind, 0, name)
+
+
+def _leader_name(name: str, example: str) -> str:
+    """A leader's name as written in the Leaders table (a numeral after a reused name)."""
+    known = {normal(n): n for names in LEADER_NAMES.values() for n in names}
+    base, _, numeral = name.rpartition(" ")
+    if base and numeral.isdigit() and normal(base) in known:
+        return f"{known[normal(base)]} {numeral}"
+    return match_word(name, known, "leader", example)
+
+
+def _check_offer(context: _Context, to: str, give: list[Item], get: list[Item]) -> None:
+    """The offering seat must hold what it gives; the other seat what it is asked for."""
+    state = context.state
+    mine, theirs = state.seat(context.seat), state.seat(to)
+    for item, holder in [(i, mine) for i in give] + [(i, theirs) for i in get]:
+        if item.kind == "city" and holder.city(item.name) is None:
+            raise illegal(f"{holder.name} has no city called {item.name}", RULES["trade"])
+        if item.kind == "advance" and not holder.has(item.name):
+            raise illegal(f"{holder.name} does not know {item.name}", RULES["trade"])
+        if item.kind == "leader" and not any(x.name == item.name for x in holder.leaders):
+            raise illegal(f"{holder.name} has no leader called {item.name}", RULES["trade"])
+    if not give and not get:
+        raise syntax("an offer of nothing for nothing trades nothing", EXAMPLES["OFFER"])
+
+
+def _offer(base: Order, words: list[str], context: _Context) -> OfferOrder:
+    if len(words) < 3:
+        raise syntax("OFFER <seat> <what you give> FOR <what you get>", EXAMPLES["OFFER"])
+    to = _seat_name(words[0], context, "OFFER")
+    give_text, get_text = split_terms(" ".join(words[1:]), EXAMPLES["OFFER"])
+    give = parse_items(give_text, EXAMPLES["OFFER"])
+    get = parse_items(get_text, EXAMPLES["OFFER"])
+    _check_offer(context, to, give, get)
+    return OfferOrder(base.line_no, base.text, to, tuple(give), tuple(get))
+
+
+def _accept(base: Order, words: list[str], context: _Context) -> Accept:
+    if len(words) < 2:
+        raise syntax("ACCEPT <seat> <offer id>, or the offer's terms", EXAMPLES["ACCEPT"])
+    seat = _seat_name(words[0], context, "ACCEPT")
+    if len(words) == 2 and any(ch.isdigit() for ch in words[1]):
+        offer_id = words[1].upper()
+        offers = [o for o in context.state.offers if o.id.upper() == offer_id]
+        if not offers or offers[0].seat != seat or offers[0].to != context.seat:
+            raise illegal(
+                f"{seat} has no open offer {offer_id} to you (an offer made this turn is "
+                "accepted by its terms)",
+                RULES["trade"],
+            )
+        return Accept(base.line_no, base.text, seat, offers[0].id, (), ())
+    example = "ACCEPT ann 10 GOLD FOR ADVANCE Pottery"
+    give_text, get_text = split_terms(" ".join(words[1:]), example)
+    give, get = parse_items(give_text, example), parse_items(get_text, example)
+    return Accept(base.line_no, base.text, seat, "", tuple(give), tuple(get))
+
+
+def _withdraw(base: Order, words: list[str], context: _Context) -> Withdraw:
+    if len(words) != 1:
+        raise syntax("WITHDRAW takes the id of your offer", EXAMPLES["WITHDRAW"])
+    offer_id = words[0].upper()
+    offer = next((o for o in context.state.offers if o.id.upper() == offer_id), None)
+    if offer is None or offer.seat != context.seat:
+        raise illegal(f"you have no open offer {offer_id}", RULES["trade"])
+    return Withdraw(base.line_no, base.text, offer.id)
+
+
+def _build(base: Order, words: list[str], context: _Context) -> Build:
+    if not words:
+        raise syntax("BUILD CITY [name] or BUILD WONDER <wonder> [IN <city>]", EXAMPLES["BUILD"])
+    kind = match_word(
+        words[0], spellings_of({"city": (), "wonder": ()}), "thing to build", EXAMPLES["BUILD"]
+    )
+    rest = list(words[1:])
+    points = 0
+    if rest and rest[-1].isdigit():
+        points = int(rest.pop())
+        if points == 0:
+            raise syntax("spend 1 or more labor points, or leave the number out", "BUILD CITY 20")
+        if rest and rest[-1].upper() == "POINTS":
+            rest.pop()
+    if kind == "city":
+        return _build_city(base, " ".join(rest), points, context)
+    return _build_wonder(base, rest, points, context)
+
+
+def _build_city(base: Order, name: str, points: int, context: _Context) -> Build:
+    if name:
+        if len(name) > NAME_LENGTH or not all(ch.isalnum() or ch in " '-." for ch in name):
+            raise syntax(
+                f"a city name is letters, spaces, ' and - (at most {NAME_LENGTH})",
+                "BUILD CITY Thebes",
+            )
+        if name.lower() in context.cities_named:
+            raise illegal(f"{name} is already named on an earlier line", RULES["city"])
+        _refused(refuse_city(context.state, context.seat, name))
+        context.cities_named.add(name.lower())
+    return Build(base.line_no, base.text, "city", name, "", points)
+
+
+def _build_wonder(base: Order, rest: list[str], points: int, context: _Context) -> Build:
+    upper = [w.upper() for w in rest]
+    city = ""
+    if "IN" in upper:
+        at = upper.index("IN")
+        city, rest = " ".join(rest[at + 1 :]), rest[:at]
+        if not city:
+            raise syntax("IN needs a city's name", EXAMPLES["BUILD"])
+    if not rest:
+        raise syntax("BUILD WONDER needs the Wonder's name", EXAMPLES["BUILD"])
+    wonder = match_word(" ".join(rest), WONDER_WORDS, "Wonder", EXAMPLES["BUILD"])
+    _refused(refuse_wonder(context.state, context.seat, wonder, city))
+    key = city.lower() or wonder
+    if key in context.wonder_cities:
+        raise illegal(
+            "only 1 Wonder per City: that one is named on an earlier line", RULES["wonder"]
+        )
+    context.wonder_cities.add(key)
+    holder = context.state.seat(context.seat)
+    named = holder.city(city) if city else None
+    return Build(base.line_no, base.text, "wonder", wonder, named.name if named else "", points)
+
+
+PARSERS: dict[str, Callable[[Order, list[str], _Context], Order]] = {
+    "MOVE": _move,
+    "ATTACK": _attack,
+    "SUPPORT": _support,
+    "SURRENDER": _surrender,
+    "TRIBUTE": _tribute,
+    "OFFER": _offer,
+    "ACCEPT": _accept,
+    "WITHDRAW": _withdraw,
+    "BUILD": _build,
+}
+KEYWORDS = spellings_of(
+    {
+        "MOVE": ("ASSIGN", "SHIFT"),
+        "ATTACK": ("WAR",),
+        "SUPPORT": ("SEND", "ALLY"),
+        "SURRENDER": (),
+        "TRIBUTE": (),
+        "OFFER": (),
+        "ACCEPT": (),
+        "WITHDRAW": (),
+        "BUILD": (),
+    }
+)
+assert set(KEYWORDS.values()) == set(PARSERS)
+assert set(CATEGORY_WORDS.values()) == set(CATEGORY_TITLES)

@@ -1,0 +1,51 @@
+"""Victory, elimination and the end of the game."""
+
+from __future__ import annotations
+
+from engine.rulesets.culture_and_conquest.model import GameState, Seat
+from engine.rulesets.culture_and_conquest.record import Recorder
+
+WONDERS_TO_WIN = 3
+ADVANCES_TO_WIN = 15
+
+
+def standing(seat: Seat) -> tuple[int, int]:
+    """Wonders built (held or not) and advances known: what victory counts."""
+    return len(seat.wonders_built), len(seat.advances)
+
+
+def has_anything(seat: Seat) -> bool:
+    """A culture with no population and no city is out of the game, and its leaders with it
+    (a project decision)."""
+    return bool(seat.population or seat.cities)
+
+
+def eliminate(state: GameState, rec: Recorder) -> None:
+    for seat in state.seats:
+        if seat.alive and not has_anything(seat):
+            seat.alive = False
+            seat.projects, seat.leaders = [], []
+            for other in state.seats:
+                other.standing.supports = [
+                    s for s in other.standing.supports if s.seat != seat.name
+                ]
+            rec.event(
+                "eliminated",
+                seat.name,
+                "",
+                f"{seat.name} has lost every population and city and is out of the game.",
+                public=True,
+            )
+
+
+def victory_after_turn(state: GameState, seat: str) -> str:
+    """At the end of a seat's turn, why it has won ('' if it has not): 3+ Wonders built and
+    15+ Advances, or every other culture is out of the game."""
+    holder = state.seat(seat)
+    wonders, advances = standing(holder)
+    if holder.alive and wonders >= WONDERS_TO_WIN and advances >= ADVANCES_TO_WIN:
+        return f"{seat} has built {wonders} Wonders and learned {advances} Advances"
+    others = [s for s in state.seats if s.name != seat]
+    if others and holder.alive and not any(s.alive for s in others):
+        return f"{seat} is the last culture standing"
+    return ""

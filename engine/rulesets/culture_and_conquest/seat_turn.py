@@ -1,0 +1,91 @@
+"""One seat's turn in progress: the state, that seat's orders, its dice and the record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from engine.dice import Dice
+from engine.rulesets.culture_and_conquest.model import CATEGORIES, LOSS_TIES, GameState, Seat
+from engine.rulesets.culture_and_conquest.orders import Order
+from engine.rulesets.culture_and_conquest.record import Recorder
+
+OrderT = TypeVar("OrderT", bound=Order)
+
+PHASES = (
+    "1 Population increase",
+    "2 Population distribution",
+    "3 Gain leader",
+    "4 Harvest",
+    "5 Disaster check",
+    "6 Upkeep",
+    "7 War",
+    "8 Trade",
+    "9 Build",
+    "10 Research",
+    "11 Income",
+)
+
+
+@dataclass
+class SeatTurn:
+    state: GameState
+    seat: Seat
+    orders: list[Order]
+    rec: Recorder
+    seed: int
+    phase: str = ""
+    disaster: str = ""  # the disaster suffered this turn: its build and war phases are skipped
+    # every seat's orders of this turn by (seat, line), for results of trades across seats
+    all_orders: dict[tuple[str, int], Order] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.seat.name
+
+    def dice(self, purpose: str) -> Dice:
+        """The dice stream for one purpose in this seat's turn of this round."""
+        return Dice(self.seed, self.state.round, self.name, purpose)
+
+    def of(self, kind: type[OrderT]) -> list[OrderT]:
+        return [order for order in self.orders if isinstance(order, kind)]
+
+    def event(
+        self,
+        code: str,
+        text: str,
+        dice: tuple[int, ...] | list[int] = (),
+        public: bool = False,
+        also: tuple[str, ...] = (),
+    ) -> None:
+        self.rec.event(code, self.name, self.phase, text, dice, public, also)
+
+
+def lose_population(seat: Seat, count: int, spare_army: bool = False) -> dict[str, int]:
+    """Remove up to `count` populations, one at a time from the largest category (ties in
+    LOSS_TIES order); `spare_army` takes armies only when nothing else is left. Returns what
+    each category lost."""
+    lost: dict[str, int] = {}
+    for _ in range(count):
+        pool = [c for c in LOSS_TIES if seat.pops[c] and not (spare_army and c == "army")]
+        pool = pool or [c for c in LOSS_TIES if seat.pops[c]]
+        if not pool:
+            break
+        largest = max(pool, key=lambda c: (seat.pops[c], -LOSS_TIES.index(c)))
+        seat.pops[largest] -= 1
+        lost[largest] = lost.get(largest, 0) + 1
+    return {c: lost[c] for c in CATEGORIES if c in lost}
+
+
+def describe_loss(lost: dict[str, int]) -> str:
+    if not lost:
+        return "none"
+    return ", ".join(f"{n} {c}" for c, n in lost.items())
+
+
+def trim_scholars(seat: Seat) -> int:
+    """Scholars beyond 1 per city return to Agriculture; returns how many did."""
+    extra = max(0, seat.pops["scholars"] - len(seat.cities))
+    seat.pops["scholars"] -= extra
+    seat.pops["agriculture"] += extra
+    return extra

@@ -1,0 +1,150 @@
+"""Resolving a turn: standing orders and trade offers first, then each seat's turn phase by
+phase (all seats in round mode, the active seat in sequential mode), victory checked at the end
+of every seat's turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from engine.records import Outcome, Resolution
+from engine.rulesets.culture_and_conquest import trade as trading
+from engine.rulesets.culture_and_conquest.economy import build, harvest, income, research, upkeep
+from engine.rulesets.culture_and_conquest.model import GameState, Seat, Support
+from engine.rulesets.culture_and_conquest.nature import disaster
+from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
+from engine.rulesets.culture_and_conquest.population import distribution, gain_leader, increase
+from engine.rulesets.culture_and_conquest.record import Recorder
+from engine.rulesets.culture_and_conquest.scoring import (
+    eliminate,
+    standing,
+    victory_after_turn,
+)
+from engine.rulesets.culture_and_conquest.seat_turn import PHASES, SeatTurn
+from engine.rulesets.culture_and_conquest.trade import trade
+from engine.rulesets.culture_and_conquest.war import war
+
+PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
+    increase,
+    distribution,
+    gain_leader,
+    harvest,
+    disaster,
+    upkeep,
+    war,
+    trade,
+    build,
+    research,
+    income,
+)
+
+
+def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Resolution:
+    """Play the pending turn on `state` (which it changes) and return the record."""
+    if state.winners:
+        raise ValueError("the game is over")
+    rec = Recorder()
+    _standing_orders(state, orders, rec)
+    trading.register(state, orders, rec)
+    every = {(s, o.line_no): o for s, seat_orders in orders.items() for o in seat_orders}
+    for seat in _seats_playing(state):
+        turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed, all_orders=every)
+        _play(turn)
+        eliminate(state, rec)
+        reason = victory_after_turn(state, seat.name)
+        if reason:
+            _finish(state, rec, [seat.name], reason)
+            break
+    trading.close_turn(state, orders, rec)
+    _skip_unplayed(state, orders, rec)
+    _advance_clock(state, rec)
+    rec.sort_results()
+    outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
+    return Resolution(state.to_json(), rec.events, rec.results, outcome)
+
+
+def _seats_playing(state: GameState) -> list[Seat]:
+    if state.options["mode"] == "sequential":
+        return [state.seats[state.active]]
+    return [seat for seat in state.seats if seat.alive]
+
+
+def _play(turn: SeatTurn) -> None:
+    if not turn.seat.alive:
+        return
+    for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
+        turn.phase = phase
+        step(turn)
+
+
+def _standing_orders(
+    state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder
+) -> None:
+    """Standing orders take effect before any seat plays, so that a surrender condition or an
+    alliance ordered this turn holds in a war of a seat that plays earlier."""
+    for seat in state.seats:
+        for order in orders.get(seat.name, ()):
+            if isinstance(order, Surrender):
+                seat.standing.surrender_below = order.below
+            elif isinstance(order, Tribute):
+                seat.standing.tribute = list(order.kinds)
+            elif isinstance(order, SupportOrder):
+                supports = [s for s in seat.standing.supports if s.seat != order.seat]
+                if order.armies:
+                    supports.append(Support(order.seat, order.armies, order.general))
+                seat.standing.supports = supports
+            else:
+                continue
+            rec.done(seat.name, order, "standing order recorded")
+
+
+def _skip_unplayed(state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
+    """Every order gets a result: those of seats that did not play (game over, out) are skipped."""
+    for seat, seat_orders in orders.items():
+        answered = {r.line_no for r in rec.results.get(seat, [])}
+        for order in seat_orders:
+            if order.line_no not in answered:
+                why = (
+                    "the game ended before this order's phase"
+                    if state.winners
+                    else "not carried out: your seat did not play this turn"
+                )
+                rec.skipped(seat, order, why)
+
+
+def _finish(state: GameState, rec: Recorder, winners: list[str], reason: str) -> None:
+    state.winners, state.end_reason = winners, reason
+    rec.event(
+        "game_over",
+        "",
+        "End",
+        f"The game is over: {', '.join(winners)} wins ({reason}).",
+        public=True,
+    )
+
+
+def _advance_clock(state: GameState, rec: Recorder) -> None:
+    state.step += 1
+    if state.options["mode"] == "sequential":
+        alive = [i for i, s in enumerate(state.seats) if s.alive]
+        later = [i for i in alive if i > state.active]
+        if later:
+            state.active = later[0]
+            return
+        state.active = alive[0] if alive else 0
+    _end_round(state, rec)
+
+
+def _end_round(state: GameState, rec: Recorder) -> None:
+    limit = state.options["turn_limit"]
+    if not state.winners and limit and state.round >= limit:
+        scores = {s.name: standing(s) for s in state.seats if s.alive} or {
+            s.name: standing(s) for s in state.seats
+        }
+        best = max(scores.values())
+        _finish(
+            state,
+            rec,
+            [n for n, v in scores.items() if v == best],
+            f"turn limit {limit} reached with {best[0]} Wonders and {best[1]} Advances",
+        )
+    state.round += 1
