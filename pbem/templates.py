@@ -6,6 +6,7 @@ deterministic: the same context gives the same text.
 
 from __future__ import annotations
 
+import textwrap
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "mail_templates"
 
 @cache
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         undefined=jinja2.StrictUndefined,  # a missing value is a bug, not a blank
         trim_blocks=True,
@@ -25,6 +26,8 @@ def environment() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,  # plain text mail
     )
+    env.filters["wrap"] = wrap
+    return env
 
 
 def render(name: str, **context: Any) -> str:
@@ -44,3 +47,16 @@ def tidy(text: str) -> str:
     while kept and not kept[-1]:
         kept.pop()
     return "\n".join(kept) + "\n"
+
+
+def wrap(text: str, width: int = 72, indent: str = "    ") -> str:
+    """Each line of `text` wrapped at `width` columns with a hanging indent."""
+    lines = [
+        textwrap.fill(
+            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+        )
+        if len(line) > width
+        else line
+        for line in text.splitlines()
+    ]
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")

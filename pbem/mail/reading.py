@@ -158,6 +158,14 @@ def _leaves(part: email.message.Message) -> Iterator[email.message.Message]:
         yield part
 
 
+def _content_type(part: email.message.Message) -> str:
+    """The part's type; a multipart the parser could not split (no boundary) is read as text."""
+    ctype = part.get_content_type()
+    if part.get_content_maintype() == "multipart" and not part.is_multipart():
+        return "text/plain"
+    return ctype
+
+
 def _is_attachment(part: email.message.Message) -> bool:
     disposition = str(part.get("content-disposition", "")).split(";")[0].strip().lower()
     return disposition == "attachment" or bool(_filename(part))
@@ -191,7 +199,7 @@ def _body(msg: email.message.Message) -> tuple[str, tuple[str, ...]]:
 
 def _first(leaves: list[email.message.Message], ctype: str) -> email.message.Message | None:
     for part in leaves:
-        if part.get_content_type() == ctype and not _is_attachment(part):
+        if _content_type(part) == ctype and not _is_attachment(part):
             return part
     return None
 
@@ -219,11 +227,11 @@ def _ignored_note(
     plain: email.message.Message | None,
     html: email.message.Message | None,
 ) -> str | None:
-    if part is chosen or part.get_content_type() in _SILENT_TYPES:
+    if part is chosen or _content_type(part) in _SILENT_TYPES:
         return None
     if part is html or part is plain:
         return None  # the unchosen alternative of the body: same content, nothing to report
-    ctype = part.get_content_type()
+    ctype = _content_type(part)
     if ctype == "text/plain" and not _is_attachment(part):
         return "another text part ignored (only the first one is read)"
     name = _filename(part)

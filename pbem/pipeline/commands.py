@@ -24,7 +24,7 @@ from pbem.pipeline.games import (
     waiting_seats,
 )
 from pbem.pipeline.lifecycle import start_game
-from pbem.pipeline.reports import report_body
+from pbem.pipeline.reports import ResolvedTurn, report_body
 from pbem.store import Game, loads
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
@@ -140,14 +140,15 @@ def _report(context: MailContext, envelope: Envelope) -> None:
         context.quarantine("no-report", f"there is no report of {which} yet", reply_to=seat.address)
         return
     context.finish("answered", f"REPORT {turn.number} for {seat.name}")
-    context.reply_text(
-        seat.address, report_body(context.session, context.settings, game, seat, turn)
-    )
+    view = ResolvedTurn.load(context.session, game, turn)
+    context.reply_text(seat.address, report_body(context.settings, view, seat))
 
 
 def _join(context: MailContext, envelope: Envelope) -> None:
     sender = context.mail.sender
     game = find_game(context.session, envelope.game)
+    if game is not None:  # two JOINs for the last seat must not both get it
+        context.session.refresh(game, with_for_update=True)
     refusal = _join_refusal(context, envelope, game)
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)

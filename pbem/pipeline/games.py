@@ -25,11 +25,8 @@ def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
 
 
 def find_game(session: Session, game_id: str) -> Game | None:
-    game = session.get(Game, game_id)
-    if game is None:  # players type ids in any case; the envelope lower-cases them
-        query = select(Game).where(col(Game.id).ilike(game_id))
-        game = session.exec(query).first()
-    return game
+    # Game ids are stored lower-cased, and players may type them in any case.
+    return session.get(Game, game_id.lower())
 
 
 def pending_turn(session: Session, game: Game) -> Turn | None:
@@ -57,9 +54,13 @@ def stored_orders(session: Session, game_id: str, turn: int) -> dict[str, OrderS
     return {row.seat: row for row in session.exec(query)}
 
 
-def waiting_seats(session: Session, game: Game, turn: Turn) -> list[str]:
-    """Seats the pending turn still waits for, in seat order (names only)."""
-    expected = get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before))
+def waiting_seats(
+    session: Session, game: Game, turn: Turn, state: dict[str, Any] | None = None
+) -> list[str]:
+    """Seats the pending turn still waits for, in the ruleset's order (names only).
+    `state` saves parsing the turn's state again when the caller has it."""
+    state = state if state is not None else loads(turn.state_before)
+    expected = get_ruleset(game.ruleset).seats_to_order(state)
     have = stored_orders(session, game.id, turn.number)
     return [seat for seat in expected if seat not in have]
 

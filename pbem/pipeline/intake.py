@@ -16,6 +16,7 @@ from pbem.pipeline.context import MailContext
 from pbem.pipeline.dispatch import handle
 from pbem.pipeline.service import Service
 from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, transaction, utc
+from pbem.store.db import new_session
 
 
 @dataclass
@@ -43,7 +44,7 @@ def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True)
 def _receive(
     service: Service, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
 ) -> Receipt:
-    with Session(service.db, expire_on_commit=False) as session:
+    with new_session(service.db) as session:
         tx = session.begin()
         try:
             if _seen(session, mail.message_id):

@@ -15,8 +15,8 @@ from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import pending_turn, stored_orders, waiting_seats
-from pbem.pipeline.reports import wrap
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+from pbem.templates import wrap
 
 
 def take_orders(context: MailContext, envelope: Envelope) -> None:
@@ -24,6 +24,9 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
+    # Lock the game row so that a turn being resolved in another process finishes first (or
+    # waits for us): orders are never stored for a turn that is already resolved.
+    context.session.refresh(game, with_for_update=True)
     turn = pending_turn(context.session, game)
     if turn is None:
         context.quarantine(
@@ -40,7 +43,8 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         return
     lines = list(envelope.lines)
     text = "\n".join(line for _, line in lines)
-    parsed = get_ruleset(game.ruleset).parse_orders(loads(turn.state_before), seat.name, text)
+    state = loads(turn.state_before)
+    parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
     stored = _store(context, game, seat, turn, text, [number for number, _ in lines])
     audit(
         context.session,
@@ -67,7 +71,7 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         version=stored.version,
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline),
-        waiting=waiting_seats(context.session, game, turn),
+        waiting=waiting_seats(context.session, game, turn, state),
         **check,
     )
 

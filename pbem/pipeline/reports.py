@@ -3,7 +3,8 @@ turn's state and record), so a resent report is the same text as the first."""
 
 from __future__ import annotations
 
-import textwrap
+from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -14,44 +15,67 @@ from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
 from pbem.pipeline.outbox import Letter
 from pbem.store import Game, Seat, Turn, loads
-from pbem.templates import render
+from pbem.templates import render, wrap
 
 
-def report_letter(
-    session: Session, settings: Settings, game: Game, seat: Seat, turn: Turn
-) -> Letter:
-    """The report of resolved `turn` for `seat`."""
-    body = report_body(session, settings, game, seat, turn)
-    parts = ("report", game.id, str(turn.number), seat.name)
+@dataclass(frozen=True)
+class ResolvedTurn:
+    """What every seat's report of one resolved turn is made from, loaded once."""
+
+    game: Game
+    turn: Turn
+    ruleset: Ruleset
+    after: dict[str, Any]
+    resolution: Resolution
+    following: Turn | None
+    line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
+
+    @classmethod
+    def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
+        ruleset = get_ruleset(game.ruleset)
+        after = loads(turn.state_after or turn.state_before)
+        orders = stored_orders(session, game.id, turn.number)
+        return cls(
+            game=game,
+            turn=turn,
+            ruleset=ruleset,
+            after=after,
+            resolution=Resolution.from_record(after, loads(turn.record or "{}")),
+            following=_following_turn(session, game, ruleset, after),
+            line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
+        )
+
+
+def report_letter(settings: Settings, view: ResolvedTurn, seat: Seat) -> Letter:
+    """The report of a resolved turn for `seat`."""
+    game, number = view.game.id, view.turn.number
     return Letter(
         "report",
         seat.address,
-        f"[{game.id}] turn {turn.number} report",
-        body,
-        stable_message_id(*parts, domain=settings.mail.domain),
-        game_id=game.id,
+        f"[{game}] turn {number} report",
+        report_body(settings, view, seat),
+        stable_message_id("report", game, str(number), seat.name, domain=settings.mail.domain),
+        game_id=game,
     )
 
 
-def report_body(session: Session, settings: Settings, game: Game, seat: Seat, turn: Turn) -> str:
-    ruleset = get_ruleset(game.ruleset)
-    after = loads(turn.state_after or turn.state_before)
-    resolution = Resolution.from_record(after, loads(turn.record or "{}"))
-    following = _following_turn(session, game, ruleset, after)
+def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
+    ruleset, after, following = view.ruleset, view.after, view.following
+    events = view.resolution.events_for(seat.name)
     return render(
         "report",
         moderator=settings.mail.name,
-        game=game.id,
+        game=view.game.id,
         title=ruleset.title,
         seat=seat.name,
-        turn=turn.number,
+        turn=view.turn.number,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline) if following else "",
-        events=[_event_line(e) for e in resolution.events_for(seat.name) if _concerns(e, seat)],
-        results=_result_lines(session, game, seat, turn, resolution),
+        events=[_event_line(e) for e in events if _concerns(e, seat)],
+        results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[_event_line(e) for e in resolution.events_for(seat.name) if not _concerns(e, seat)],
+        news=[_event_line(e) for e in events if not _concerns(e, seat)],
         summary=ruleset.public_summary(after),
         template=ruleset.order_template(after, seat.name) if following else "",
     )
@@ -125,25 +149,10 @@ def _event_line(event: Event) -> str:
     return wrap(f"{phase}{event.text}{dice}")
 
 
-def wrap(text: str, width: int = 72, indent: str = "    ") -> str:
-    """One paragraph per line of `text`, each wrapped at `width` with a hanging indent."""
-    return "\n".join(
-        textwrap.fill(
-            line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
-        )
-        if len(line) > width
-        else line
-        for line in text.splitlines()
-    )
-
-
-def _result_lines(
-    session: Session, game: Game, seat: Seat, turn: Turn, resolution: Resolution
-) -> list[str]:
-    orders = stored_orders(session, game.id, turn.number).get(seat.name)
-    line_map: list[int] = loads(orders.line_map) if orders else []
+def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:
+    line_map = view.line_maps.get(seat.name, [])
     lines = []
-    for result in resolution.results.get(seat.name, []):
+    for result in view.resolution.results.get(seat.name, []):
         number = result.line_no
         mail_no = line_map[number - 1] if 1 <= number <= len(line_map) else number
         note = f": {result.note}" if result.note else ""

@@ -15,7 +15,7 @@ from pbem.config import Settings
 from pbem.pipeline.audit import audit
 from pbem.pipeline.games import open_turn, pending_turn, seats_of, stored_orders, waiting_seats
 from pbem.pipeline.outbox import queue
-from pbem.pipeline.reports import end_letter, report_letter
+from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
 from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
 
@@ -36,15 +36,17 @@ class TurnError(ValueError):
 
 def due_games(session: Session, *, now: datetime) -> list[str]:
     """Running games whose pending turn is due: deadline passed, or all orders in."""
-    due = []
-    for game in session.exec(select(Game).where(Game.status == "running").order_by(col(Game.id))):
-        turn = pending_turn(session, game)
-        if turn is None:
-            continue
-        late = turn.deadline is not None and utc(turn.deadline) <= utc(now)
-        if late or (game.early_processing and not waiting_seats(session, game, turn)):
-            due.append(game.id)
-    return due
+    query = select(Game).where(Game.status == "running").order_by(col(Game.id))
+    return [game.id for game in session.exec(query) if is_due(session, game, now=now)]
+
+
+def is_due(session: Session, game: Game, *, now: datetime) -> bool:
+    turn = pending_turn(session, game)
+    if turn is None:
+        return False
+    if turn.deadline is not None and utc(turn.deadline) <= utc(now):
+        return True
+    return game.early_processing and not waiting_seats(session, game, turn)
 
 
 def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
@@ -68,7 +70,7 @@ def resolve_turn(
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
     if game is None:
         raise TurnError(f"there is no game {game_id}")
-    if only_if_due and game_id not in due_games(session, now=now):
+    if only_if_due and not is_due(session, game, now=now):
         return None
     turn = pending_turn(session, game)
     if turn is None:
@@ -117,8 +119,9 @@ def _queue_mail(
     session: Session, settings: Settings, game: Game, turn: Turn, *, ended: bool, now: datetime
 ) -> None:
     seats = seats_of(session, game.id)
+    view = ResolvedTurn.load(session, game, turn)
     for seat in seats:
-        queue(session, settings, report_letter(session, settings, game, seat, turn), now=now)
+        queue(session, settings, report_letter(settings, view, seat), now=now)
     if not ended:
         return
     readers = [(seat.name, seat.address) for seat in seats]

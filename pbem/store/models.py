@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -13,7 +13,7 @@ class Game(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=64)
     ruleset: str = Field(max_length=64)
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
-    seed: int
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     status: str = Field(default="running", max_length=16)  # open | running | ended
     deadline_policy: str = Field(default="interval:48h", max_length=64)
     early_processing: bool = True

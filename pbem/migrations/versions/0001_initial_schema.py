@@ -31,7 +31,7 @@ def upgrade() -> None:
         sa.Column("id", sa.String(length=64), nullable=False),
         sa.Column("ruleset", sa.String(length=64), nullable=False),
         sa.Column("options", sa.Text(), nullable=False),
-        sa.Column("seed", sa.Integer(), nullable=False),
+        sa.Column("seed", sa.BigInteger(), nullable=False),
         sa.Column("status", sa.String(length=16), nullable=False),
         sa.Column("deadline_policy", sa.String(length=64), nullable=False),
         sa.Column("early_processing", sa.Boolean(), nullable=False),

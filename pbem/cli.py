@@ -1,0 +1,317 @@
+"""The `pbem` command line. Each subcommand is a small function over the pipeline."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from sqlmodel import col, select
+
+from engine import all_rulesets
+from engine.registry import UnknownRuleset
+from pbem.config import ConfigError, Settings, load_settings
+from pbem.mail.maildir import MaildirInbox, MaildirSender
+from pbem.passwords import new_password
+from pbem.pipeline.deadlines import describe
+from pbem.pipeline.games import pending_turn, seats_of, waiting_seats
+from pbem.pipeline.intake import receive
+from pbem.pipeline.lifecycle import GameError, GameSpec, SeatSpec, create_game
+from pbem.pipeline.outbox import as_message, drain
+from pbem.pipeline.poll import poll_once
+from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import TurnError, resolve_turn
+from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args)
+    except UnknownRuleset as error:
+        print(f"pbem: {error.args[0]}", file=sys.stderr)
+        return 2
+    except (ConfigError, GameError, TurnError, QuarantineError, ValueError) as error:
+        print(f"pbem: {error}", file=sys.stderr)
+        return 2
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="pbem", description="A play-by-email game moderator.")
+    top.add_argument("--config", help="a TOML config file (default: $PBEM_CONFIG, else built-in)")
+    top.add_argument("--db", help="database URL, overriding the config (e.g. sqlite:///pbem.db)")
+    top.add_argument("--now", help="the time to act at, ISO 8601 UTC (tests and replays)")
+    sub = top.add_subparsers(dest="command", required=True)
+    _simple(sub, "init", "create or upgrade the database", _init)
+    _simple(sub, "rulesets", "list the registered rulesets", _rulesets)
+    _game_commands(sub)
+    poll = _simple(sub, "poll", "process the inbox, resolve due turns, send mail", _poll)
+    poll.add_argument("--once", action="store_true", required=True, help="one pass, then exit")
+    turn = sub.add_parser("turn", help="turn commands").add_subparsers(dest="turn", required=True)
+    _simple(turn, "run", "resolve a game's pending turn now", _turn_run).add_argument("game")
+    check = _simple(sub, "check", "print the reply an order mail would get", _check)
+    check.add_argument("file", type=Path)
+    outbox = sub.add_parser("outbox", help="outbox commands")
+    outbox_sub = outbox.add_subparsers(dest="outbox", required=True)
+    _simple(outbox_sub, "flush", "send every unsent mail", _outbox_flush)
+    _quarantine_commands(sub)
+    demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
+    demo.add_argument("--ruleset", default="temples-and-swords")
+    demo.add_argument("--seats", type=int, default=4)
+    demo.add_argument("--seed", type=int, default=7)
+    demo.add_argument("--dir", type=Path, default=Path("demo"))
+    return top
+
+
+def _simple(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str, run: Handler
+) -> argparse.ArgumentParser:
+    command = sub.add_parser(name, help=text, description=text)
+    command.set_defaults(handler=run)
+    return command
+
+
+def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    game = sub.add_parser("game", help="game commands").add_subparsers(dest="game", required=True)
+    new = _simple(game, "new", "create a game", _game_new)
+    new.add_argument("id")
+    new.add_argument("--ruleset", required=True)
+    new.add_argument("--seat", action="append", default=[], metavar="NAME=ADDRESS[:PASSWORD]")
+    new.add_argument("--open", type=int, default=0, metavar="N", help="N more seats by JOIN")
+    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    new.add_argument("--deadline", help="deadline policy, e.g. interval:48h or none")
+    new.add_argument("--seed", type=int, help="the game's seed (default: random)")
+    new.add_argument("--referee", action="append", default=[], metavar="ADDRESS")
+    new.add_argument("--no-early", action="store_true", help="wait for the deadline always")
+    new.add_argument("--address-check", action="store_true", help="orders only from seat address")
+    _simple(game, "list", "list the games", _game_list)
+    _simple(game, "show", "show one game", _game_show).add_argument("id")
+
+
+def _quarantine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    quarantine = sub.add_parser("quarantine", help="mail that could not be applied")
+    qsub = quarantine.add_subparsers(dest="quarantine", required=True)
+    listing = _simple(qsub, "list", "list quarantined mail", _quarantine_list)
+    listing.add_argument("--all", action="store_true", help="replayed entries too")
+    _simple(qsub, "show", "show one entry and its mail", _quarantine_show).add_argument(
+        "id", type=int
+    )
+    _simple(qsub, "replay", "handle a quarantined mail again", _quarantine_replay).add_argument(
+        "id", type=int
+    )
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = load_settings(args.config)
+    if args.db:
+        settings = replace(settings, database=replace(settings.database, url=args.db))
+    return settings
+
+
+def _service(args: argparse.Namespace) -> Service:
+    return Service.from_settings(_settings(args))
+
+
+def _now(args: argparse.Namespace) -> datetime:
+    return utc(datetime.fromisoformat(args.now)) if args.now else utcnow()
+
+
+def _init(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    upgrade(make_engine(settings.database.url))
+    print(f"database ready: {settings.database.url}")
+    return 0
+
+
+def _rulesets(args: argparse.Namespace) -> int:
+    for ruleset in all_rulesets():
+        aliases = ", ".join(ruleset.aliases) or "-"
+        print(f"{ruleset.id:<24} aliases: {aliases:<16} {ruleset.title}")
+    return 0
+
+
+def _game_new(args: argparse.Namespace) -> int:
+    service = _service(args)
+    seats, passwords = _seat_specs(args.seat)
+    spec = GameSpec(
+        id=args.id,
+        ruleset=args.ruleset,
+        seats=seats,
+        seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
+        options=dict(_pair(option, "=") for option in args.option),
+        deadline_policy=args.deadline or service.settings.games.deadline_policy,
+        early_processing=not args.no_early and service.settings.games.early_processing,
+        address_check=args.address_check or service.settings.games.address_check,
+        signup_seats=args.open,
+        referees=args.referee,
+    )
+    with transaction(service.db) as session:
+        game = create_game(session, service.settings, spec, now=_now(args))
+        print(f"game {game.id} created ({game.ruleset}, {game.status}, seed {game.seed})")
+    for name, password in passwords:
+        print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
+    return 0
+
+
+def _seat_specs(given: list[str]) -> tuple[list[SeatSpec], list[tuple[str, str]]]:
+    seats, generated = [], []
+    for text in given:
+        name, address = _pair(text, "=")
+        address, _, password = address.partition(":")
+        if not password:
+            password = new_password()
+            generated.append((name.lower(), password))
+        seats.append(SeatSpec(name, address, password))
+    return seats, generated
+
+
+def _pair(text: str, sep: str) -> tuple[str, str]:
+    left, found, right = text.partition(sep)
+    if not found or not left or not right:
+        raise ValueError(f"expected NAME{sep}VALUE, not {text!r}")
+    return left.strip(), right.strip()
+
+
+def _game_list(args: argparse.Namespace) -> int:
+    service = _service(args)
+    with transaction(service.db) as session:
+        games = list(session.exec(select(Game).order_by(col(Game.id))))
+        for game in games:
+            seats = len(seats_of(session, game.id))
+            print(
+                f"{game.id:<20} {game.ruleset:<20} {game.status:<8} turn {game.turn:<4} "
+                f"{seats} seats"
+            )
+        if not games:
+            print("no games")
+    return 0
+
+
+def _game_show(args: argparse.Namespace) -> int:
+    service = _service(args)
+    with transaction(service.db) as session:
+        game = session.get(Game, args.id.lower())
+        if game is None:
+            raise GameError(f"there is no game {args.id}")
+        print(f"game {game.id}: {game.ruleset}, {game.status}, seed {game.seed}")
+        print(f"options: {game.options}")
+        print(
+            f"deadline policy: {game.deadline_policy}; early processing "
+            f"{'on' if game.early_processing else 'off'}; address check "
+            f"{'on' if game.address_check else 'off'}"
+        )
+        turn = pending_turn(session, game)
+        if turn is not None:
+            waiting = waiting_seats(session, game, turn)
+            print(
+                f"turn {turn.number}, deadline {describe(turn.deadline)}, waiting for: "
+                f"{', '.join(waiting) or 'nobody'}"
+            )
+        if game.result:
+            print(f"result: {loads(game.result)['reason']}")
+        for seat in seats_of(session, game.id):
+            print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}")
+    return 0
+
+
+def _maildirs(settings: Settings) -> tuple[MaildirInbox, MaildirSender]:
+    return MaildirInbox(Path(settings.maildir.inbox)), MaildirSender(Path(settings.maildir.outbox))
+
+
+def _poll(args: argparse.Namespace) -> int:
+    service = _service(args)
+    inbox, sender = _maildirs(service.settings)
+    report = poll_once(service, inbox, sender, now=_now(args))
+    statuses = ", ".join(f"{count} {status}" for status, count in sorted(report.statuses.items()))
+    print(f"mail in: {report.received} ({statuses or 'none'})")
+    for turn in report.turns:
+        print(f"resolved {turn.game} turn {turn.turn}" + (" - game over" if turn.ended else ""))
+    print(f"mail out: {report.drained.sent} sent, {report.drained.failed} failed")
+    return 0
+
+
+def _turn_run(args: argparse.Namespace) -> int:
+    service = _service(args)
+    with transaction(service.db) as session:
+        summary = resolve_turn(session, service.settings, args.game.lower(), now=_now(args))
+    assert summary is not None
+    print(
+        f"resolved {summary.game} turn {summary.turn}: {summary.orders} orders, "
+        f"{summary.events} events" + (" - game over" if summary.ended else "")
+    )
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    service = _service(args)
+    receipt = receive(service, args.file.read_bytes(), now=_now(args), commit=False)
+    print(f"status: {receipt.status} ({receipt.outcome})")
+    for row in receipt.replies:
+        message = as_message(row.raw)
+        print(f"\nTo: {message['To']}\nSubject: {message['Subject']}\n")
+        print(message.get_content(), end="")
+    if not receipt.replies:
+        print("no reply")
+    return 0
+
+
+def _outbox_flush(args: argparse.Namespace) -> int:
+    service = _service(args)
+    _, sender = _maildirs(service.settings)
+    report = drain(service, sender, now=_now(args))
+    with transaction(service.db) as session:
+        waiting = len(list(session.exec(select(Outbox.id).where(col(Outbox.sent_at).is_(None)))))
+    print(f"{report.sent} sent, {report.failed} failed, {waiting} waiting")
+    return 0 if not report.failed else 1
+
+
+def _quarantine_list(args: argparse.Namespace) -> int:
+    service = _service(args)
+    with transaction(service.db) as session:
+        found = entries(session, include_released=args.all)
+    for item in found:
+        replayed = " (replayed)" if item.released_at else ""
+        error = item.error.strip().splitlines()[-1] if item.error.strip() else ""
+        print(
+            f"{item.id:>5} {item.created_at:%Y-%m-%d %H:%M} {item.reason:<12} "
+            f"{item.sender or '-':<28} {error[:60]}{replayed}"
+        )
+    if not found:
+        print("the quarantine is empty")
+    return 0
+
+
+def _quarantine_show(args: argparse.Namespace) -> int:
+    service = _service(args)
+    with transaction(service.db) as session:
+        item, raw = entry(session, args.id)
+    print(f"entry {item.id}: {item.reason}, {item.created_at:%Y-%m-%d %H:%M} UTC")
+    print(f"message: {item.message_id}\nfrom: {item.sender}\nsubject: {item.subject}")
+    print(f"error: {item.error}\n")
+    print(raw[:20000].decode("utf-8", "replace"))
+    return 0
+
+
+def _quarantine_replay(args: argparse.Namespace) -> int:
+    service = _service(args)
+    receipt = replay(service, args.id, now=_now(args))
+    print(f"replayed: {receipt.status} ({receipt.outcome}), {len(receipt.replies)} replies queued")
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from pbem.pipeline.demo import run_demo  # only the demo needs it
+
+    return run_demo(args.ruleset, seats=args.seats, seed=args.seed, folder=args.dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""The sender on a real SMTP server: the Sender protocol over aiosmtplib, called synchronously.
+
+send() either hands the message to the server or raises one of two exceptions, so that the
+outbox drainer knows what to do with the row:
+
+- TemporaryFailure: try again later. `transport_down` says whether the failure concerns the
+  server as a whole (unreachable, timed out, refused our login or our envelope sender, over our
+  own rate limit) rather than this one message (a 4xx for its recipient). When it is down,
+  every further send in the same pass would fail the same way, so the drainer should stop the
+  pass without holding it against the row; while the sender's own backoff runs, send() fails
+  at once without touching the network. `retry_in` is then the seconds until it tries again.
+- PermanentFailure: the server rejected this message for good (5xx). Retrying cannot help;
+  the drainer records it like a bounce.
+
+Failures of our own setup (wrong password, sender refused) are temporary on purpose: bouncing
+every queued mail because of a config mistake would lose them; fixing the config sends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import email.utils
+import logging
+import ssl
+import time
+from datetime import timedelta
+from email.message import EmailMessage
+
+import aiosmtplib
+
+from pbem.mail.backoff import Backoff, Clock, RateLimiter
+from pbem.mail.secrets import resolve_secret
+from pbem.mail.settings import SmtpSettings, is_loopback
+
+log = logging.getLogger(__name__)
+
+
+class SmtpFailure(Exception):
+    """A mail the SMTP server did not take. `code` is the SMTP reply code when there was one."""
+
+    def __init__(self, reason: str, *, code: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+
+
+class TemporaryFailure(SmtpFailure):
+    def __init__(
+        self,
+        reason: str,
+        *,
+        code: int | None = None,
+        transport_down: bool = False,
+        retry_in: float = 0.0,
+    ) -> None:
+        super().__init__(reason, code=code)
+        self.transport_down = transport_down
+        self.retry_in = retry_in
+
+
+class PermanentFailure(SmtpFailure):
+    def __init__(
+        self, reason: str, *, code: int | None = None, recipients: tuple[str, ...] = ()
+    ) -> None:
+        super().__init__(reason, code=code)
+        self.recipients = recipients
+
+
+class SmtpSender:
+    """Sends each message over its own SMTP connection (mail goes out at tens per minute at
+    most, so a kept-open connection would save nothing worth its staleness handling).
+
+    Holds two pieces of state that must live as long as the process: the backoff while the
+    server is away and the rate limiter. Make one sender and keep it.
+    """
+
+    def __init__(
+        self,
+        settings: SmtpSettings,
+        *,
+        clock: Clock = time.monotonic,
+        limiter: RateLimiter | None = None,
+    ) -> None:
+        self.settings = settings
+        self._password = resolve_secret(
+            value=settings.password,
+            env=settings.password_env,
+            file=settings.password_file,
+            what="smtp password",
+        )
+        self.limiter = limiter or RateLimiter(settings.rate_per_minute, clock=clock)
+        self._backoff = Backoff(
+            settings.backoff_first_seconds, settings.backoff_max_seconds, clock=clock
+        )
+        if settings.security == "plain" and not is_loopback(settings.host):
+            log.warning("smtp: plain (unencrypted) connection to %s", settings.host)
+
+    def ready_in(self) -> float:
+        """Seconds until send() may touch the network again (backoff or rate limit); 0.0: now."""
+        return max(self._backoff.remaining(), self.limiter.delay())
+
+    def send(self, message: EmailMessage) -> None:
+        """Deliver `message` to its To/Cc/Bcc (Bcc is not transmitted). Adds a Date header to a
+        copy when missing. Raises TemporaryFailure or PermanentFailure."""
+        waiting = self._backoff.remaining()
+        if waiting > 0:
+            raise TemporaryFailure(
+                "smtp: server unavailable, waiting before the next try",
+                transport_down=True,
+                retry_in=waiting,
+            )
+        if not self.limiter.try_acquire():
+            raise TemporaryFailure(
+                f"smtp: rate limit of {self.limiter.per_minute} a minute reached",
+                transport_down=True,
+                retry_in=self.limiter.delay(),
+            )
+        if message["Date"] is None:
+            message = copy.deepcopy(message)
+            message["Date"] = email.utils.formatdate(usegmt=True)
+        try:
+            refused = asyncio.run(self._send(message))
+        except Exception as error:
+            failure = classify(error)
+            if isinstance(failure, TemporaryFailure) and failure.transport_down:
+                failure.retry_in = self._backoff.failed()
+            log.warning("smtp: %s not sent: %s", message["Message-ID"], failure)
+            raise failure from error
+        self._backoff.succeeded()
+        for recipient, response in refused.items():
+            # The server took the mail for the other recipients; a retry would duplicate it.
+            log.warning("smtp: %s refused by %s: %s", recipient, self.settings.host, response)
+
+    async def _send(self, message: EmailMessage) -> dict[str, aiosmtplib.SMTPResponse]:
+        settings = self.settings
+        client = aiosmtplib.SMTP(
+            hostname=settings.host,
+            port=settings.effective_port,
+            username=settings.user or None,
+            password=self._password if settings.user else None,
+            local_hostname=settings.helo_name or None,
+            timeout=settings.timeout_seconds,
+            use_tls=settings.security == "tls",
+            # True, not None: never fall back to plain text when STARTTLS was asked for.
+            start_tls=settings.security == "starttls",
+            tls_context=None if settings.security == "plain" else _tls_context(settings),
+        )
+        async with client:
+            refused, _reply = await client.send_message(
+                message, sender=settings.envelope_from or None
+            )
+        return refused
+
+
+def classify(error: BaseException) -> SmtpFailure:
+    """Which of our two failures an aiosmtplib or network error is."""
+    if isinstance(error, SmtpFailure):
+        return error
+    if isinstance(error, aiosmtplib.SMTPRecipientsRefused):
+        # Every recipient was refused (a partial refusal is not an error in aiosmtplib).
+        codes = [refusal.code for refusal in error.recipients]
+        recipients = tuple(refusal.recipient for refusal in error.recipients)
+        detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in error.recipients)
+        if all(code >= 500 for code in codes):
+            return PermanentFailure(detail, code=codes[0], recipients=recipients)
+        return TemporaryFailure(detail, code=min(codes))
+    if isinstance(
+        error,
+        aiosmtplib.SMTPAuthenticationError
+        | aiosmtplib.SMTPSenderRefused
+        | aiosmtplib.SMTPConnectResponseError
+        | aiosmtplib.SMTPHeloError,
+    ):
+        # About us, not this message: our login, our envelope sender, or the server greeting
+        # us with an error. Wait for the operator (or the server) rather than bounce.
+        return TemporaryFailure(_describe(error), code=error.code, transport_down=True)
+    if isinstance(error, aiosmtplib.SMTPResponseException):
+        if 500 <= error.code < 600:
+            return PermanentFailure(_describe(error), code=error.code)
+        if 400 <= error.code < 500:
+            return TemporaryFailure(_describe(error), code=error.code)
+        return TemporaryFailure(_describe(error), code=error.code, transport_down=True)
+    if isinstance(error, aiosmtplib.SMTPNotSupported):
+        # The message needs SMTPUTF8 and the server lacks it: no retry will change that.
+        return PermanentFailure(f"smtp: {error}")
+    if isinstance(error, aiosmtplib.SMTPException | OSError):
+        # Connect, timeout and disconnect errors, TLS errors and STARTTLS not offered.
+        return TemporaryFailure(f"smtp: {type(error).__name__}: {error}", transport_down=True)
+    if isinstance(error, ValueError):
+        # aiosmtplib found no sender or no recipient in the headers: the message is broken.
+        return PermanentFailure(f"smtp: unsendable message: {error}")
+    raise error
+
+
+def retry_delay(settings: SmtpSettings, attempts: int) -> timedelta:
+    """How long to wait before the next try of a mail deferred `attempts` times (>= 1)."""
+    seconds = settings.retry_first_seconds * 2.0 ** max(0, attempts - 1)
+    return timedelta(seconds=min(float(settings.retry_max_seconds), seconds))
+
+
+def give_up_after(settings: SmtpSettings) -> timedelta:
+    """A mail still deferred this long after it was queued is bounced."""
+    return timedelta(hours=settings.give_up_hours)
+
+
+def _describe(error: aiosmtplib.SMTPResponseException) -> str:
+    return f"smtp: {error.code} {error.message}"
+
+
+def _tls_context(settings: SmtpSettings) -> ssl.SSLContext:
+    return ssl.create_default_context(cafile=settings.ca_file or None)

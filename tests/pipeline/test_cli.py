@@ -1,0 +1,120 @@
+"""The `pbem` command line, run in-process on a SQLite file and maildirs in a temporary folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.mail.maildir import MaildirInbox
+from tests.support.mails import mail, order_mail
+
+NOW = "2026-03-01T12:00:00+00:00"
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    (tmp_path / "pbem.toml").write_text("[security]\npassword_cost = 4\n")
+    return tmp_path
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(["--config", "pbem.toml", "--now", NOW, *args]) == 0
+    return capsys.readouterr().out
+
+
+def _new_game(capsys: pytest.CaptureFixture[str]) -> str:
+    pbem(capsys, "init")
+    return pbem(
+        capsys,
+        "game",
+        "new",
+        "g1",
+        "--ruleset",
+        "counting",
+        "--seed",
+        "5",
+        "--seat",
+        "alice=alice@example.org:pw-alice",
+        "--seat",
+        "bob=bob@example.org",
+    )
+
+
+def test_init_game_new_list_and_show(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    created = _new_game(capsys)
+    assert created.startswith("game g1 created (counting, running, seed 5)\n  seat bob: password ")
+    assert (workdir / "pbem.db").exists()
+    assert pbem(capsys, "game", "list").startswith("g1                   counting")
+    shown = pbem(capsys, "game", "show", "g1")
+    assert "turn 1, deadline 2026-03-03 12:00 UTC, waiting for: alice, bob\n" in shown
+    assert "  seat alice        alice@example.org" in shown
+
+
+def test_rulesets_lists_ids_aliases_and_titles(capsys: pytest.CaptureFixture[str]) -> None:
+    listing = main(["rulesets"]), capsys.readouterr().out
+    assert listing[0] == 0
+    assert "temples-and-swords       aliases: tns, temples" in listing[1]
+    assert "counting                 aliases: cnt" in listing[1]
+
+
+def test_check_prints_the_reply_and_changes_nothing(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _new_game(capsys)
+    (workdir / "orders.eml").write_bytes(order_mail("g1", "alice", "pw-alice", "ADD 2\nADD 7\n"))
+    for _ in range(2):  # twice: the first check stored nothing, so no duplicate either
+        out = pbem(capsys, "check", "orders.eml")
+        assert out.startswith("status: accepted (orders stored for alice, turn 1: 1 accepted, 1")
+        assert "To: alice@example.org\nSubject: Re: orders\n\n" in out
+        assert "  line 3: cannot add 7 points\n" in out
+    assert "waiting for: alice, bob" in pbem(capsys, "game", "show", "g1")
+
+
+def test_poll_turn_run_and_outbox(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _new_game(capsys)
+    inbox = MaildirInbox(workdir / "var/mail/inbox")
+    inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n"))
+    inbox.deliver(mail("HELP", message_id="h@x"))
+    assert pbem(capsys, "poll", "--once") == (
+        "mail in: 2 (1 accepted, 1 answered)\nmail out: 4 sent, 0 failed\n"
+    )
+    assert pbem(capsys, "turn", "run", "g1") == "resolved g1 turn 1: 1 orders, 3 events\n"
+    assert pbem(capsys, "outbox", "flush") == "2 sent, 0 failed, 0 waiting\n"
+    assert len(list((workdir / "var/mail/outbox/new").iterdir())) == 6
+
+
+def test_quarantine_list_show_replay(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pbem(capsys, "init")
+    (workdir / "early.eml").write_bytes(order_mail("g1", "alice", "pw-alice", "ADD 2\n"))
+    inbox = MaildirInbox(workdir / "var/mail/inbox")
+    inbox.deliver((workdir / "early.eml").read_bytes())
+    pbem(capsys, "poll", "--once")
+    listing = pbem(capsys, "quarantine", "list")
+    assert listing.startswith("    1 2026-03-01 12:00 unknown-game alice@example.org")
+    assert "GAME g1 SEAT alice PASSWORD pw-alice" in pbem(capsys, "quarantine", "show", "1")
+    pbem(
+        capsys,
+        "game",
+        "new",
+        "g1",
+        "--ruleset",
+        "counting",
+        "--seat",
+        "alice=alice@example.org:pw-alice",
+        "--seat",
+        "bob=bob@example.org:pw-bob",
+    )
+    assert pbem(capsys, "quarantine", "replay", "1").startswith("replayed: accepted")
+    assert pbem(capsys, "quarantine", "list") == "the quarantine is empty\n"
+
+
+def test_errors_are_one_line_and_exit_2(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pbem(capsys, "init")
+    assert main(["--config", "pbem.toml", "game", "new", "g1", "--ruleset", "nosuch"]) == 2
+    assert "pbem: " in capsys.readouterr().err
+    assert main(["--config", "pbem.toml", "game", "show", "nope"]) == 2
+    assert capsys.readouterr().err == "pbem: there is no game nope\n"

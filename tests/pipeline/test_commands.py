@@ -1,0 +1,134 @@
+"""Mail commands: HELP, STATUS, ORDERS, REPORT, JOIN, and the short help for unknown ones."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.pipeline.games import seats_of
+from pbem.pipeline.intake import receive
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import resolve_due
+from pbem.store import transaction
+from tests.support.games import body, game_row, new_game, outbox, quarantined
+from tests.support.mails import mail, order_mail
+
+
+def test_help_answers_the_sender_with_the_games_orders(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receipt = receive(service, mail("HELP"), now=now)
+    assert receipt.status == "answered"
+    text = body(receipt.replies[0])
+    assert text.startswith("How to play by mail with this moderator.\n")
+    assert "JOIN <game> <seat> PASSWORD <password>" in text
+    seat_help = receive(
+        service,
+        order_mail("g1", "bob", "pw-bob", "", message_id="h2@x").replace(
+            b"PASSWORD pw-bob\n", b"PASSWORD pw-bob\nHELP\n"
+        ),
+        now=now,
+    )
+    assert "Orders of Counting (a test ruleset):\nADD <1-3>" in body(seat_help.replies[0])
+
+
+def test_a_mail_without_game_line_or_command_gets_short_help(
+    service: Service, now: datetime
+) -> None:
+    receipt = receive(service, mail("Hello, how do I play?"), now=now)
+    assert receipt.status == "quarantined"
+    text = body(receipt.replies[0])
+    assert text.startswith("There is no mail command HELLO,. The commands are:\n")
+    assert "Orders of" not in text
+    assert quarantined(service)[0].reason == "envelope"
+
+
+def test_status_names_who_has_not_ordered(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n"), now=now)
+    receipt = receive(service, mail("STATUS g1", message_id="s@x", sender="x@y.example"), now=now)
+    assert receipt.replies[0].recipient == "x@y.example"
+    assert body(receipt.replies[0]).startswith(
+        "Game g1 (Counting (a test ruleset)): running.\n"
+        "Turn 1, orders due by 2026-03-03 12:00 UTC.\n"
+        "Orders in from: bob\n"
+        "Still to send orders: alice\n"
+    )
+
+
+def test_orders_echoes_the_stored_orders_to_the_seat(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\nATTACK bob\n"), now=now)
+    ask = mail(
+        "GAME g1 SEAT alice PASSWORD pw-alice\nORDERS\n",
+        message_id="o@x",
+        sender="other@example.org",
+    )
+    receipt = receive(service, ask, now=now)
+    assert receipt.replies[0].recipient == "alice@example.org"
+    assert body(receipt.replies[0]).startswith(
+        "Orders stored for alice in game g1, turn 1:\n"
+        "(from mail m1@example.org, mail 1 this turn)\n\n"
+        "ADD 2\nATTACK bob\n"
+    )
+
+
+def test_report_resends_a_turn_report(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="m2@x"), now=now)
+    resolve_due(service, now=now)
+    [first] = [
+        row
+        for row in outbox(service, "report")
+        if "turn 1 report" in row.subject and row.recipient == "alice@example.org"
+    ]
+    ask = mail("GAME g1 SEAT alice PASSWORD pw-alice\nREPORT 1\n", message_id="r@x")
+    receipt = receive(service, ask, now=now)
+    assert receipt.status == "answered"
+    assert body(receipt.replies[0]) == body(first)
+    missing = receive(
+        service,
+        mail("GAME g1 SEAT alice PASSWORD pw-alice\nREPORT 9\n", message_id="r2@x"),
+        now=now,
+    )
+    assert "there is no report of turn 9 yet" in body(missing.replies[0])
+
+
+def test_join_fills_an_open_game_and_starts_it(service: Service, now: datetime) -> None:
+    new_game(service, now, seats=(), signup_seats=2)
+    first = receive(
+        service,
+        mail("JOIN g1 zoe PASSWORD secret1", sender="zoe@example.org", message_id="j1@x"),
+        now=now,
+    )
+    assert first.status == "answered"
+    assert body(first.replies[0]).startswith(
+        "You have joined game g1 (Counting (a test ruleset)) as zoe.\n"
+        "Your password is the one you chose (s******); keep it, it is not mailed again.\n\n"
+        "1 seat still free; the game begins when all are taken.\n"
+    )
+    taken = receive(
+        service,
+        mail("JOIN g1 zoe PASSWORD x", sender="yan@example.org", message_id="j2@x"),
+        now=now,
+    )
+    assert "the seat name zoe is taken" in body(taken.replies[0])
+    receive(
+        service,
+        mail("JOIN g1 yan PASSWORD secret2", sender="yan@example.org", message_id="j3@x"),
+        now=now,
+    )
+    assert game_row(service).status == "running"
+    with transaction(service.db) as session:
+        assert [(s.name, s.address) for s in seats_of(session, "g1")] == [
+            ("zoe", "zoe@example.org"),
+            ("yan", "yan@example.org"),
+        ]
+    starts = outbox(service, "report")
+    assert sorted(row.recipient for row in starts) == ["yan@example.org", "zoe@example.org"]
+    assert all("secret" not in body(row) for row in outbox(service))
+    late = receive(
+        service,
+        mail("JOIN g1 xia PASSWORD p", sender="xia@example.org", message_id="j4@x"),
+        now=now,
+    )
+    assert "game g1 is not open to sign-up" in body(late.replies[0])

@@ -1,0 +1,210 @@
+"""Intake: every mail recorded once, orders checked and stored, a check reply to the seat's
+registered address, failures quarantined with a reply where one is safe."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from pbem.config import LimitSettings
+from pbem.pipeline.intake import receive
+from pbem.pipeline.service import Service
+from pbem.store import loads
+from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
+from tests.support.mails import mail, order_mail
+
+SIGNATURE = "-- \nPBEM Moderator - send HELP for the mail commands.\n"
+FOOTER = (
+    "Deadline: 2026-03-03 12:00 UTC\n"
+    "Still to send orders: bob\n\n"
+    "You may send new orders until the deadline; the last mail counts, whole.\n\n" + SIGNATURE
+)
+
+
+def test_orders_are_checked_stored_and_answered(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\nATTACK bob\nADD 5\nA 1\nFLY\n")
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "accepted"
+    assert [row.recipient for row in receipt.replies] == ["alice@example.org"]
+    assert body(receipt.replies[0]) == (
+        "Orders for alice in game g1, turn 1: 2 accepted, 3 rejected.\n\n"
+        "Accepted (2):\n  line 2: ADD 2\n  line 3: ATTACK bob\n\n"
+        "Rejected (3):\n"
+        "  line 4: cannot add 5 points\n"
+        "    rule: Rule 2: a seat adds 1, 2 or 3 points a turn.\n"
+        "  line 5: A is short for more than one order\n"
+        "    it could mean: ADD | ATTACK\n"
+        "  line 6: unknown order FLY\n"
+        "    for example: ADD 2\n\n" + FOOTER
+    )
+    [stored] = orders(service)
+    assert (stored.seat, stored.turn, stored.version) == ("alice", 1, 1)
+    assert stored.text == "ADD 2\nATTACK bob\nADD 5\nA 1\nFLY"
+    assert loads(stored.line_map) == [2, 3, 4, 5, 6]
+    [message] = inbound(service)
+    assert (message.status, message.game_id, message.seat) == ("accepted", "g1", "alice")
+    assert message.raw == raw
+
+
+def test_a_later_mail_replaces_the_earlier_orders_whole(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\nATTACK bob\n"), now=now)
+    second = order_mail("g1", "alice", "pw-alice", "ADD 3\n", turn=1, message_id="m2@x")
+    receipt = receive(service, second, now=now)
+    assert body(receipt.replies[0]) == (
+        "Orders for alice in game g1, turn 1: all accepted.\n"
+        "These orders replace the orders you sent earlier for this turn (mail 2 this turn).\n\n"
+        "Accepted (1):\n  line 3: ADD 3\n\n" + FOOTER
+    )
+    [stored] = orders(service)
+    assert (stored.text, stored.version, stored.message_id) == ("ADD 3", 2, "m2@x")
+
+
+def test_quoted_lines_signature_and_text_before_game_are_ignored(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    text = (
+        "Here are my orders.\n"
+        "GAME g1 SEAT alice PASSWORD pw-alice\n"
+        "ADD 2  # two points\n"
+        "> ADD 3\n"
+        "-- \n"
+        "Alice\n"
+    )
+    receipt = receive(service, mail(text), now=now)
+    assert "Accepted (1):\n  line 3: ADD 2\n" in body(receipt.replies[0])
+    assert (
+        "Ignored (3):\n"
+        "  line 1: text before the GAME line (1 line)\n"
+        "  line 4: quoted text (1 line)\n"
+        "  line 6: signature (1 line)\n"
+    ) in body(receipt.replies[0])
+    assert orders(service)[0].text == "ADD 2"
+
+
+def test_a_wrong_password_is_quarantined_and_told_to_the_registered_address(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    raw = order_mail("g1", "alice", "guess", "ADD 3\n", sender="eve@evil.example")
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "quarantined"
+    [reply] = receipt.replies
+    assert reply.recipient == "alice@example.org"
+    assert body(reply) == (
+        'Your mail "orders" was not processed:\n'
+        "wrong password for seat alice in game g1\n"
+        "The mail came from eve@evil.example.\n\n" + SIGNATURE
+    )
+    assert "guess" not in body(reply)
+    assert orders(service) == []
+    [entry] = quarantined(service)
+    assert entry.reason == "password"
+
+
+def test_only_the_registered_address_when_the_game_says_so(service: Service, now: datetime) -> None:
+    new_game(service, now, address_check=True)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 3\n", sender="alice@elsewhere.example")
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "quarantined"
+    assert [row.recipient for row in receipt.replies] == ["alice@example.org"]
+    assert quarantined(service)[0].reason == "address"
+
+
+def test_unknown_game_and_seat_are_answered_to_the_sender(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    game = receive(service, order_mail("nosuch", "alice", "pw", "ADD 1\n"), now=now)
+    seat = receive(service, order_mail("g1", "carol", "pw", "ADD 1\n", message_id="m2@x"), now=now)
+    assert body(game.replies[0]).startswith(
+        'Your mail "orders" was not processed:\nthere is no game nosuch\n'
+    )
+    assert "game g1 has no seat carol\nThe seats are: alice, bob\n" in body(seat.replies[0])
+    assert [q.reason for q in quarantined(service)] == ["unknown-game", "unknown-seat"]
+
+
+def test_orders_for_another_turn_are_stale(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receipt = receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", turn=4), now=now)
+    assert receipt.status == "quarantined"
+    assert "these orders are for turn 4, but the pending turn is 1" in body(receipt.replies[0])
+    assert receipt.replies[0].recipient == "bob@example.org"
+    assert orders(service) == []
+
+
+def test_a_message_id_seen_before_is_not_applied_again(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n")
+    assert receive(service, raw, now=now).status == "accepted"
+    again = receive(service, raw, now=now)
+    assert again.status == "duplicate"
+    assert again.replies == []
+    assert len(inbound(service)) == 1
+    assert len(outbox(service, "reply")) == 1
+
+
+def test_auto_replies_and_bounces_are_recorded_never_answered(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    vacation = mail("I am away", message_id="v@x", headers={"Auto-Submitted": "auto-replied"})
+    bounce = mail("undeliverable", sender="MAILER-DAEMON@example.org", message_id="b@x")
+    ours = mail("loop", sender="moderator@pbem.localhost", message_id="o@x")
+    for raw in (vacation, bounce, ours):
+        assert receive(service, raw, now=now).status == "ignored"
+    assert [m.status for m in inbound(service)] == ["ignored"] * 3
+    assert outbox(service, "reply") == []
+
+
+def test_replies_to_one_address_are_rate_limited(service: Service, now: datetime) -> None:
+    settings = replace(service.settings, limits=LimitSettings(replies_per_sender=2))
+    limited = Service(service.db, settings)
+    for number in range(4):
+        receive(limited, mail("HELP", message_id=f"h{number}@x"), now=now)
+    assert len(outbox(limited, "reply")) == 2
+    assert (
+        inbound(limited)[3].outcome
+        == "HELP; no reply to alice@example.org: reply rate limit reached"
+    )
+
+
+def test_a_crash_in_handling_quarantines_the_mail_without_reply(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now, ruleset="counting-broken")
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", "EXPLODE\n"), now=now)
+    assert receipt.status == "quarantined"
+    assert receipt.replies == []
+    [entry] = quarantined(service)
+    assert entry.reason == "error"
+    assert "RuntimeError: the test ruleset exploded" in entry.error
+    assert orders(service) == []
+    assert inbound(service)[0].raw.endswith(b"EXPLODE\n")
+
+
+def test_html_only_mail_is_read_through_its_text(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    html = "<html><body><p>GAME g1 SEAT alice PASSWORD pw-alice</p><p>ADD 2</p></body></html>"
+    raw = (
+        "From: alice@example.org\nTo: moderator@pbem.localhost\nSubject: html\n"
+        "Message-ID: <html@x>\nMIME-Version: 1.0\nContent-Type: text/html; charset=utf-8\n\n"
+        + html
+        + "\n"
+    ).encode()
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "accepted"
+    assert orders(service)[0].text == "ADD 2"
+    assert "Notes:\n  read the HTML part as text\n" in body(receipt.replies[0])
+
+
+def test_a_mail_over_the_size_limit_gets_a_short_refusal(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n" + "# padding\n" * 250_000)
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "quarantined"
+    assert quarantined(service)[0].reason == "too-big"
+    assert body(receipt.replies[0]).startswith(
+        'Your mail "orders" was not processed:\nmail is 2.5 MB, over the 2.0 MB limit\n'
+    )
+    assert orders(service) == []

@@ -1,0 +1,164 @@
+"""The tests' SMTP server: aiosmtpd, handing every accepted message to Dovecot over LMTP.
+
+It plays the part of the provider's submission server, so no Postfix is needed:
+
+- recipients are checked at RCPT against Dovecot's accounts (550 5.1.1 for unknown ones, as a
+  real MTA with a recipient map does), so permanent failures are real SMTP replies;
+- `defer` makes it answer every DATA with a 4xx, for temporary failures that are not outages;
+- stop() and start() take it off the network and back on the same port, for outages;
+- listeners for plain, STARTTLS and implicit TLS; `auth_required` makes AUTH compulsory,
+  checked against the same accounts as IMAP.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import smtplib
+import ssl
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
+
+from tests.servers.dovecot import free_port, wait_for_port_closed
+
+Security = str  # "plain" | "starttls" | "tls"
+
+
+class _NoLoginDataWarning(logging.Filter):
+    # aiosmtpd warns about its own deprecated attribute on every AUTH; nothing of ours.
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "login_data is deprecated" not in record.getMessage()
+
+
+logging.getLogger("mail.log").addFilter(_NoLoginDataWarning())
+
+
+class LmtpRelay:
+    """The aiosmtpd handler: accept for known accounts, deliver by LMTP."""
+
+    def __init__(self, lmtp_port: int, knows: Callable[[str], bool]) -> None:
+        self.lmtp_port = lmtp_port
+        self.knows = knows
+        self.defer: str | None = None  # e.g. "451 4.3.0 try later": every DATA gets this
+        self._delivered: Counter[str] = Counter()
+        self._helo: dict[str, str] = {}
+        self._login: dict[str, str] = {}
+
+    def delivered_to(self, address: str) -> int:
+        """How many messages went into Dovecot for this recipient."""
+        return self._delivered[address.lower()]
+
+    def login_of(self, address: str) -> str:
+        """The AUTH user of the client that sent the last message for this recipient ("" for
+        none)."""
+        return self._login[address.lower()]
+
+    def helo_of(self, address: str) -> str:
+        """The EHLO name of the client that sent the last message for this recipient."""
+        return self._helo[address.lower()]
+
+    async def handle_RCPT(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        rcpt_options: list[str],
+    ) -> str:
+        if not self.knows(address):
+            return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
+        if self.defer:
+            return self.defer
+        # smtplib blocks; keep the server's loop free for other connections meanwhile.
+        reply = await asyncio.get_running_loop().run_in_executor(None, self._deliver, envelope)
+        if reply.startswith("250"):
+            for address in envelope.rcpt_tos:
+                self._delivered[address.lower()] += 1
+                self._helo[address.lower()] = session.host_name or ""
+                self._login[address.lower()] = str(session.auth_data or "")
+        return reply
+
+    def _deliver(self, envelope: Envelope) -> str:
+        content = envelope.original_content or b""
+        try:
+            with smtplib.LMTP("127.0.0.1", self.lmtp_port, timeout=10) as lmtp:
+                lmtp.sendmail(envelope.mail_from or "", envelope.rcpt_tos, content)
+        except smtplib.SMTPRecipientsRefused as error:
+            code, text = next(iter(error.recipients.values()))
+            return f"{code} {_text(text)}"
+        except smtplib.SMTPResponseException as error:
+            return f"{error.smtp_code} {_text(error.smtp_error)}"
+        except OSError:
+            return "451 4.4.1 mail store unreachable"
+        return "250 2.0.0 delivered"
+
+
+class SmtpServer:
+    """One listener on a fixed loopback port that can be stopped and started again."""
+
+    def __init__(
+        self,
+        handler: LmtpRelay,
+        *,
+        security: Security,
+        tls_context: ssl.SSLContext | None,
+        accounts: Callable[[], dict[str, str]],
+        auth_required: bool = False,
+    ) -> None:
+        self.handler = handler
+        self.security = security
+        self.port = free_port()
+        self._tls_context = tls_context
+        self._accounts = accounts
+        self._auth_required = auth_required
+        self._controller: Controller | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._controller is not None
+
+    def start(self) -> None:
+        assert self._controller is None, "already running"
+        kwargs: dict[str, Any] = {
+            "server_hostname": "relay.pbem.test",
+            "authenticator": self._authenticate,
+            "auth_required": self._auth_required,
+            # aiosmtpd counts only STARTTLS as TLS (an implicit-TLS listener is TLS from the
+            # first byte anyway), and the plain mode's loopback tests log in without TLS.
+            "auth_require_tls": self.security == "starttls",
+        }
+        if self.security == "starttls":
+            kwargs.update(tls_context=self._tls_context, require_starttls=True)
+        elif self.security == "tls":
+            kwargs.update(ssl_context=self._tls_context)
+        # A new Controller each time: a stopped one does not reliably start again.
+        controller = Controller(self.handler, hostname="127.0.0.1", port=self.port, **kwargs)
+        controller.start()
+        self._controller = controller
+
+    def stop(self) -> None:
+        controller, self._controller = self._controller, None
+        if controller is not None:
+            controller.stop()
+            wait_for_port_closed(self.port)
+
+    def _authenticate(
+        self, server: SMTP, session: Session, envelope: Envelope, mechanism: str, data: Any
+    ) -> AuthResult:
+        if isinstance(data, LoginPassword):
+            user, password = data.login.decode(), data.password.decode()
+            if self._accounts().get(user.lower()) == password:
+                return AuthResult(success=True, auth_data=user)
+        return AuthResult(success=False, handled=False)
+
+
+def _text(reply: bytes | str) -> str:
+    return reply.decode(errors="replace") if isinstance(reply, bytes) else reply

@@ -1,0 +1,55 @@
+"""Settings: embedded defaults, a TOML file over them, and config.example.toml in step."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from pbem.config import ConfigError, Settings, load_settings, settings_from_dict
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
+
+
+def test_no_file_means_the_embedded_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    settings = load_settings()
+    assert settings == Settings()
+    assert settings.database.url == "sqlite:///pbem.db"
+
+
+def test_a_file_overrides_what_it_names(tmp_path: Path) -> None:
+    path = tmp_path / "pbem.toml"
+    path.write_text(
+        '[database]\nurl = "postgresql+psycopg://x/y"\n[limits]\nreplies_per_sender = 3\n'
+    )
+    settings = load_settings(path)
+    assert settings.database.url == "postgresql+psycopg://x/y"
+    assert settings.limits.replies_per_sender == 3
+    assert settings.mail == Settings().mail
+
+
+def test_the_environment_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "pbem.toml"
+    path.write_text('[mail]\naddress = "gm@example.org"\n')
+    monkeypatch.setenv("PBEM_CONFIG", str(path))
+    assert load_settings().mail.address == "gm@example.org"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"nosuch": {}}, {"mail": {"nosuch": 1}}, {"limits": {"replies_per_sender": "many"}}],
+)
+def test_unknown_or_mistyped_settings_are_refused(data: dict[str, object]) -> None:
+    with pytest.raises(ConfigError):
+        settings_from_dict(data)  # type: ignore[arg-type]
+
+
+def test_the_example_lists_every_setting_with_its_default() -> None:
+    with EXAMPLE.open("rb") as handle:
+        data = tomllib.load(handle)
+    assert settings_from_dict(data) == Settings()
+    defaults = Settings()
+    for section, values in vars(defaults).items():
+        assert set(data[section]) == set(vars(values)), section
