@@ -111,7 +111,8 @@ class Ruleset(ABC):
 
     @abstractmethod
     def render_map(self, state: State, seat: str) -> str:
-        """The text map as `seat` sees it, at most 72 columns wide."""
+        """The text map as `seat` sees it, at most 72 columns wide; seat '' is the view of no
+        seat (the referees', and the final map for everyone)."""
 
     @abstractmethod
     def holdings(self, state: State, seat: str) -> str:

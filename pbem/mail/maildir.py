@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import email.utils
+import hashlib
 import itertools
 import os
 import re
@@ -114,11 +115,26 @@ class MaildirSender:
         _ensure_dirs(self.path)
 
     def send(self, message: EmailMessage) -> None:
-        """Deliver it, adding a Date header to a copy when missing (the caller's message stays)."""
+        """Deliver it, adding a Date header to a copy when missing (the caller's message stays).
+
+        A message whose Message-ID is already in the folder is not delivered again: a crash
+        between this delivery and the commit that marks the outbox row sent makes the drainer
+        send the same mail once more, and a real mail server would also see it once."""
+        message_id = str(message["Message-ID"] or "").strip()
+        tag = hashlib.sha256(message_id.encode()).hexdigest()[:24] if message_id else ""
+        if tag and self._holds(tag):
+            return
         if message["Date"] is None:
             message = copy.deepcopy(message)
             message["Date"] = email.utils.formatdate(usegmt=True)
-        _deliver(self.path, message.as_bytes())
+        _deliver(self.path, message.as_bytes(), tag)
+
+    def _holds(self, tag: str) -> bool:
+        return any(
+            _split_name(entry.name)[0].endswith(f".{tag}")
+            for sub in ("new", "cur")
+            for entry in _entries(self.path / sub)
+        )
 
 
 def _ensure_dirs(path: Path) -> None:
@@ -154,9 +170,10 @@ def _new_key() -> str:
     return f"{seconds}.{unique}.{host}"
 
 
-def _deliver(root: Path, raw: bytes) -> str:
-    """Write to tmp/, fsync, rename into new/: a crash leaves no partial file in new/."""
-    key = _new_key()
+def _deliver(root: Path, raw: bytes, tag: str = "") -> str:
+    """Write to tmp/, fsync, rename into new/: a crash leaves no partial file in new/.
+    A `tag` ends the key, so that the message can be found by it later."""
+    key = _new_key() + (f".{tag}" if tag else "")
     tmp = root / "tmp" / key
     with open(tmp, "xb") as handle:
         handle.write(raw)

@@ -24,36 +24,16 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
-    # Lock the game row so that a turn being resolved in another process finishes first (or
-    # waits for us): orders are never stored for a turn that is already resolved.
-    context.session.refresh(game, with_for_update=True)
-    turn = pending_turn(context.session, game)
+    turn = _open_turn(context, game, seat, envelope)
     if turn is None:
-        context.quarantine(
-            "no-turn", f"game {game.id} waits for no orders now", reply_to=seat.address
-        )
-        return
-    if envelope.turn is not None and envelope.turn != turn.number:
-        context.quarantine(
-            "stale",
-            f"these orders are for turn {envelope.turn}, but the "
-            f"pending turn is {turn.number}; nothing was stored",
-            reply_to=seat.address,
-        )
         return
     lines = list(envelope.lines)
     text = "\n".join(line for _, line in lines)
     state = loads(turn.state_before)
     parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
     stored = _store(context, game, seat, turn, text, [number for number, _ in lines])
-    audit(
-        context.session,
-        context.now,
-        seat.address,
-        "orders-stored",
-        game.id,
-        f"{seat.name} turn {turn.number} mail {stored.version}",
-    )
+    detail = f"{seat.name} turn {turn.number} mail {stored.version}"
+    audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = _check(lines, parsed, envelope)
     context.finish(
         "accepted",
@@ -74,6 +54,28 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         waiting=waiting_seats(context.session, game, turn, state),
         **check,
     )
+
+
+def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
+    """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
+    # Lock the game row so that a turn being resolved in another process finishes first (or
+    # waits for us): orders are never stored for a turn that is already resolved.
+    context.session.refresh(game, with_for_update=True)
+    turn = pending_turn(context.session, game)
+    if turn is None:
+        context.quarantine(
+            "no-turn", f"game {game.id} waits for no orders now", reply_to=seat.address
+        )
+        return None
+    if envelope.turn is not None and envelope.turn != turn.number:
+        context.quarantine(
+            "stale",
+            f"these orders are for turn {envelope.turn}, but the "
+            f"pending turn is {turn.number}; nothing was stored",
+            reply_to=seat.address,
+        )
+        return None
+    return turn
 
 
 def _store(

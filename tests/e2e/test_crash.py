@@ -212,10 +212,9 @@ def test_killed_workers_lose_nothing_and_apply_nothing_twice(
     assert _snapshot(crashed.db) == reference
     sent = _sent_ids(Path(crashed.settings.maildir.outbox))
     outbox_ids = {row[0] for row in reference["outbox"]}  # type: ignore[attr-defined]
-    # The maildir transport delivers at least once: a kill between a delivery and the commit
-    # marking it sent means one more copy on restart (never a lost one), at most one a kill.
-    assert set(sent) == outbox_ids
-    assert len(sent) - len(set(sent)) <= killed
+    # Every reply exactly once: a kill between a delivery and the commit marking it sent makes
+    # the drainer send it again, and the maildir sender knows the Message-ID already.
+    assert sorted(sent) == sorted(outbox_ids)
 
 
 def _sent_ids(folder: Path) -> list[str]:
@@ -235,7 +234,7 @@ def test_two_workers_at_once_take_each_mail_once(
         url = f"sqlite:///{tmp_path / 'both.db'}"
         db = migrated_engine(url)
     service = Service(db, _settings(url, tmp_path))
-    some = mails[:200]
+    some = mails[:100]
     _setup(service, some)
     config = _config_file(service.settings, tmp_path / "pbem.toml")
     workers = [Worker(config), Worker(config)]

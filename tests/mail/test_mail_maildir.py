@@ -117,6 +117,24 @@ def test_sender_keeps_an_existing_date(tmp_path: Path) -> None:
     )
     msg["Date"] = "Sat, 21 Nov 2026 10:00:00 +0000"
     sender.send(msg)
-    sender.send(msg)
     outbox = MaildirInbox(tmp_path)
-    assert [item.raw for item in outbox.pending()] == [bytes(msg), bytes(msg)]
+    assert [item.raw for item in outbox.pending()] == [bytes(msg)]
+
+
+def test_sender_delivers_a_message_id_once(tmp_path: Path) -> None:
+    """A resend after a crash (delivered, not yet marked sent) must not make a second copy,
+    whether the first still waits in new/ or was already read into cur/."""
+    sender = MaildirSender(tmp_path)
+    first = compose(sender="a@b.example", to="c@d.example", subject="s", body="b\n",
+                    message_id="<one@b.example>", loop_token="b.example")  # fmt: skip
+    other = compose(sender="a@b.example", to="c@d.example", subject="s", body="b\n",
+                    message_id="<two@b.example>", loop_token="b.example")  # fmt: skip
+    sender.send(first)
+    sender.send(first)
+    outbox = MaildirInbox(tmp_path)
+    [item] = outbox.pending()
+    outbox.mark_done(item.key)
+    sender.send(first)
+    sender.send(other)
+    assert len(outbox.pending()) == 1
+    assert len(list((tmp_path / "cur").iterdir())) == 1

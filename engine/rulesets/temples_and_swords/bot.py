@@ -13,6 +13,7 @@ from engine.rulesets.temples_and_swords.legality import (
     work_cost,
 )
 from engine.rulesets.temples_and_swords.model import GameState
+from engine.rulesets.temples_and_swords.render import advance_lines
 
 PREFERENCE = [
     "Religion",
@@ -34,7 +35,7 @@ def bot_orders(state: GameState, seat: str, seed: int) -> str:
     plans = {name: _pick_work(state, seat, name, army) for name in state.owned(seat)}
     labor_lines, budget = _laborers(state, seat, plans, budget)
     standing = state.seat(seat).standing.advance_preference
-    lines = ([] if standing == PREFERENCE else [_advance_line()]) + labor_lines
+    lines = ([] if standing == PREFERENCE else advance_lines(PREFERENCE)) + labor_lines
     lines += _tech(state, seat, budget)
     lines += _war(state, seat, dice)
     lines += [_build_line(name, work) for name, work in plans.items() if work]
@@ -167,10 +168,6 @@ def _step_toward_enemy(state: GameState, seat: str, name: str, dice: Dice) -> st
         and refuse_path(state, seat, [name, n]) is None
     ]
     return dice.choice(sorted(steps)) if steps else ""
-
-
-def _advance_line() -> str:
-    return "ADVANCE " + ", ".join(PREFERENCE)
 
 
 def _build_line(name: str, work: str) -> str:

@@ -9,6 +9,8 @@ Every line stays within 72 columns. A hex is two lines of five characters and a 
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.rulesets.temples_and_swords.hexmap import hex_name
 from engine.rulesets.temples_and_swords.legality import work_cost
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
@@ -97,16 +99,10 @@ def _legend(state: GameState, seat: str) -> str:
     )
 
 
-def _wrap(text: str, width: int = WIDTH) -> str:
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = "  " + word if word else ""
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return "\n".join(lines)
+def _wrap(text: str, first: str = "", rest: str = "  ") -> str:
+    return textwrap.fill(
+        text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
+    )
 
 
 def holdings(state: GameState, seat: str) -> str:
@@ -118,7 +114,7 @@ def holdings(state: GameState, seat: str) -> str:
         "Hexes:",
     ]
     for name in state.owned(seat):
-        lines.append("  " + _hex_line(state, seat, name))
+        lines.append(_wrap(_hex_line(state, seat, name), "  ", "      "))
     armies = [_army_line(state, seat, name) for name in state.army_hexes(seat)]
     lines.append("Armies:" + ("" if armies else " none"))
     lines.extend("  " + line for line in armies)
@@ -173,11 +169,11 @@ def order_template(state: GameState, seat: str) -> str:
     lines.append(f"# Tech: TECH <rolls> (at most {2 * cities}; 1 GP a city, then 2 GP a city)")
     lines.append("TECH 0")
     lines.append("# Standing orders, kept until you change them:")
-    if holder.standing.advance_preference:
-        lines.append("ADVANCE " + ", ".join(holder.standing.advance_preference))
+    lines += advance_lines(holder.standing.advance_preference)
     lines.append(f"DEFEND USE {holder.standing.defend_use.upper()}")
     lines.append("LOSSES " + ", ".join(k.upper() for k in holder.standing.losses))
-    lines.append("# War: MOVE <from> <to> [count] [type]; ATTACK <hex> [USE type] [UNTIL n]")
+    lines.append("# War: MOVE <from> <to> [count] [type]")
+    lines.append("#      ATTACK <hex> [USE type] [UNTIL losses] [SLAVES n]")
     for name in state.army_hexes(seat):
         lines.append(f"# army in {name}: {_army_line(state, seat, name).split(': ', 1)[1]}")
     lines.append("# Build: BUILD <hex> <project> or BUILD <hex> <n> <unit>")
@@ -188,16 +184,27 @@ def order_template(state: GameState, seat: str) -> str:
     return "\n".join(lines)
 
 
+def advance_lines(names: list[str]) -> list[str]:
+    """ADVANCE lines of at most 72 columns; several lines make one preference list."""
+    lines: list[str] = []
+    for name in names:
+        if lines and len(lines[-1]) + len(name) + 2 <= WIDTH:
+            lines[-1] += f", {name}"
+        else:
+            lines.append(f"ADVANCE {name}")
+    return lines
+
+
 ORDER_HELP = """\
 Temples and Swords orders (one a line; '#' starts a comment):
-  LABOR <hex> <n>          hire n laborers in your hex (others are basic)
-  TECH <n>                 buy n tech rolls: 1 GP a city, then 2 GP a city
-  ADVANCE <name>, ...      standing: which advance to take when you can
-  MOVE <from> <to>... [n] [type]   move an army (roads: two hexes a move)
-  ATTACK <hex> [SEAT s] [USE type|BEST|NONE] [UNTIL n] [SLAVES n|ALL|NONE]
-  DEFEND USE <type>|BEST|NONE      standing: advanced units in defence
-  LOSSES <type>, ...       standing: which units die first
-  BUILD <hex> <project> [points]   city road temple walls marketplace library
-  BUILD <hex> [n] <unit>           soldier swordsman horseman
-  MIGRATE [<from>] <to>    where a migrating population goes
+  LABOR <hex> <n>              hire n laborers in your hex
+  TECH <n>                     buy n tech rolls (1 GP a city, then 2)
+  ADVANCE <name>, ...          standing: which advance to take
+  MOVE <from> <to>... [n] [type]   move an army (roads: 2 hexes a move)
+  ATTACK <hex> [SEAT s] [USE type|BEST|NONE] [UNTIL n] [SLAVES n|ALL]
+  DEFEND USE <type>|BEST|NONE  standing: advanced units in defence
+  LOSSES <type>, ...           standing: which units die first
+  BUILD <hex> <project> [points]   city road temple walls market library
+  BUILD <hex> [n] <unit>       soldier swordsman horseman
+  MIGRATE [<from>] <to>        where a migrating population goes
 Full reference: docs/orders/temples-and-swords.md"""

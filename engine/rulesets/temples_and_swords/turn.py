@@ -74,9 +74,11 @@ def _standing_orders(
     """Standing orders take effect before any seat plays, so that a defence ordered this turn
     holds against an attack by a seat that plays earlier."""
     for seat in state.seats:
+        preference: list[str] = []  # several ADVANCE lines make one list, in order
         for order in orders.get(seat.name, ()):
             if isinstance(order, AdvancePreference):
-                seat.standing.advance_preference = list(order.advances)
+                preference += [a for a in order.advances if a not in preference]
+                seat.standing.advance_preference = list(preference)
             elif isinstance(order, Defend):
                 seat.standing.defend_use = order.use
             elif isinstance(order, Losses):
