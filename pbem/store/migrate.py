@@ -18,7 +18,9 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
-def upgrade(engine: Engine, revision: str = "head") -> None:
+def upgrade(engine: Engine, revision: str = "heads") -> None:
+    """Every branch to its head: features add their revisions on branches from 0001, and a
+    merge revision joins them when they land together."""
     command.upgrade(alembic_config(engine), revision)
 
 
