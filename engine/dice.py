@@ -19,10 +19,17 @@ class Dice:
     """One named stream of dice. Create one per (seed, turn, seat, purpose)."""
 
     def __init__(self, seed: int, turn: int, seat: str, purpose: str) -> None:
-        key = f"{seed}\x1f{turn}\x1f{seat}\x1f{purpose}".encode()
-        digest = hashlib.sha256(key).digest()
-        self._random = random.Random(int.from_bytes(digest[:16], "big"))
+        self._key = f"{seed}\x1f{turn}\x1f{seat}\x1f{purpose}".encode()
+        self._generator: random.Random | None = None
         self.label = f"turn {turn} {seat or '-'} {purpose}"
+
+    @property
+    def _random(self) -> random.Random:
+        # Made on the first roll: a turn asks for many streams it never rolls in.
+        if self._generator is None:
+            digest = hashlib.sha256(self._key).digest()
+            self._generator = random.Random(int.from_bytes(digest[:16], "big"))
+        return self._generator
 
     def d(self, sides: int) -> int:
         """One die with `sides` faces, 1..sides."""

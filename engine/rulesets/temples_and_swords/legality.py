@@ -92,7 +92,7 @@ def _needs(work: str) -> str:
 def is_enemy_held(state: GameState, hex_name: str, seat: str) -> bool:
     """The hex holds an enemy city, population or army."""
     here = state.peek(hex_name)
-    return bool((here.owner and here.owner != seat) or state.enemies_in(hex_name, seat))
+    return bool((here.owner and here.owner != seat) or state.has_enemy_army(hex_name, seat))
 
 
 def move_cost(state: GameState, path: list[str]) -> int:
@@ -145,7 +145,7 @@ def refuse_migrate(state: GameState, seat: str, source: str, target: str) -> Ref
     there = state.peek(target)
     if there.owner and there.owner != seat:
         return Refusal(f"{target} belongs to {there.owner}", "migration")
-    if state.enemies_in(target, seat):
+    if state.has_enemy_army(target, seat):
         return Refusal(f"{target} holds an enemy army", "migration")
     if there.pop >= cap(state, target):
         kind = "desert" if state.terrain.terrain(target) == DESERT else "grassland"

@@ -199,6 +199,13 @@ class GameState:
     def army_hexes(self, seat: str) -> list[str]:
         return sorted(h for h, by_seat in self.armies.items() if seat in by_seat)
 
+    def has_enemy_army(self, hex_name: str, seat: str) -> bool:
+        """Another seat has military units in the hex (enemies_in, without the list)."""
+        by_seat = self.armies.get(hex_name)
+        if not by_seat:
+            return False
+        return any(s != seat and u.military() for s, u in by_seat.items())
+
     def enemies_in(self, hex_name: str, seat: str) -> list[str]:
         """Other seats with military units in the hex."""
         return sorted(
