@@ -188,7 +188,7 @@ def _hex(word: str, context: _Context, example: str) -> str:
     if not context.state.terrain.contains(name):
         terrain = context.state.terrain
         last = f"{chr(ord('A') + terrain.width - 1)}{terrain.height}"
-        raise illegal(f"{name} is off the map (A1 to {last})", RULES["setup"])
+        raise illegal(f"{name} is off the map (A1 to {last})", RULES["map"])
     return name
 
 

@@ -13,6 +13,9 @@ RULES: dict[str, str] = {
     'enemy cities, armies and populations" (the text later says ten; option victory_points)',
     "setup": 'Setup: "Each player chooses a starting grassland hex and puts a city and 3 '
     'population points on that hex. No two starting hexes may be closer than three hexes"',
+    "map": 'Setup: "Use a piece of hex paper and color equal numbers of squares green for '
+    'grassland and yellow for desert." (the map of this game is generated; its hexes are named '
+    "by column letter and row number)",
     "distribution": 'Population Distribution Phase: "Decide how many of your populations you '
     'wish to hire as laborers. All other populations are in basic form."',
     "upkeep": 'Upkeep Phase: "Expend one GP for each army and laborer population under your '

@@ -129,7 +129,7 @@ def test_every_order_has_an_example_that_parses() -> None:
             "units",
         ),
         ("MIGRATE A2 B1", "B1 belongs to bob", "migration"),
-        ("LABOR F1 1", "F1 is off the map (A1 to E4)", "setup"),
+        ("LABOR F1 1", "F1 is off the map (A1 to E4)", "map"),
     ],
 )
 def test_an_illegal_order_cites_the_rule(line: str, message: str, rule: str) -> None:
