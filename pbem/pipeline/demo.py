@@ -162,6 +162,7 @@ def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
     out(ruleset.public_summary(state))
     if outcome:
         out(f"winner: {', '.join(outcome.winners) or 'none'} - {outcome.reason}")
+        out(f"turns played: {last.number}")
     else:
         out(f"stopped after {MAX_TURNS} turns without a result")
     outbox = folder / "outbox"

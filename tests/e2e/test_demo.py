@@ -29,6 +29,7 @@ def test_the_demo_plays_to_the_end_the_same_way_each_time(
     inbox = list((tmp_path / "one" / "inbox" / "cur").iterdir())
     outbox = list((tmp_path / "one" / "outbox" / "new").iterdir())
     turns = sum(1 for line in lines if line.startswith("turn "))
+    assert f"turns played: {turns}" in lines
     assert len(inbox) == 3 * turns  # every bot order mail went through the inbox
     # start mails, check replies, reports, and the game-end mails
     assert len(outbox) == 3 + 3 * turns + 3 * turns + 3
