@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,18 +15,27 @@ from engine.playthrough import bot_game
 from engine.transcript import transcript
 
 GOLDEN = Path(__file__).parent / "golden"
-GAMES = [
-    ("temples-and-swords", ["ann", "bob", "cat", "dan"], 7),
-    ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4),
+GAMES: list[tuple[str, list[str], int, dict[str, Any]]] = [
+    ("temples-and-swords", ["ann", "bob", "cat", "dan"], 7, {}),
+    ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4, {}),
+    ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4, {"map": "generated"}),
 ]
 
 
-@pytest.mark.parametrize(("ruleset_id", "seats", "seed"), GAMES)
+def golden_path(ruleset_id: str, seats: list[str], seed: int, options: dict[str, Any]) -> Path:
+    """<ruleset>-<n>-seats-seed-<seed>[-<option>-<value>...].txt"""
+    named = "".join(f"-{name}-{value}" for name, value in sorted(options.items()))
+    return GOLDEN / f"{ruleset_id}-{len(seats)}-seats-seed-{seed}{named}.txt"
+
+
+@pytest.mark.parametrize(
+    ("ruleset_id", "seats", "seed", "options"), GAMES, ids=[golden_path(*g).stem for g in GAMES]
+)
 def test_bot_game_matches_its_golden_transcript(
-    ruleset_id: str, seats: list[str], seed: int
+    ruleset_id: str, seats: list[str], seed: int, options: dict[str, Any]
 ) -> None:
-    text = transcript(get_ruleset(ruleset_id), bot_game(ruleset_id, seats, seed))
-    path = GOLDEN / f"{ruleset_id}-{len(seats)}-seats-seed-{seed}.txt"
+    text = transcript(get_ruleset(ruleset_id), bot_game(ruleset_id, seats, seed, options))
+    path = golden_path(ruleset_id, seats, seed, options)
     if os.environ.get("PBEM_UPDATE_GOLDEN") == "1":
         path.write_text(text, encoding="utf-8")
     expected = path.read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.records import Outcome, ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
-from engine.rulesets.culture_and_conquest import bot, edits, orders, render
+from engine.rulesets.culture_and_conquest import bot, edits, geography, orders, render
 from engine.rulesets.culture_and_conquest.model import (
     CAPITALS,
     CITY_NAMES,
@@ -35,7 +35,9 @@ class CultureAndConquest(Ruleset):
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """Set Up: 10 populations (as Agriculture, like every new population) and 1 city each;
         a culture by d12 (rerolled when another seat has it) with its starting advance; turn
-        order by a d6 each, high first (ties in the order the seats were given)."""
+        order by a d6 each, high first (ties in the order the seats were given). In the map
+        version the populations and the city are put into one starting territory, the seats'
+        starts in turn order."""
         names = list(seats)
         if not self.min_seats <= len(names) <= self.max_seats:
             raise OptionError(f"{self.title} takes {self.min_seats} to {self.max_seats} seats")
@@ -54,7 +56,14 @@ class CultureAndConquest(Ruleset):
             taken = {c.name for s in seats_made for c in s.cities}
             seat.cities = [City(_first_city(culture, taken))]
             seats_made.append(seat)
-        return GameState(seats=seats_made, options=chosen).to_json()
+        game = GameState(seats=seats_made, options=chosen)
+        if chosen["map"] == "generated":
+            land, starts = geography.generate(len(names), Dice(seed, 0, "", "map"))
+            for seat, start in zip(seats_made, starts, strict=True):
+                land.territories[start].owner = seat.name
+            game.land = land
+            geography.settle(game)
+        return game.to_json()
 
     def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders:
         game = GameState.from_json(state)
@@ -106,6 +115,7 @@ class CultureAndConquest(Ruleset):
             edits.edit(game, path, value)
         except KeyError as missing:
             raise EditError(f"nothing at {path!r}: {missing}") from None
+        geography.settle(game)
         return game.to_json()
 
     def edit_paths(self) -> str:

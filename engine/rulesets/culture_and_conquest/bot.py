@@ -1,11 +1,13 @@
 """A bot that writes order text a player could have written: it feeds its people, keeps a
 modest Army, builds cities and Wonders, swaps advances with its neighbours, helps one ally and
-attacks a much weaker culture now and then. Its text goes through the same parser as a
-player's."""
+attacks a much weaker culture now and then. On a map it also spreads out into free land, guards
+its cities and takes undefended land next to its Armies. Its text goes through the same parser
+as a player's."""
 
 from __future__ import annotations
 
 from engine.dice import Dice
+from engine.rulesets.culture_and_conquest.geography import adjacent_own, city_site, way
 from engine.rulesets.culture_and_conquest.legality import (
     MOVE_LIMIT,
     WONDER_COST,
@@ -21,6 +23,7 @@ from engine.rulesets.culture_and_conquest.model import (
     WONDERS,
     GameState,
     Item,
+    Land,
     Offer,
     Seat,
 )
@@ -36,7 +39,11 @@ def bot_orders(state: GameState, seat: str, seed: int) -> str:
     holder = state.seat(seat)
     lines = _standing(state, holder)
     lines += _distribution(holder)
-    lines += _war(state, holder, dice)
+    if state.land is None:
+        lines += _war(state, holder, dice)
+    else:
+        lines += _map_war(state, state.land, holder, dice)
+        lines += _moves(state, state.land, holder, dice)
     lines += _trade(state, holder, dice)
     lines += _build(state, holder)
     return "\n".join(lines) + "\n"
@@ -46,8 +53,10 @@ def _standing(state: GameState, holder: Seat) -> list[str]:
     lines = []
     if holder.standing.tribute != TRIBUTE:
         lines.append("TRIBUTE " + ", ".join(t.upper() for t in TRIBUTE))
-    if holder.standing.surrender_below != SURRENDER_BELOW:
-        lines.append(f"SURRENDER IF ARMY BELOW {SURRENDER_BELOW}")
+    # on a map only the Armies of one territory fight: a bot there never gives in
+    below = SURRENDER_BELOW if state.land is None else 0
+    if holder.standing.surrender_below != below:
+        lines.append(f"SURRENDER IF ARMY BELOW {below}" if below else "SURRENDER NEVER")
     ally = _ally(state, holder)
     wanted = 1 if ally and holder.army >= 4 else 0
     current = {s.seat: s.armies for s in holder.standing.supports}
@@ -121,6 +130,63 @@ def _war(state: GameState, holder: Seat, dice: Dice) -> list[str]:
     return [f"ATTACK {weakest.name} GIVE UP IF LOSSES {max(1, holder.army // 2)}"]
 
 
+def _map_war(state: GameState, land: Land, holder: Seat, dice: Dice) -> list[str]:
+    """Attack the enemy Army next to its own that its Armies there outnumber most, when they
+    are more than twice as many, on a 1 in 3."""
+    best, odds = "", 0
+    if not _targets(holder)["army"]:  # its distribution would disband the Army
+        return []
+    for name, spot in land.territories.items():
+        if not spot.owner or spot.owner == holder.name or not spot.army:
+            continue
+        mine = sum(land.territories[n].army for n in adjacent_own(land, holder.name, name))
+        if mine >= 2 * spot.army + 1 and mine - spot.army > odds:
+            best, odds = name, mine - spot.army
+    if not best or dice.d(3) != 1:
+        return []
+    mine = sum(land.territories[n].army for n in adjacent_own(land, holder.name, best))
+    return [f"ATTACK {best} GIVE UP IF LOSSES {max(1, mine // 2)}"]
+
+
+def _moves(state: GameState, land: Land, holder: Seat, dice: Dice) -> list[str]:
+    """Guard an unguarded city, take one undefended enemy territory (on a 1 in 2), and send
+    farmers from the most crowded territory into free land (by sea with Navigation)."""
+    lines = []
+    owned = land.owned(holder.name)
+    spare = {n: land.territories[n].army - 1 for n in owned if land.territories[n].army > 1}
+    for name in owned:
+        spot = land.territories[name]
+        helper = next((n for n in land.land_neighbours(name) if spare.get(n, 0) > 0), "")
+        if spot.city and not spot.army and helper:
+            lines.append(f"MOVE 1 ARMY {helper} TO {name}")
+            spare[helper] -= 1
+    prey = [
+        (n, m)
+        for m in owned
+        if spare.get(m, 0) > 0
+        for n in land.land_neighbours(m)
+        if land.territories[n].owner not in ("", holder.name) and not land.territories[n].army
+    ]
+    if prey and dice.d(2) == 1:
+        lines.append(f"MOVE 1 ARMY {prey[0][1]} TO {prey[0][0]}")
+    crowded = max(owned, key=lambda n: land.territories[n].pops["agriculture"], default="")
+    if crowded and land.territories[crowded].pops["agriculture"] >= 5:
+        free = _free_land(land, holder, crowded)
+        if free:
+            lines.append(f"MOVE 2 AGRICULTURE {crowded} TO {free}")
+    return lines
+
+
+def _free_land(land: Land, holder: Seat, origin: str) -> str:
+    """Unclaimed land next to `origin`, else within reach by sea."""
+    near = [n for n in land.land_neighbours(origin) if not land.territories[n].owner]
+    if near:
+        return near[0]
+    sails = holder.has("Navigation")
+    far = [n for n, t in land.territories.items() if not t.owner and way(land, origin, n, sails)]
+    return far[0] if far else ""
+
+
 def _value(items: list[Item], receiver: Seat) -> float:
     total = 0.0
     for item in items:
@@ -163,13 +229,14 @@ def _worth_accepting(state: GameState, holder: Seat, offer: Offer) -> bool:
 
 
 def _build(state: GameState, holder: Seat) -> list[str]:
+    room = state.land is None or bool(city_site(state, holder.name))
     for project in holder.projects:
         if project.kind == "city" and refuse_city(state, holder.name, project.name) is None:
-            return [f"BUILD CITY {project.name}"]
+            return [f"BUILD CITY {project.name}"] if room else []
         if refuse_wonder(state, holder.name, project.name, project.city) is None:
             return [f"BUILD WONDER {project.name} IN {project.city}"]
     if free_cities(holder):
         for wonder in WONDERS:
             if refuse_wonder(state, holder.name, wonder, "") is None:
                 return [f"BUILD WONDER {wonder}"]
-    return ["BUILD CITY"]
+    return ["BUILD CITY"] if room else []

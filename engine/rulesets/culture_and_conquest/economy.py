@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rulesets.culture_and_conquest.geography import city_site
 from engine.rulesets.culture_and_conquest.legality import cost, refuse_city, refuse_wonder
 from engine.rulesets.culture_and_conquest.model import (
     ADVANCES,
@@ -163,7 +164,7 @@ def _project_for(turn: SeatTurn, order: Build) -> Project:
         ):
             return project
     if order.kind == "city":
-        project = Project("city", order.name or next_city_name(turn))
+        project = Project("city", order.name or next_city_name(turn), 0, order.city)
     else:
         city = order.city or _first_free_city(turn)
         project = Project("wonder", order.name, 0, city)
@@ -191,7 +192,7 @@ def next_city_name(turn: SeatTurn) -> str:
 
 def _what(project: Project) -> str:
     if project.kind == "city":
-        return f"city of {project.name}"
+        return f"city of {project.name}" + (f" in {project.city}" if project.city else "")
     return f"{project.name} in {project.city}"
 
 
@@ -216,11 +217,23 @@ def _spend(turn: SeatTurn, project: Project, points: int) -> int:
             f"(you have {seat.gold}).",
         )
         return used
+    site = city_site(turn.state, turn.name, project.city) if turn.state.land is not None else ""
+    if project.kind == "city" and turn.state.land is not None and not site:
+        turn.event(
+            "build_waits",
+            f"Build: the {_what(project)} has its labor and waits for a territory of yours "
+            "without a city (One City per territory).",
+        )
+        return used
     seat.gold -= gold
     seat.projects.remove(project)
     if project.kind == "city":
         seat.cities.append(City(project.name))
         text = f"{turn.name} founds the city of {project.name}"
+        if site:
+            assert turn.state.land is not None
+            turn.state.land.territories[site].city = project.name
+            text += f" in {site}"
     else:
         city = seat.city(project.city)
         assert city is not None

@@ -4,6 +4,7 @@ anything changes. A refused edit raises EditError with the reason."""
 from __future__ import annotations
 
 from engine.ruleset import EditError
+from engine.rulesets.culture_and_conquest.geography import transfer
 from engine.rulesets.culture_and_conquest.legality import NAME_LENGTH
 from engine.rulesets.culture_and_conquest.model import (
     ADVANCES,
@@ -28,7 +29,12 @@ seat.<seat>.cities = +<name>|-<name>    seat.ann.cities = +Thebes
 seat.<seat>.wonders_built = +<w>|-<w>   seat.ann.wonders_built = +Sphinx
 seat.<seat>.alive = yes|no              seat.bob.alive = no
 city.<city>.owner = <seat>              city.Thebes.owner = bob
-city.<city>.wonder = <wonder>|none      city.Thebes.wonder = Oracle"""
+city.<city>.wonder = <wonder>|none      city.Thebes.wonder = Oracle
+Map version:
+territory.<T>.owner = <seat>            territory.C4.owner = bob  (with
+                                          every token in it)
+territory.<T>.<category> = <n>          territory.C4.army = 2  (its
+                                          holder's total follows)"""
 
 
 def edit(state: GameState, path: str, value: str) -> None:
@@ -39,8 +45,10 @@ def edit(state: GameState, path: str, value: str) -> None:
         _edit_seat(state, parts[1:], value.strip())
     elif kind == "city":
         _edit_city(state, parts[1:], value.strip())
+    elif kind == "territory":
+        _edit_territory(state, parts[1:], value.strip())
     else:
-        raise EditError(f"an edit path starts with seat. or city., not {parts[0]!r}")
+        raise EditError(f"an edit path starts with seat., city. or territory., not {parts[0]!r}")
 
 
 def _number(value: str, low: int = 0, high: int = 1_000_000) -> int:
@@ -170,3 +178,26 @@ def _edit_city(state: GameState, parts: list[str], value: str) -> None:
         city.wonder = matches[0]
     else:
         raise EditError(f"a city has no {field!r} (owner, wonder)")
+
+
+def _edit_territory(state: GameState, parts: list[str], value: str) -> None:
+    land = state.land
+    if land is None:
+        raise EditError("the game has no map (option map)")
+    if len(parts) != 2:
+        raise EditError("territory edits look like territory.<T>.<owner|category>")
+    name = parts[0].upper()
+    spot = land.territories.get(name)
+    if spot is None:
+        raise EditError(f"no land territory {parts[0]!r} on the map")
+    field = parts[1].lower()
+    if field == "owner":
+        transfer(state, name, _seat(state, value).name, captured=False)
+    elif field in CATEGORIES:
+        if not spot.owner:
+            raise EditError(f"{name} is nobody's: give it an owner first")
+        count = _number(value, 0, 10_000)
+        state.seat(spot.owner).pops[field] += count - spot.pops[field]
+        spot.pops[field] = count
+    else:
+        raise EditError(f"a territory has no {field!r} (owner, {', '.join(CATEGORIES)})")

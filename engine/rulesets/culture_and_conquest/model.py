@@ -1,13 +1,17 @@
 """The game state of Culture & Conquest, its tables, and its exact round trip to plain JSON.
 
-There is no map: a culture is its populations in five specialist categories, its cities (each
-with at most one Wonder), its leaders, advances, gold and food.
+Without a map (the game as written) a culture is its populations in five specialist categories,
+its cities (each with at most one Wonder), its leaders, advances, gold and food. In the map
+version (option `map`) the same totals stand, and the map says in which territory each
+population, city and leader is.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from engine.rulesets.culture_and_conquest.hexes import hex_name, neighbours, reading_key
 
 CATEGORIES = ("army", "agriculture", "trade", "labor", "scholars")
 CATEGORY_TITLES = {
@@ -434,6 +438,110 @@ class Acceptance:
         )
 
 
+LAND, SEA = "L", "~"
+
+
+@dataclass
+class Territory:
+    """A land territory of the map: the seat that controls it ('' for nobody) and its tokens."""
+
+    owner: str = ""
+    pops: dict[str, int] = field(default_factory=lambda: dict.fromkeys(CATEGORIES, 0))
+    city: str = ""  # the name of the city in it ('' for none): one City per territory
+    leaders: list[str] = field(default_factory=list)  # names of the owner's leaders in it
+
+    @property
+    def population(self) -> int:
+        return sum(self.pops.values())
+
+    @property
+    def army(self) -> int:
+        return self.pops["army"]
+
+    def empty(self) -> bool:
+        return not (self.population or self.city or self.leaders)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "owner": self.owner,
+            "pops": {c: self.pops[c] for c in CATEGORIES},
+            "city": self.city,
+            "leaders": list(self.leaders),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Territory:
+        pops = {c: data["pops"][c] for c in CATEGORIES}
+        return cls(data["owner"], pops, data["city"], list(data["leaders"]))
+
+
+@dataclass
+class Land:
+    """The map: one row string per row of hexes, LAND or SEA, which never changes; and the land
+    territories by name ("C4"), in reading order."""
+
+    rows: tuple[str, ...]
+    territories: dict[str, Territory]
+
+    @classmethod
+    def blank(cls, rows: tuple[str, ...]) -> Land:
+        names = [
+            hex_name(c, r) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == LAND
+        ]
+        return cls(tuple(rows), {name: Territory() for name in names})
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def is_land(self, name: str) -> bool:
+        return name in self.territories
+
+    def spaces(self) -> list[str]:
+        """Every space, land and sea, in reading order."""
+        return [hex_name(c, r) for r in range(self.height) for c in range(self.width)]
+
+    def neighbours(self, name: str) -> tuple[str, ...]:
+        return neighbours(self.width, self.height, name)
+
+    def land_neighbours(self, name: str) -> list[str]:
+        return [n for n in self.neighbours(name) if n in self.territories]
+
+    def coastal(self, name: str) -> bool:
+        """A land territory next to a sea space."""
+        return name in self.territories and any(
+            n not in self.territories for n in self.neighbours(name)
+        )
+
+    def owned(self, seat: str) -> list[str]:
+        return [n for n, t in self.territories.items() if t.owner == seat]
+
+    def where_city(self, city: str) -> str:
+        return next((n for n, t in self.territories.items() if t.city == city), "")
+
+    def where_leader(self, leader: str) -> str:
+        return next((n for n, t in self.territories.items() if leader in t.leaders), "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": list(self.rows),
+            "territories": {n: t.to_json() for n, t in self.territories.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Land:
+        territories = {n: Territory.from_json(t) for n, t in data["territories"].items()}
+        return cls(tuple(data["rows"]), dict(sorted(territories.items(), key=_reading)))
+
+
+def _reading(item: tuple[str, Territory]) -> tuple[int, int]:
+    return reading_key(item[0])
+
+
 @dataclass
 class GameState:
     seats: list[Seat]  # in turn order, as rolled at setup
@@ -446,6 +554,7 @@ class GameState:
     step: int = 1  # the number of the pending turn as the service counts turns
     winners: list[str] = field(default_factory=list)
     end_reason: str = ""
+    land: Land | None = None  # the map version's map; None for the game without a map
 
     def seat(self, name: str) -> Seat:
         for seat in self.seats:
@@ -469,7 +578,7 @@ class GameState:
         return names | {p.name.lower() for s in self.seats for p in s.projects if p.kind == "city"}
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "ruleset": "culture-and-conquest",
             "seats": [seat.to_json() for seat in self.seats],
             "options": dict(sorted(self.options.items())),
@@ -482,6 +591,9 @@ class GameState:
             "winners": list(self.winners),
             "end_reason": self.end_reason,
         }
+        if self.land is not None:
+            data["map"] = self.land.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameState:
@@ -496,4 +608,5 @@ class GameState:
             step=data["step"],
             winners=list(data["winners"]),
             end_reason=data["end_reason"],
+            land=Land.from_json(data["map"]) if "map" in data else None,
         )

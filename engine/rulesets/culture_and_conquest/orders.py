@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from engine.problems import OrderError, ambiguous, illegal, syntax
 from engine.records import ParsedOrders
+from engine.rulesets.culture_and_conquest.geography import SEA_REACH, adjacent_own, city_site, way
+from engine.rulesets.culture_and_conquest.hexes import hex_name, looks_like_hex, parse_hex_name
 from engine.rulesets.culture_and_conquest.legality import (
     NAME_LENGTH,
     Refusal,
@@ -30,7 +32,7 @@ from engine.rulesets.culture_and_conquest.model import (
     Item,
 )
 from engine.rulesets.culture_and_conquest.rules import RULES
-from engine.words import match_word, normal, parse_count, plural, spellings_of
+from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
 
 
 @dataclass(frozen=True)
@@ -44,12 +46,26 @@ class Move(Order):
     count: int
     source: str
     target: str
+    at: str = ""  # map version: the territory where they change category ('' for the default)
+
+
+@dataclass(frozen=True)
+class March(Order):
+    """Map version, Move Phase: populations of a category (or a leader) from one territory to
+    another."""
+
+    count: int
+    category: str  # '' for a leader
+    origin: str
+    dest: str
+    leader: str = ""
 
 
 @dataclass(frozen=True)
 class Attack(Order):
     target: str
     give_up: int  # give up after losing this many armies; 0 for never
+    at: str = ""  # map version: the territory attacked
 
 
 @dataclass(frozen=True)
@@ -93,7 +109,7 @@ class Withdraw(Order):
 class Build(Order):
     kind: str  # 'city' or 'wonder'
     name: str  # the city's name ('' for the next on the list), or the wonder's
-    city: str  # a wonder's city ('' for the first free one)
+    city: str  # a wonder's city ('' for the first free one); map version: a city's territory
     points: int  # most labor points to spend; 0 for as many as it needs
 
 
@@ -133,6 +149,10 @@ EXAMPLES = {
     "ACCEPT": "ACCEPT ann 4A1",
     "WITHDRAW": "WITHDRAW 4A1",
     "BUILD": "BUILD WONDER Pyramids IN Giza",
+    "MARCH": "MOVE 2 ARMY C4 TO D4",
+    "LEADER": "MOVE LEADER Caesar TO D4",
+    "MAP ATTACK": "ATTACK D4 GIVE UP IF LOSSES 3",
+    "MAP BUILD": "BUILD CITY Memphis IN D4",
 }
 
 
@@ -148,6 +168,8 @@ class _Context:
     attack_line: int = 0
     cities_named: set[str] = field(default_factory=set)
     wonder_cities: set[str] = field(default_factory=set)
+    city_sites: set[str] = field(default_factory=set)  # map version: territories of BUILD CITY
+    local: dict[tuple[str, str], int] = field(default_factory=dict)  # MOVE ... IN changes
 
     def count(self, category: str) -> int:
         """The category's populations after the earlier MOVE lines."""
@@ -195,8 +217,22 @@ def _seat_name(word: str, context: _Context, keyword: str, out_too: bool = False
     return name
 
 
-def _move(base: Order, words: list[str], context: _Context) -> Move:
+def _move(base: Order, words: list[str], context: _Context) -> Move | March:
+    land = context.state.land
+    if land is not None and words and normal(words[0]) == "leader":
+        return _march_leader(base, words[1:], context)
+    at = ""
+    upper = [w.upper() for w in words]
+    if land is not None and "IN" in upper:
+        if upper.index("IN") != len(words) - 2:
+            raise syntax("IN takes one territory, at the end", "MOVE 3 AGRICULTURE TO LABOR IN C4")
+        at = _own_territory(words[-1], context, "MOVE", "distribution")
+        words = words[:-2]
     rest = [w for w in words if w.upper() not in ("TO", "FROM")]
+    if land is not None and len(rest) == 4 and all(looks_like_hex(w) for w in rest[2:]):
+        if at:
+            raise syntax("IN is for a change of category, not a move", EXAMPLES["MARCH"])
+        return _march(base, rest, context)
     if len(rest) != 3:
         raise syntax(
             "MOVE takes a number, the category to take from and the one to", EXAMPLES["MOVE"]
@@ -229,16 +265,117 @@ def _move(base: Order, words: list[str], context: _Context) -> Move:
             f"{plural(len(seat.cities), 'city', 'cities')} you may have {len(seat.cities)}",
             RULES["scholar_limit"],
         )
+    if at:
+        _check_local(context, at, source, count)
     context.moved_out[source] += count
     context.moved_in[target] += count
     context.raised += count if target == "army" else 0
-    return Move(base.line_no, base.text, count, source, target)
+    return Move(base.line_no, base.text, count, source, target, at)
+
+
+def _check_local(context: _Context, at: str, source: str, count: int) -> None:
+    """A change of category IN a territory takes populations that are there."""
+    land = context.state.land
+    assert land is not None
+    have = land.territories[at].pops[source] + context.local.get((at, source), 0)
+    if count > have:
+        raise illegal(
+            f"{at} has {have} {CATEGORY_TITLES[source]} populations, not {count}",
+            RULES["distribution"],
+        )
+    context.local[(at, source)] = context.local.get((at, source), 0) - count
+
+
+def _territory(word: str, context: _Context, keyword: str) -> str:
+    """A land territory of the map, by its name ("C4")."""
+    land = context.state.land
+    assert land is not None
+    place = parse_hex_name(word)
+    if place is None:
+        raise syntax(
+            f"'{shown(word)}' is not a territory (a letter and a number)", EXAMPLES[keyword]
+        )
+    name = hex_name(*place)
+    if name not in land.spaces():
+        raise syntax(f"there is no space {name} on the map", EXAMPLES[keyword])
+    if not land.is_land(name):
+        raise illegal(f"{name} is sea", RULES["navigation"])
+    return name
+
+
+def _own_territory(word: str, context: _Context, keyword: str, rule: str) -> str:
+    name = _territory(word, context, keyword)
+    owner = context.state.land.territories[name].owner if context.state.land else ""
+    if owner != context.seat:
+        raise illegal(f"{name} is not yours", RULES[rule])
+    return name
+
+
+def _check_way(context: _Context, origin: str, dest: str) -> None:
+    land = context.state.land
+    assert land is not None
+    navigation = context.state.seat(context.seat).has("Navigation")
+    if origin == dest:
+        raise syntax(f"{origin} to itself is no move", EXAMPLES["MARCH"])
+    if way(land, origin, dest, navigation):
+        return
+    if not navigation:
+        raise illegal(
+            f"{dest} is not next to {origin} (moving by sea needs Navigation)", RULES["move"]
+        )
+    raise illegal(
+        f"{dest} is neither next to {origin} nor within {SEA_REACH} sea spaces of it, coast to "
+        "coast",
+        RULES["navigation"],
+    )
+
+
+def _march(base: Order, rest: list[str], context: _Context) -> March:
+    """MOVE <n> <category> [FROM] <territory> [TO] <territory>."""
+    land = context.state.land
+    assert land is not None
+    count = _number(rest[0], "populations", "MARCH")
+    if count == 0:
+        raise syntax("move 1 or more populations", EXAMPLES["MARCH"])
+    category = match_word(rest[1], CATEGORY_WORDS, "category", EXAMPLES["MARCH"])
+    origin = _own_territory(rest[2], context, "MARCH", "move")
+    dest = _territory(rest[3], context, "MARCH")
+    _check_way(context, origin, dest)
+    owner = land.territories[dest].owner
+    if owner and owner != context.seat and category != "army":
+        raise illegal(f"only an Army can move into {owner}'s territory {dest}", RULES["capture"])
+    return March(base.line_no, base.text, count, category, origin, dest)
+
+
+def _march_leader(base: Order, words: list[str], context: _Context) -> March:
+    """MOVE LEADER <name> TO <territory>."""
+    land = context.state.land
+    assert land is not None
+    upper = [w.upper() for w in words]
+    if "TO" not in upper or upper.index("TO") != len(words) - 2 or len(words) < 3:
+        raise syntax("MOVE LEADER <name> TO <territory>", EXAMPLES["LEADER"])
+    name = _leader_name(" ".join(words[:-2]), EXAMPLES["LEADER"])
+    if not any(x.name == name for x in context.state.seat(context.seat).leaders):
+        raise illegal(f"you have no leader called {name}", RULES["move"])
+    origin = land.where_leader(name)
+    if not origin:
+        raise illegal(f"{name} stands in no territory of yours", RULES["move"])
+    dest = _territory(words[-1], context, "LEADER")
+    _check_way(context, origin, dest)
+    owner = land.territories[dest].owner
+    if owner and owner != context.seat:
+        raise illegal(f"a leader cannot take {owner}'s territory {dest}", RULES["capture"])
+    return March(base.line_no, base.text, 1, "", origin, dest, name)
 
 
 def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     if not words:
         raise syntax("ATTACK needs the seat to attack", EXAMPLES["ATTACK"])
-    target = _seat_name(words[0], context, "ATTACK")
+    at = ""
+    if context.state.land is not None:
+        at, target = _attacked_territory(words[0], context)
+    else:
+        target = _seat_name(words[0], context, "ATTACK")
     rest = [w.upper() for w in words[1:]]
     give_up = 0
     if rest:
@@ -250,7 +387,22 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     if context.count("army") == 0:
         raise illegal("you have no Army to attack with", RULES["attack"])
     context.attack_line = base.line_no
-    return Attack(base.line_no, base.text, target, give_up)
+    return Attack(base.line_no, base.text, target, give_up, at)
+
+
+def _attacked_territory(word: str, context: _Context) -> tuple[str, str]:
+    """Map version: the territory attacked and its owner."""
+    land = context.state.land
+    assert land is not None
+    if not looks_like_hex(word):
+        raise syntax("on the map, ATTACK names the territory to attack", EXAMPLES["MAP ATTACK"])
+    at = _territory(word, context, "MAP ATTACK")
+    owner = land.territories[at].owner
+    if not owner or owner == context.seat:
+        raise illegal(f"{at} is not an opponent's territory", RULES["map_attack"])
+    if not adjacent_own(land, context.seat, at):
+        raise illegal(f"none of your territories is next to {at}", RULES["map_attack"])
+    return at, owner
 
 
 def _support(base: Order, words: list[str], context: _Context) -> SupportOrder:
@@ -443,11 +595,31 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
         if rest and rest[-1].upper() == "POINTS":
             rest.pop()
     if kind == "city":
-        return _build_city(base, " ".join(rest), points, context)
+        at = ""
+        upper = [w.upper() for w in rest]
+        if context.state.land is not None and "IN" in upper:
+            if upper.index("IN") != len(rest) - 2:
+                raise syntax("IN takes one territory, at the end", EXAMPLES["MAP BUILD"])
+            at = _own_territory(rest[-1], context, "MAP BUILD", "one_city")
+            rest = rest[:-2]
+        return _build_city(base, " ".join(rest), points, context, at)
     return _build_wonder(base, rest, points, context)
 
 
-def _build_city(base: Order, name: str, points: int, context: _Context) -> Build:
+def _city_site(context: _Context, at: str) -> None:
+    """Map version: "One City per territory." """
+    land = context.state.land
+    if land is None:
+        return
+    if at:
+        if land.territories[at].city or at in context.city_sites:
+            raise illegal(f"{at} already has a city", RULES["one_city"])
+        context.city_sites.add(at)
+    elif not city_site(context.state, context.seat):
+        raise illegal("every territory of yours already has a city", RULES["one_city"])
+
+
+def _build_city(base: Order, name: str, points: int, context: _Context, at: str = "") -> Build:
     if name:
         if len(name) > NAME_LENGTH or not all(ch.isalnum() or ch in " '-." for ch in name):
             raise syntax(
@@ -458,7 +630,8 @@ def _build_city(base: Order, name: str, points: int, context: _Context) -> Build
             raise illegal(f"{name} is already named on an earlier line", RULES["city"])
         _refused(refuse_city(context.state, context.seat, name))
         context.cities_named.add(name.lower())
-    return Build(base.line_no, base.text, "city", name, "", points)
+    _city_site(context, at)
+    return Build(base.line_no, base.text, "city", name, at, points)
 
 
 def _build_wonder(base: Order, rest: list[str], points: int, context: _Context) -> Build:

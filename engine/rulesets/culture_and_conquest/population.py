@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.dice import Dice
+from engine.rulesets.culture_and_conquest.geography import convert
 from engine.rulesets.culture_and_conquest.legality import refuse_move
 from engine.rulesets.culture_and_conquest.model import (
     CATEGORIES,
@@ -35,8 +36,10 @@ def increase(turn: SeatTurn) -> None:
 
 def distribution(turn: SeatTurn) -> None:
     """Phase 2: the MOVE orders in line order, each category up or down by at most 6, an Army
-    raised for 1 gold; then scholars beyond 1 per city go back to Agriculture."""
-    seat, rec = turn.seat, turn.rec
+    raised for 1 gold; then scholars beyond 1 per city go back to Agriculture. In the map version
+    populations change category where they are: in the territory the order names, else in the
+    territories with the most of the category."""
+    seat, rec, land = turn.seat, turn.rec, turn.state.land
     moved_in = dict.fromkeys(CATEGORIES, 0)
     moved_out = dict.fromkeys(CATEGORIES, 0)
     for order in turn.of(Move):
@@ -46,6 +49,9 @@ def distribution(turn: SeatTurn) -> None:
             count = min(count, seat.gold)
         if order.target == "scholars":
             count = min(count, max(0, len(seat.cities) - seat.pops["scholars"]))
+        if land is not None and order.at:
+            spot = land.territories[order.at]
+            count = min(count, spot.pops[order.source] if spot.owner == turn.name else 0)
         refusal = refuse_move(
             seat.pops[order.source],
             count,
@@ -57,8 +63,11 @@ def distribution(turn: SeatTurn) -> None:
         if refusal or count == 0:
             rec.skipped(turn.name, order, refusal.message if refusal else _why_none(turn, order))
             continue
-        seat.pops[order.source] -= count
-        seat.pops[order.target] += count
+        if land is None:
+            seat.pops[order.source] -= count
+            seat.pops[order.target] += count
+        else:
+            convert(turn.state, seat, order.source, order.target, count, order.at)
         moved_out[order.source] += count
         moved_in[order.target] += count
         cost = count if order.target == "army" else 0
@@ -79,7 +88,14 @@ def distribution(turn: SeatTurn) -> None:
 
 
 def _why_none(turn: SeatTurn, order: Move) -> str:
-    seat = turn.seat
+    seat, land = turn.seat, turn.state.land
+    if land is not None and order.at:
+        spot = land.territories[order.at]
+        if spot.owner != turn.name:
+            return f"{order.at} is no longer yours"
+        if spot.pops[order.source] < order.count:
+            title = CATEGORY_TITLES[order.source]
+            return f"{order.at} has {spot.pops[order.source]} {title} populations"
     if order.target == "army" and seat.gold < order.count:
         return f"an Army costs 1 gold to raise and you have {seat.gold}"
     if order.target == "scholars":

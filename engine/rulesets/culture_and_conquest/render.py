@@ -8,7 +8,9 @@ private to their seat (and an offer to the seat it is made to).
 
 from __future__ import annotations
 
+from engine.rulesets.culture_and_conquest.geography import SEA_REACH, city_site
 from engine.rulesets.culture_and_conquest.legality import MOVE_LIMIT, cost, free_cities
+from engine.rulesets.culture_and_conquest.mapview import describe, map_lines
 from engine.rulesets.culture_and_conquest.model import (
     CATEGORIES,
     CATEGORY_TITLES,
@@ -50,10 +52,13 @@ def _project(project: Project) -> str:
 
 
 def render_map(state: GameState, seat: str) -> str:
-    """The tableau: a block of public holdings for every culture, in turn order."""
+    """The tableau: a block of public holdings for every culture, in turn order; in the map
+    version after the map of the territories."""
     title = f"Culture & Conquest - round {state.round}, turn {state.step}"
     rule = "=" * WIDTH
     lines = [title, rule]
+    if state.land is not None:
+        lines += [*map_lines(state, seat), rule]
     for holder in state.seats:
         lines += _block(holder, seat)
         lines.append("-" * WIDTH)
@@ -110,6 +115,10 @@ def holdings(state: GameState, seat: str) -> str:
         f"Wonders built: {', '.join(holder.wonders_built) or 'none'} "
         f"({len(holder.wonders_built)} of {WONDERS_TO_WIN})."
     )
+    if state.land is not None:
+        owned = state.land.owned(seat)
+        lines.append(f"Territories ({len(owned)}; ~ coastal):" + ("" if owned else " none"))
+        lines += [wrap("  " + describe(state, name), "      ") for name in owned]
     lines += _standing_lines(holder)
     for offer in state.offers:
         if seat in (offer.seat, offer.to):
@@ -133,13 +142,17 @@ def _standing_lines(holder: Seat) -> list[str]:
 
 
 def public_summary(state: GameState) -> str:
+    land = state.land
     lines = ["Seat         Culture       Pop  Army  Cities  Wonders  Advances"]
+    if land is not None:
+        lines[0] += "  Land"
     for holder in state.seats:
         status = "" if holder.alive else "  (out)"
+        held = f"  {len(land.owned(holder.name)):>4}" if land is not None else ""
         lines.append(
             f"{holder.letter} {holder.name[:10]:<10} {holder.culture:<12} {holder.population:>4}"
             f"  {holder.army:>4}  {len(holder.cities):>6}  {len(holder.wonders_built):>7}"
-            f"  {len(holder.advances):>8}{status}"
+            f"  {len(holder.advances):>8}{held}{status}"
         )
     return "\n".join(lines)
 
@@ -151,8 +164,15 @@ def order_template(state: GameState, seat: str) -> str:
         f"# Distribution: MOVE <n> <from> TO <to>; each category +/-{MOVE_LIMIT} at most;",
         "#   an Army costs 1 gold to raise; scholars at most 1 per city.",
         f"#   Now: {_pops(holder)}.",
-        "# War: ATTACK <seat> [GIVE UP IF LOSSES <n>]   (one opponent a turn)",
-        f"#   seats: {', '.join(others)}",
+    ]
+    if state.land is not None:
+        lines += _map_template(state, seat)
+    else:
+        lines += [
+            "# War: ATTACK <seat> [GIVE UP IF LOSSES <n>]   (one opponent a turn)",
+            f"#   seats: {', '.join(others)}",
+        ]
+    lines += [
         "# Standing orders (kept until changed):",
         f"SURRENDER IF ARMY BELOW {holder.standing.surrender_below}",
         "TRIBUTE " + ", ".join(t.upper() for t in holder.standing.tribute),
@@ -166,7 +186,10 @@ def order_template(state: GameState, seat: str) -> str:
     for offer in state.offers:
         if offer.to == seat:
             lines.append(wrap(f"# ACCEPT {offer.seat} {offer.id}   # {offer.describe()}", "#   "))
-    lines.append("# Build: BUILD CITY [<name>] [<points>]")
+    if state.land is not None and city_site(state, seat):
+        lines.append("# Build: BUILD CITY [<name>] [IN <territory>] [<points>]")
+    else:
+        lines.append("# Build: BUILD CITY [<name>] [<points>]")
     lines.append("#        BUILD WONDER <wonder> [IN <city>] [<points>]")
     for project in holder.projects:
         lines.append(f"#   under way: {_project(project)}")
@@ -174,6 +197,28 @@ def order_template(state: GameState, seat: str) -> str:
     if able and free_cities(holder):
         lines.append(wrap("#   Wonders you know how to build: " + ", ".join(able), "#   "))
     return "\n".join(lines)
+
+
+def _map_template(state: GameState, seat: str) -> list[str]:
+    land = state.land
+    assert land is not None
+    lines = [
+        "#   Map: ... TO <to> IN <territory> changes category there.",
+        "# War: ATTACK <territory> [GIVE UP IF LOSSES <n>]  (next to your Army)",
+        "# Move (after war): MOVE <n> <category> <from> TO <to>: one space",
+        f"#   (by sea up to {SEA_REACH} with Navigation, coast to coast);"
+        if state.seat(seat).has("Navigation")
+        else "#   (by sea only with Navigation);",
+        "#   an Army takes an opponent's territory that has no Army.",
+        "#   MOVE LEADER <name> TO <to>. Your territories and their neighbours:",
+    ]
+    for name in land.owned(seat):
+        near = []
+        for other in land.land_neighbours(name):
+            owner = land.territories[other].owner
+            near.append(other if owner in ("", seat) else f"{other}({state.seat(owner).letter})")
+        lines.append(wrap(f"#   {name} -> {' '.join(near) or 'no land'}", "#     "))
+    return lines
 
 
 ORDER_HELP = """\
@@ -192,4 +237,12 @@ Culture & Conquest orders (one a line; '#' starts a comment):
   WITHDRAW <offer id>
   BUILD CITY [<name>] [<points>]
   BUILD WONDER <wonder> [IN <city>] [<points>]
+Map version (option map):
+  MOVE <n> <from> TO <to> IN <territory>   change category there
+  ATTACK <territory> [GIVE UP IF LOSSES <n>]  from your land next to it
+  MOVE <n> <category> <from> TO <to>       Move Phase: one space, or by
+                              sea with Navigation; an Army takes land
+                              of an opponent that has no Army
+  MOVE LEADER <name> TO <territory>
+  BUILD CITY [<name>] [IN <territory>] [<points>]
 Full reference: docs/orders/culture-and-conquest.md"""

@@ -51,6 +51,21 @@ RULES: dict[str, str] = {
     'On a roll of 11 or 12 gain one random Advance."',
     "income": 'Income Phase: "Collect Gold: 1 per Trade Population and 1 per City." Coinage and '
     'Navigation: "Gold +1 per City per turn"',
+    # The map version (option map)
+    "map_setup": 'Map Version: "Put initial Populations and City into one territory."',
+    "placing": 'Map Version: "Place new Populations into any territory you control. Spread new '
+    'Populations out as much as possible."',
+    "map_losses": 'Map Version: "Populations destroyed by Disaster are removed from as few spaces '
+    'as possible."',
+    "border": 'Map Version: "Barbarians and Civil War rebels will attack a border territory."',
+    "one_city": 'Map Version: "One City per territory. One Wonder per City."',
+    "move": 'Map Version: "Add a Move Phase after War Phase. Populations can move one space per '
+    'turn."',
+    "navigation": 'Map Version: "Players with Navigation can move Populations 4 territories by '
+    'sea per turn. They must end the turn in a coastal space."',
+    "map_attack": 'Map Version: "Armies can attack Army in adjacent spaces."',
+    "capture": 'Map Version: "An Army can move into an opponents territory that does not contain '
+    'an Army. Take control of all tokens in that territory. Captured Leaders are destroyed."',
 }
 
 
@@ -80,6 +95,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         True,
         "a defender who surrenders pays the winner's tribute as if he had lost all his Army "
         "(no: surrender only stops the war)",
+    ),
+    OptionSpec(
+        "map",
+        "none",
+        "none: the game as written, without a map; generated: the map version on a generated "
+        "map of land territories and sea",
+        choices=("none", "generated"),
     ),
     OptionSpec(
         "turn_limit",

@@ -25,6 +25,8 @@ PHASES = (
     "10 Research",
     "11 Income",
 )
+MOVE_PHASE = "7b Move"  # the map version: "Add a Move Phase after War Phase."
+MAP_PHASES = (*PHASES[:7], MOVE_PHASE, *PHASES[7:])
 
 
 @dataclass

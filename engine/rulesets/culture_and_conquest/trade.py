@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from engine.records import OrderStatus
+from engine.rulesets.culture_and_conquest.geography import transfer
 from engine.rulesets.culture_and_conquest.legality import refuse_deliver, refuse_receive
 from engine.rulesets.culture_and_conquest.model import (
     Acceptance,
@@ -135,8 +136,8 @@ def _execute(turn: SeatTurn, offer: Offer, acceptance: Acceptance) -> None:
         _offer_result(turn, offer, OrderStatus.SKIPPED, note)
         _accept_result(turn, acceptance, OrderStatus.SKIPPED, note)
         return
-    _hand_over(giver, taker, offer.give)
-    _hand_over(taker, giver, offer.get)
+    _hand_over(state, giver, taker, offer.give)
+    _hand_over(state, taker, giver, offer.get)
     promises = [i for i in offer.give + offer.get if i.kind == "promise"]
     text = (
         f"Trade {offer.id}: {giver.name} gives {taker.name} {describe_items(offer.give)}; "
@@ -151,8 +152,10 @@ def _execute(turn: SeatTurn, offer: Offer, acceptance: Acceptance) -> None:
     _accept_result(turn, acceptance, OrderStatus.DONE, note)
 
 
-def _hand_over(giver: Seat, taker: Seat, items: list[Item]) -> None:
-    for item in items:
+def _hand_over(state: GameState, giver: Seat, taker: Seat, items: list[Item]) -> None:
+    """In the map version a city goes with its territory and every token in it, after the
+    other things."""
+    for item in sorted(items, key=lambda i: i.kind == "city"):
         if item.kind == "gold":
             giver.gold -= item.count
             taker.gold += item.count
@@ -165,6 +168,10 @@ def _hand_over(giver: Seat, taker: Seat, items: list[Item]) -> None:
         elif item.kind == "population":
             giver.pops[item.name] -= item.count
             taker.pops["agriculture"] += item.count
+        elif item.kind == "city" and state.land is not None:
+            city = giver.city(item.name)
+            assert city is not None
+            transfer(state, state.land.where_city(city.name), taker.name, captured=False)
         elif item.kind == "city":
             city = giver.city(item.name)
             assert city is not None

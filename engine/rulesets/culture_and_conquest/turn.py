@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.records import Outcome, Resolution
+from engine.rulesets.culture_and_conquest import mapwar, movement
 from engine.rulesets.culture_and_conquest import trade as trading
 from engine.rulesets.culture_and_conquest.economy import build, harvest, income, research, upkeep
+from engine.rulesets.culture_and_conquest.geography import settle
 from engine.rulesets.culture_and_conquest.model import GameState, Seat, Support
 from engine.rulesets.culture_and_conquest.nature import disaster
 from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
@@ -19,7 +21,7 @@ from engine.rulesets.culture_and_conquest.scoring import (
     standing,
     victory_after_turn,
 )
-from engine.rulesets.culture_and_conquest.seat_turn import PHASES, SeatTurn
+from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, PHASES, SeatTurn
 from engine.rulesets.culture_and_conquest.trade import trade
 from engine.rulesets.culture_and_conquest.war import war
 
@@ -35,6 +37,13 @@ PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     build,
     research,
     income,
+)
+# The map version: war on the map, and the Move Phase after the War Phase.
+MAP_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
+    *PHASE_STEPS[:6],
+    mapwar.war,
+    movement.move,
+    *PHASE_STEPS[7:],
 )
 
 
@@ -69,11 +78,18 @@ def _seats_playing(state: GameState) -> list[Seat]:
 
 
 def _play(turn: SeatTurn) -> None:
+    """The seat's phases in order; in the map version the map is brought in step with the
+    cultures after each phase."""
     if not turn.seat.alive:
         return
-    for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
+    on_map = turn.state.land is not None
+    steps = (
+        zip(MAP_PHASES, MAP_STEPS, strict=True) if on_map else zip(PHASES, PHASE_STEPS, strict=True)
+    )
+    for phase, step in steps:
         turn.phase = phase
         step(turn)
+        settle(turn.state)
 
 
 def _standing_orders(

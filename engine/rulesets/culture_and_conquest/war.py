@@ -3,6 +3,8 @@ tribute; and the wars that are disasters (Barbarians, Civil War, Uprising)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.dice import Dice
 from engine.rulesets.culture_and_conquest.combat import (
     BASE_DICE,
@@ -13,6 +15,7 @@ from engine.rulesets.culture_and_conquest.combat import (
     fight,
 )
 from engine.rulesets.culture_and_conquest.economy import BATTLE_ADVANCES
+from engine.rulesets.culture_and_conquest.geography import border, remove_from, transfer
 from engine.rulesets.culture_and_conquest.model import City, GameState, Seat
 from engine.rulesets.culture_and_conquest.orders import Attack
 from engine.rulesets.culture_and_conquest.seat_turn import (
@@ -25,6 +28,12 @@ from engine.words import plural
 
 def war(turn: SeatTurn) -> None:
     """Phase 7: the seat's one ATTACK, unless a disaster struck it this turn."""
+    fight_wars(turn, _attack)
+
+
+def fight_wars(turn: SeatTurn, attack: Callable[[SeatTurn, Attack], None]) -> None:
+    """The first ATTACK order is carried out by `attack`; the others are skipped; all of them
+    after a disaster."""
     attacks = turn.of(Attack)
     if turn.disaster:
         for order in attacks:
@@ -36,7 +45,7 @@ def war(turn: SeatTurn) -> None:
         if number:
             turn.rec.skipped(turn.name, order, "a Player may attack one opponent a turn")
             continue
-        _attack(turn, order)
+        attack(turn, order)
 
 
 def _attack(turn: SeatTurn, order: Attack) -> None:
@@ -61,7 +70,7 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     involved = tuple(sorted({c.seat for c in attacker.contingents + defender.contingents} - {name}))
     turn.event(
         "war",
-        _war_text(name, enemy.name, attacker, defender, result),
+        war_text(name, enemy.name, attacker, defender, result),
         result.all_dice(),
         public=True,
         also=involved,
@@ -86,6 +95,23 @@ def _side(state: GameState, seat: Seat, enemy: Seat | None, defending: bool) -> 
     """The seat's whole Army and the allies its SUPPORT standing orders send (none against a
     disaster's army, `enemy` None): an ally who supports both sides sends to neither."""
     contingents = [Contingent(seat.name, seat.army)]
+    return with_allies(state, seat, enemy, defending, contingents, _all_armies)
+
+
+def _all_armies(ally: Seat) -> int:
+    return ally.army
+
+
+def with_allies(
+    state: GameState,
+    seat: Seat,
+    enemy: Seat | None,
+    defending: bool,
+    contingents: list[Contingent],
+    available: Callable[[Seat], int],
+) -> Side:
+    """The side of `seat` (its own contingent given) with the allies its SUPPORT standing orders
+    send, each at most `available(ally)` Armies, and its battle rolls."""
     generals = len(seat.leaders_of("General"))
     foe = enemy.name if enemy else ""
     for other in state.seats if enemy else ():
@@ -95,7 +121,7 @@ def _side(state: GameState, seat: Seat, enemy: Seat | None, defending: bool) -> 
         theirs = next((s for s in other.standing.supports if s.seat == foe), None)
         if not mine or not mine.armies or (theirs and theirs.armies):
             continue
-        sent = min(mine.armies, other.army)
+        sent = min(mine.armies, available(other))
         general = mine.general and bool(other.leaders_of("General"))
         if sent or general:
             contingents.append(Contingent(other.name, sent))
@@ -124,7 +150,7 @@ def _side_text(name: str, side: Side) -> str:
     return f"{text} ({side.dice} dice{bonus})"
 
 
-def _war_text(name: str, enemy: str, attacker: Side, defender: Side, result: War) -> str:
+def war_text(name: str, enemy: str, attacker: Side, defender: Side, result: War) -> str:
     losses = ", ".join(
         f"{c.seat} {c.lost}" for c in attacker.contingents + defender.contingents if c.lost
     )
@@ -137,7 +163,8 @@ def _war_text(name: str, enemy: str, attacker: Side, defender: Side, result: War
 
 
 def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str, ...]) -> str:
-    """The first form of tribute in the winner's TRIBUTE order that the loser can give."""
+    """The first form of tribute in the winner's TRIBUTE order that the loser can give. In the
+    map version a city is ceded with its territory and every token in it."""
     for kind in winner.standing.tribute:
         if kind == "gold" and loser.gold:
             gold, loser.gold = loser.gold, 0
@@ -146,10 +173,17 @@ def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str,
             break
         if kind == "city" and loser.cities:
             city = tribute_city(loser)
-            loser.cities.remove(city)
-            winner.cities.append(city)
+            land = turn.state.land
+            where = land.where_city(city.name) if land is not None else ""
+            if where:
+                transfer(turn.state, where, winner.name, captured=False)
+            else:
+                loser.cities.remove(city)
+                winner.cities.append(city)
             wonder = f" with the {city.wonder}" if city.wonder else ""
             text = f"{winner.name} takes the city of {city.name}{wonder} from {loser.name}"
+            if where:
+                text += f", with the territory {where} and everything in it"
             break
         if kind == "population" and loser.population:
             roll = turn.dice("tribute").roll(2)
@@ -187,8 +221,15 @@ def disaster_war(turn: SeatTurn, kind: str, dice: Dice, mitigated: str) -> None:
         return
     raiders = Side([Contingent(kind, strength)], BASE_DICE)
     defender = _side(turn.state, seat, None, defending=True)  # allies serve in wars only
+    at = _border_attacked(turn, kind, dice)
+    if at:
+        text += f" at the border, in {at}"
+        defender.contingents[0].armies = _land_armies(turn.state, at)
     result = fight(raiders, defender, dice, 0, seat.standing.surrender_below)
-    _apply_losses(turn.state, defender)
+    if at:
+        remove_from(turn.state, seat, "army", defender.leader.lost, [at])
+    else:
+        _apply_losses(turn.state, defender)
     text += (
         f". War: {_side_text(kind, raiders)} attack {_side_text(seat.name, defender)}; "
         f"at most {plural(result.limit, 'segment')}. Dice ({kind}/{seat.name}): "
@@ -198,6 +239,23 @@ def disaster_war(turn: SeatTurn, kind: str, dice: Dice, mitigated: str) -> None:
     turn.event("disaster_war", text, (roll, *result.all_dice()), public=True)
     if pays_tribute(turn.state, result):
         _rebels_win(turn, kind, dice)
+
+
+def _border_attacked(turn: SeatTurn, kind: str, dice: Dice) -> str:
+    """Map version: "Barbarians and Civil War rebels will attack a border territory" - one of
+    the culture's territories next to a space not its own, chosen at random; only the Armies in
+    it defend. ('' without a map, for an Uprising, or for a culture with no territory.)"""
+    land = turn.state.land
+    if land is None or kind == "Uprising":
+        return ""
+    edge = border(land, turn.name)
+    return dice.choice(edge) if edge else ""
+
+
+def _land_armies(state: GameState, at: str) -> int:
+    land = state.land
+    assert land is not None
+    return land.territories[at].army
 
 
 def _disaster_end(end: str, name: str) -> str:

@@ -22,8 +22,10 @@ from engine.rulesets.culture_and_conquest.model import (
     SEAT_LETTERS,
     City,
     GameState,
+    Land,
     Leader,
     Seat,
+    Territory,
 )
 from engine.rulesets.culture_and_conquest.record import Recorder
 from engine.rulesets.culture_and_conquest.rules import OPTIONS
@@ -185,3 +187,59 @@ def problems(state: GameState, seat: str, text: str) -> list[Problem]:
 
 def event_texts(resolution: Resolution, code: str) -> list[str]:
     return [e.text for e in resolution.events if e.code == code]
+
+
+# A small map for the map version (see docs/orders/culture-and-conquest.md):
+#    A  B  C  D  E  F  G
+# 1  L  L  L  L  L  ~  ~
+# 2   L  L  L  ~  ~  ~  L
+# 3  L  L  ~  ~  ~  L  L
+# 4   L  L  L  ~  L  L  L
+# 5  L  L  L  L  L  L  L
+MAP_ROWS = ("LLLLL~~", "LLL~~~L", "LL~~~LL", "LLL~LLL", "LLLLLLL")
+MAP_OPTIONS = {"map": "generated"}
+
+
+def make_map_state(
+    at: dict[str, dict[str, dict[str, int]]],
+    cities: dict[str, dict[str, str]] | None = None,
+    seats: Sequence[str] = ("ann", "bob"),
+    leaders: dict[str, list[tuple[str, str, str]]] | None = None,
+    **kwargs: Any,
+) -> GameState:
+    """A position on MAP_ROWS: `at` {seat: {territory: {category: n}}}, `cities` {seat:
+    {territory: name}} (a seat without one has none), `leaders` {seat: [(name, kind,
+    territory)]}; the seats' totals follow the map. Other arguments as make_state."""
+    totals = {
+        seat: {c: sum(t.get(c, 0) for t in places.values()) for c in CATEGORIES}
+        for seat, places in at.items()
+    }
+    named = {seat: list((cities or {}).get(seat, {}).values()) for seat in seats}
+    state = make_state(
+        seats,
+        pops=totals,
+        cities=named,
+        leaders={s: [(n, k) for n, k, _ in xs] for s, xs in (leaders or {}).items()},
+        options=MAP_OPTIONS | kwargs.pop("options", {}),
+        **kwargs,
+    )
+    land = Land.blank(MAP_ROWS)
+    for seat, places in at.items():
+        for name, pops in places.items():
+            land.territories[name].owner = seat
+            land.territories[name].pops |= pops
+    for seat, sites in (cities or {}).items():
+        for name, city in sites.items():
+            land.territories[name].owner = seat
+            land.territories[name].city = city
+    for seat, xs in (leaders or {}).items():
+        for leader, _kind, name in xs:
+            land.territories[name].owner = seat
+            land.territories[name].leaders.append(leader)
+    state.land = land
+    return state
+
+
+def spot(state: GameState, name: str) -> Territory:
+    assert state.land is not None
+    return state.land.territories[name]

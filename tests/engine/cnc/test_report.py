@@ -13,7 +13,8 @@ from .support import RULESET
 
 SEATS = ["ann", "bob", "cat", "dan"]
 GAME = list(bot_game("culture-and-conquest", SEATS, 4, max_turns=30))
-STATES = [played.resolution.state for played in GAME[::5]]
+MAP_GAME = list(bot_game("culture-and-conquest", SEATS, 4, {"map": "generated"}, max_turns=30))
+STATES = [played.resolution.state for played in GAME[::5] + MAP_GAME[::6]]
 
 
 @pytest.mark.parametrize("index", range(len(STATES)))
@@ -88,7 +89,7 @@ def test_referee_edits() -> None:
         ("seat.ann.advances", "+Alchemy", "no advance 'Alchemy'"),
         ("seat.ann.colour", "red", "a seat has no 'colour'"),
         ("city.Atlantis.owner", "ann", "no city 'Atlantis'"),
-        ("hex.A1.pop", "3", "an edit path starts with seat. or city."),
+        ("hex.A1.pop", "3", "an edit path starts with seat., city. or territory."),
     ],
 )
 def test_refused_edits_say_why(path: str, value: str, message: str) -> None:
