@@ -23,6 +23,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/pipeline.py
+	$(BIN)/python bench/latency.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -14,8 +14,10 @@ from sqlmodel import col, select
 
 from engine import all_rulesets
 from engine.registry import UnknownRuleset
+from pbem.clock import cli as clock_cli
 from pbem.config import ConfigError, Settings, load_settings
-from pbem.mail.maildir import MaildirInbox, MaildirSender
+from pbem.daemon import command as serve_command
+from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.passwords import new_password
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import pending_turn, seats_of, waiting_seats
@@ -26,6 +28,8 @@ from pbem.pipeline.poll import poll_once
 from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import TurnError, resolve_turn
+from pbem.referee import cli as referee_cli
+from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
 
 Handler = Callable[[argparse.Namespace], int]
@@ -55,6 +59,7 @@ def parser() -> argparse.ArgumentParser:
     _game_commands(sub)
     poll = _simple(sub, "poll", "process the inbox, resolve due turns, send mail", _poll)
     poll.add_argument("--once", action="store_true", required=True, help="one pass, then exit")
+    serve_command.add_parser(sub, _serve)
     turn = sub.add_parser("turn", help="turn commands").add_subparsers(dest="turn", required=True)
     _simple(turn, "run", "resolve a game's pending turn now", _turn_run).add_argument("game")
     check = _simple(sub, "check", "print the reply an order mail would get", _check)
@@ -62,7 +67,10 @@ def parser() -> argparse.ArgumentParser:
     outbox = sub.add_parser("outbox", help="outbox commands")
     outbox_sub = outbox.add_subparsers(dest="outbox", required=True)
     _simple(outbox_sub, "flush", "send every unsent mail", _outbox_flush)
+    listing = _simple(outbox_sub, "list", "list mail waiting or bounced", _outbox_list)
+    listing.add_argument("--all", action="store_true", help="sent mail too")
     _quarantine_commands(sub)
+    referee_cli.add_parser(sub, _referee)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
     demo.add_argument("--ruleset", default="temples-and-swords")
     demo.add_argument("--seats", type=int, default=4)
@@ -92,8 +100,11 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     new.add_argument("--referee", action="append", default=[], metavar="ADDRESS")
     new.add_argument("--no-early", action="store_true", help="wait for the deadline always")
     new.add_argument("--address-check", action="store_true", help="orders only from seat address")
+    clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
     _simple(game, "show", "show one game", _game_show).add_argument("id")
+    for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
+        clock_cli.add_control_arguments(_simple(game, which, text, _game_clock), which)
 
 
 def _quarantine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -141,23 +152,46 @@ def _rulesets(args: argparse.Namespace) -> int:
 def _game_new(args: argparse.Namespace) -> int:
     service = _service(args)
     seats, passwords = _seat_specs(args.seat)
+    options = dict(_pair(option, "=") for option in args.option)
+    announce = _service_option(options, "announce_referee_actions", default=True)
     spec = GameSpec(
         id=args.id,
         ruleset=args.ruleset,
         seats=seats,
         seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
-        options=dict(_pair(option, "=") for option in args.option),
+        options=options,
         deadline_policy=args.deadline or service.settings.games.deadline_policy,
         early_processing=not args.no_early and service.settings.games.early_processing,
         address_check=args.address_check or service.settings.games.address_check,
         signup_seats=args.open,
         referees=args.referee,
+        announce_referee_actions=announce,
+        clock=clock_cli.options_from(args, service.settings),
     )
     with transaction(service.db) as session:
         game = create_game(session, service.settings, spec, now=_now(args))
+        give_passwords(session, service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status}, seed {game.seed})")
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
+    for address in args.referee:
+        print(f"  referee {address.lower()}: password mailed to them (once)")
+    return 0
+
+
+def _service_option(options: dict[str, str], name: str, *, default: bool) -> bool:
+    """A game option of the service, not of the ruleset: taken out before the ruleset sees
+    the others."""
+    if name not in options:
+        return default
+    value = options.pop(name).lower()
+    if value not in ("yes", "true", "on", "1", "no", "false", "off", "0"):
+        raise ValueError(f"option {name} takes yes or no, not {value!r}")
+    return value in ("yes", "true", "on", "1")
+
+
+def _game_clock(args: argparse.Namespace) -> int:
+    print(clock_cli.pause_or_resume(_service(args), args, _now(args)))
     return 0
 
 
@@ -208,6 +242,7 @@ def _game_show(args: argparse.Namespace) -> int:
             f"{'on' if game.early_processing else 'off'}; address check "
             f"{'on' if game.address_check else 'off'}"
         )
+        print(clock_cli.describe(game))
         turn = pending_turn(session, game)
         if turn is not None:
             waiting = waiting_seats(session, game, turn)
@@ -222,20 +257,28 @@ def _game_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _maildirs(settings: Settings) -> tuple[MaildirInbox, MaildirSender]:
-    return MaildirInbox(Path(settings.maildir.inbox)), MaildirSender(Path(settings.maildir.outbox))
+def _transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
+    return open_transport(settings)  # [service] transport: maildir or mail
 
 
 def _poll(args: argparse.Namespace) -> int:
     service = _service(args)
-    inbox, sender = _maildirs(service.settings)
-    report = poll_once(service, inbox, sender, now=_now(args))
+    inbox, sender = _transport(service.settings)
+    try:
+        report = poll_once(service, inbox, sender, now=_now(args))
+    finally:
+        inbox.close()
     statuses = ", ".join(f"{count} {status}" for status, count in sorted(report.statuses.items()))
     print(f"mail in: {report.received} ({statuses or 'none'})")
     for turn in report.turns:
         print(f"resolved {turn.game} turn {turn.turn}" + (" - game over" if turn.ended else ""))
     print(f"mail out: {report.drained.sent} sent, {report.drained.failed} failed")
     return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    now = _now(args) if args.now else None
+    return serve_command.serve(_service(args), once=args.once, now=now)
 
 
 def _turn_run(args: argparse.Namespace) -> int:
@@ -265,12 +308,21 @@ def _check(args: argparse.Namespace) -> int:
 
 def _outbox_flush(args: argparse.Namespace) -> int:
     service = _service(args)
-    _, sender = _maildirs(service.settings)
+    _, sender = _transport(service.settings)
     report = drain(service, sender, now=_now(args))
     with transaction(service.db) as session:
-        waiting = len(list(session.exec(select(Outbox.id).where(col(Outbox.sent_at).is_(None)))))
-    print(f"{report.sent} sent, {report.failed} failed, {waiting} waiting")
+        unsent = col(Outbox.sent_at).is_(None), col(Outbox.bounced_at).is_(None)
+        waiting = len(list(session.exec(select(Outbox.id).where(*unsent))))
+    print(
+        f"{report.sent} sent, {report.failed} failed, {report.bounced} bounced, {waiting} waiting"
+    )
     return 0 if not report.failed else 1
+
+
+def _outbox_list(args: argparse.Namespace) -> int:
+    for line in serve_command.outbox_lines(_service(args), include_sent=args.all):
+        print(line)
+    return 0
 
 
 def _quarantine_list(args: argparse.Namespace) -> int:
@@ -304,6 +356,11 @@ def _quarantine_replay(args: argparse.Namespace) -> int:
     service = _service(args)
     receipt = replay(service, args.id, now=_now(args))
     print(f"replayed: {receipt.status} ({receipt.outcome}), {len(receipt.replies)} replies queued")
+    return 0
+
+
+def _referee(args: argparse.Namespace) -> int:
+    print(referee_cli.run(_service(args), args, _now(args)))
     return 0
 
 

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from pbem.clock.policy import PolicyError, parse_duration
+from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError
+
 CONFIG_ENV = "PBEM_CONFIG"
 
 
@@ -46,11 +49,61 @@ class GameSettings:
     deadline_policy: str = "interval:48h"  # "interval:<n>[mhd]" or "none"
     early_processing: bool = True  # resolve as soon as every seat's orders are in
     address_check: bool = False  # accept orders only from the seat's registered address
+    timezone: str = "UTC"  # the game's zone: weekly deadlines and absence dates
+    grace: str = "0"  # a turn resolves this long after its deadline, e.g. "2h"
+    reminders: tuple[str, ...] = ("24h",)  # remind seats without orders this long before
+    nmr: str = "no-orders"  # a missing seat plays "no-orders" or its "standing" (last) orders
+    abandon_after: int = 3  # misses in a row before a seat is abandoned; 0: never
+    wait_for_absent: bool = False  # turns wait while a seat is absent (SET ABSENCE)
+
+
+@dataclass(frozen=True)
+class ClockSettings:
+    outage_threshold: str = "1h"  # a deadline missed by more than this was an outage
+    outage_grace: str = "24h"  # such a deadline moves to this long after the restart
+    max_absence_days: int = 60  # SET ABSENCE reaches at most this many days ahead
+
+    def __post_init__(self) -> None:
+        for name in ("outage_threshold", "outage_grace"):
+            try:
+                parse_duration(getattr(self, name))
+            except PolicyError as error:
+                raise ConfigError(f"clock.{name}: {error}") from None
 
 
 @dataclass(frozen=True)
 class SecuritySettings:
     password_cost: int = 14  # scrypt cost as log2(n) for new password hashes
+
+
+TRANSPORTS = ("maildir", "mail")  # maildir: the [maildir] folders; mail: [imap] and [smtp]
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    transport: str = "maildir"
+    max_wait_seconds: int = 60  # the daemon looks at the clock and the outbox at least this often
+
+    def __post_init__(self) -> None:
+        if self.transport not in TRANSPORTS:
+            raise ConfigError(f"service.transport must be one of {', '.join(TRANSPORTS)}")
+        if self.max_wait_seconds <= 0:
+            raise ConfigError("service.max_wait_seconds must be more than 0")
+
+
+@dataclass(frozen=True)
+class LoggingSettings:
+    level: str = "INFO"  # DEBUG | INFO | WARNING | ERROR
+    format: str = "text"  # text | json (one object a line)
+    file: str = ""  # empty: standard error (the journal, under systemd)
+
+    def __post_init__(self) -> None:
+        if self.level.upper() not in LOG_LEVELS:
+            raise ConfigError(f"logging.level must be one of {', '.join(LOG_LEVELS)}")
+        if self.format not in LOG_FORMATS:
+            raise ConfigError(f"logging.format must be one of {', '.join(LOG_FORMATS)}")
 
 
 @dataclass(frozen=True)
@@ -61,6 +114,11 @@ class Settings:
     limits: LimitSettings = field(default_factory=LimitSettings)
     games: GameSettings = field(default_factory=GameSettings)
     security: SecuritySettings = field(default_factory=SecuritySettings)
+    clock: ClockSettings = field(default_factory=ClockSettings)
+    service: ServiceSettings = field(default_factory=ServiceSettings)
+    imap: ImapSettings = field(default_factory=ImapSettings)
+    smtp: SmtpSettings = field(default_factory=SmtpSettings)
+    logging: LoggingSettings = field(default_factory=LoggingSettings)
 
     def our_addresses(self) -> tuple[str, ...]:
         return (self.mail.address, *self.mail.other_addresses)
@@ -102,4 +160,7 @@ def _override(section: str, current: Any, values: dict[str, Any]) -> Any:
         elif type(value) is not type(default):
             raise ConfigError(f"{section}.{key} takes a {type(default).__name__}")
         changes[key] = value
-    return replace(current, **changes)
+    try:
+        return replace(current, **changes)
+    except TransportSettingsError as error:  # the transport checks its own values
+        raise ConfigError(str(error)) from None

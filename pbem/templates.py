@@ -6,6 +6,7 @@ deterministic: the same context gives the same text.
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from functools import cache
 from pathlib import Path
@@ -13,7 +14,16 @@ from typing import Any
 
 import jinja2
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "mail_templates"
+
+def _template_dir() -> Path:
+    """mail_templates/ beside the packages (a checkout, an editable install), else where a
+    wheel installs it: <prefix>/share/pbem/mail_templates (see pyproject.toml)."""
+    beside = Path(__file__).resolve().parent.parent / "mail_templates"
+    installed = Path(sys.prefix) / "share" / "pbem" / "mail_templates"
+    return beside if beside.is_dir() or not installed.is_dir() else installed
+
+
+TEMPLATE_DIR = _template_dir()
 
 
 @cache

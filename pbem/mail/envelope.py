@@ -23,6 +23,7 @@ mail without a GAME line, on its first line. Lines after a command line are retu
     REPORT [<turn>]                                     resend a report; needs the GAME line
     ORDERS                                              echo the orders on file; needs GAME
     JOIN <game-id> <seat-name> [PASSWORD] <password>    SIGNUP is the same; no GAME line
+    SET ABSENCE <YYYY-MM-DD>|NONE                       away through a day; needs GAME
 
 These words, and GAME, TURN and END, are reserved: no ruleset may start an order with one.
 Game ids and seat names are at most 64 characters (MAX_NAME).
@@ -53,6 +54,7 @@ _COMMANDS = {
     "ORDERS": "ORDERS",
     "JOIN": "JOIN",
     "SIGNUP": "JOIN",
+    "SET": "SET",
 }
 _KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
 _ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})
@@ -100,7 +102,8 @@ def parse_envelope(text: str) -> Envelope:
     if start is None:
         return _without_game_line(lines)
     head = _parse_game(lines[start])
-    body = _walk(lines, start + 1)
+    # A referee's lines are all referee commands (ORDERS, REPORT... included), read in full.
+    body = _walk(lines, start + 1, commands=not head.referee)
     before = _block(lines[:start], "text before the GAME line")
     return replace(
         body,

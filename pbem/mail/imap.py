@@ -294,7 +294,7 @@ class ImapInbox:
         """IDLE until new mail (True) or the deadline (False). Caller handles network errors."""
         idle = session.box.idle
         idle.start()
-        woke = False
+        woke = _announced_unseen(session.box)
         try:
             while not woke:
                 remaining = deadline - self._clock()
@@ -303,7 +303,7 @@ class ImapInbox:
                 slice_seconds = min(remaining, _IDLE_SLICE_SECONDS)
                 started = self._clock()
                 lines = idle.poll(timeout=slice_seconds)
-                woke = _announces_mail(lines)
+                woke = _announces_mail(lines) or _announced_unseen(session.box)
                 if not lines and self._clock() - started < slice_seconds * 0.9:
                     # imap_tools returns early and empty at EOF: the connection died. Go look.
                     woke = True
@@ -346,6 +346,37 @@ def _close(box: BaseMailBox, *, logout: bool) -> None:
             box.client.shutdown()
     except NETWORK_ERRORS:
         pass  # it is going away either way
+
+
+def _announced_unseen(box: BaseMailBox) -> bool:
+    """Whether the server announced new mail where idle.poll() cannot see it.
+
+    Mail that arrives between our last SEARCH and the IDLE command is announced as IDLE
+    starts ("* n EXISTS" next to "+ idling"). imaplib may take that line in with the
+    continuation (into untagged_responses), or read it ahead into its buffer (or the TLS
+    layer's); poll() waits on the socket with select(), which sees neither, and would sleep
+    through it until the timeout.
+    """
+    client = box.client
+    if client.untagged_responses.pop("EXISTS", None):
+        return True
+    return b" EXISTS\r\n" in _read_ahead(client)
+
+
+def _read_ahead(client: imaplib.IMAP4) -> bytes:
+    """What imaplib holds read but not yet parsed, without blocking."""
+    peek = getattr(client.file, "peek", None)  # imaplib reads through a BufferedReader
+    if peek is None:
+        return b""
+    sock = client.sock
+    timeout = sock.gettimeout()
+    sock.settimeout(0)  # peek() returns the buffer, or reads what is there (TLS: decrypted)
+    try:
+        return bytes(peek(1 << 16))
+    except (OSError, ValueError):
+        return b""  # nothing buffered, and nothing on the socket yet
+    finally:
+        sock.settimeout(timeout)
 
 
 def _announces_mail(lines: list[bytes]) -> bool:

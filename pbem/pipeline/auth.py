@@ -7,7 +7,7 @@ from __future__ import annotations
 from pbem.mail.envelope import Envelope
 from pbem.passwords import verify_password
 from pbem.pipeline.context import MailContext
-from pbem.pipeline.games import find_game, find_seat, seats_of
+from pbem.pipeline.games import NO_PLAYER, find_game, find_seat, seats_of
 from pbem.store import Game, Seat
 
 
@@ -55,6 +55,13 @@ def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
             f"wrong password for seat {seat.name} in game {game.id}",
             reply_to=seat.address,
             details=[f"The mail came from {sender or 'an unknown address'}."],
+        )
+        return None
+    if seat.status in NO_PLAYER:
+        context.quarantine(
+            "seat-disorder",
+            f"seat {seat.name} is in civil disorder; only a referee can give it a player again",
+            reply_to=seat.address,
         )
         return None
     if game.address_check and sender != seat.address:

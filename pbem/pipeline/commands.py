@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import get_ruleset
+from pbem.clock.absence import set_command
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
 from pbem.pipeline.audit import audit
@@ -194,4 +195,5 @@ COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
     "ORDERS": _orders,
     "REPORT": _report,
     "JOIN": _join,
+    "SET": set_command,  # SET ABSENCE, see pbem.clock.absence
 }

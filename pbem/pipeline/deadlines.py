@@ -1,35 +1,41 @@
-"""Deadline policies: "interval:<n>[mhd]" (the next deadline that long after a turn opens) or
-"none" (a turn waits for every seat's orders or a referee's `turn run`)."""
+"""Deadline policies as the pipeline uses them; the arithmetic is pbem.clock.policy's.
+
+"none" (a turn waits for every seat's orders or a referee's `turn run`), "interval:<duration>"
+(the deadline that long after a turn opens) or "weekly:<days>@<HH:MM> [zone]"."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 
-_INTERVAL = re.compile(r"^interval:(\d+)([mhd])$")
-_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+from pbem.clock.policy import Interval, NoDeadline, Weekly, parse_policy
+from pbem.clock.policy import PolicyError as DeadlinePolicyError
+from pbem.clock.policy import next_deadline as _next_deadline
 
-
-class DeadlinePolicyError(ValueError):
-    pass
+__all__ = ["DeadlinePolicyError", "canonical", "describe", "interval", "next_deadline"]
 
 
 def interval(policy: str) -> timedelta | None:
-    """The time a turn stays open under `policy`, or None for no deadline."""
-    if policy == "none":
+    """The time a turn stays open under an interval `policy`, or None for "none"; a weekly
+    policy has no fixed length and is refused here."""
+    parsed = parse_policy(policy)
+    if isinstance(parsed, Weekly):
+        raise DeadlinePolicyError(f"{policy!r} is a weekly policy, not an interval")
+    return parsed.step if isinstance(parsed, Interval) else None
+
+
+def canonical(policy: str, zone: str = "UTC") -> str:
+    """`policy` as stored: checked, and a weekly one with its time zone spelled out."""
+    parsed = parse_policy(policy, zone)
+    return str(parsed) if isinstance(parsed, Weekly) else policy.strip().lower()
+
+
+def next_deadline(
+    policy: str, opened: datetime, *, zone: str = "UTC", previous: datetime | None = None
+) -> datetime | None:
+    parsed = parse_policy(policy, zone)
+    if isinstance(parsed, NoDeadline):
         return None
-    match = _INTERVAL.match(policy)
-    if not match or int(match.group(1)) == 0:
-        raise DeadlinePolicyError(
-            f"deadline policy {policy!r} is not 'none' or 'interval:<n>' with m, h or d, "
-            "e.g. interval:48h"
-        )
-    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
-
-
-def next_deadline(policy: str, opened: datetime) -> datetime | None:
-    step = interval(policy)
-    return opened + step if step else None
+    return _next_deadline(parsed, opened, previous=previous)
 
 
 def describe(deadline: datetime | None) -> str:

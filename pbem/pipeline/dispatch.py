@@ -8,6 +8,7 @@ from pbem.mail.hygiene import refusal_reason
 from pbem.pipeline.commands import HELP_HINT, help_reply, run_command
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.orders import take_orders
+from pbem.referee.by_mail import handle_referee_mail
 
 
 def handle(context: MailContext) -> None:
@@ -30,9 +31,7 @@ def handle(context: MailContext) -> None:
     elif envelope.problem:
         context.quarantine("envelope", envelope.problem, reply_to=mail.sender, hint=HELP_HINT)
     elif envelope.referee:
-        context.quarantine(
-            "referee", "referee commands by mail are not available yet", reply_to=mail.sender
-        )
+        handle_referee_mail(context, envelope)
     elif not envelope.game:
         _no_game_line(context, envelope)
     else:

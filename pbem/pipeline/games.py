@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -10,6 +11,10 @@ from engine import get_ruleset
 from pbem.passwords import hash_password
 from pbem.pipeline.deadlines import next_deadline
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+
+# Seat statuses of a seat a referee put into civil disorder or ejected the player of
+# (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
+NO_PLAYER = ("disorder", "ejected")
 
 
 def seats_of(session: Session, game_id: str) -> list[Seat]:
@@ -62,7 +67,9 @@ def waiting_seats(
     state = state if state is not None else loads(turn.state_before)
     expected = get_ruleset(game.ruleset).seats_to_order(state)
     have = stored_orders(session, game.id, turn.number)
-    return [seat for seat in expected if seat not in have]
+    # Nobody waits for a seat in civil disorder or without a player (see pbem/referee).
+    absent = {s.name for s in seats_of(session, game.id) if s.status in NO_PLAYER}
+    return [seat for seat in expected if seat not in have and seat not in absent]
 
 
 def add_seat(
@@ -81,13 +88,27 @@ def add_seat(
     return row
 
 
-def open_turn(session: Session, game: Game, state: dict[str, Any], *, now: Any) -> Turn:
-    """Store `state` as the pending turn's starting state, with its deadline."""
+def open_turn(
+    session: Session,
+    game: Game,
+    state: dict[str, Any],
+    *,
+    now: Any,
+    previous_deadline: datetime | None = None,
+) -> Turn:
+    """Store `state` as the pending turn's starting state, with its deadline (a weekly one
+    comes after the `previous_deadline` too, see pbem.clock.policy)."""
     turn = Turn(
         game_id=game.id,
         number=get_ruleset(game.ruleset).turn_number(state),
         state_before=dumps(state),
-        deadline=next_deadline(game.deadline_policy, utc(now)),
+        deadline=next_deadline(
+            game.deadline_policy,
+            utc(now),
+            zone=game.timezone,
+            previous=utc(previous_deadline) if previous_deadline else None,
+        ),
+        opened_at=utc(now),
     )
     game.turn = turn.number
     session.add(turn)

@@ -25,6 +25,7 @@ class Receipt:
     status: str  # accepted | answered | ignored | quarantined | duplicate
     outcome: str
     replies: list[Outbox] = field(default_factory=list)
+    game_id: str | None = None  # the game the mail was about, when known (for the logs)
 
 
 def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True) -> Receipt:
@@ -101,4 +102,5 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
 
 def _receipt(context: MailContext) -> Receipt:
     inbound = context.inbound
-    return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(context.replies))
+    replies = list(context.replies)
+    return Receipt(inbound.message_id, inbound.status, inbound.outcome, replies, inbound.game_id)

@@ -11,9 +11,10 @@ from typing import Any
 from sqlmodel import Session
 
 from engine import Ruleset, get_ruleset
+from pbem.clock.options import ClockOptions
 from pbem.config import Settings
 from pbem.pipeline.audit import audit
-from pbem.pipeline.deadlines import interval
+from pbem.pipeline.deadlines import canonical
 from pbem.pipeline.games import add_seat, open_turn, seats_of
 from pbem.pipeline.outbox import queue
 from pbem.pipeline.reports import start_letter
@@ -42,7 +43,9 @@ class GameSpec:
     early_processing: bool = True
     address_check: bool = False
     signup_seats: int = 0  # > 0: open to JOIN until this many more seats are taken
-    referees: Sequence[str] = ()
+    referees: Sequence[str] = ()  # no password yet: see pbem.referee.roles.give_passwords
+    announce_referee_actions: bool = True  # reports tell what a referee changed, and why
+    clock: ClockOptions = field(default_factory=ClockOptions)  # timezone, grace, reminders...
 
 
 def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
@@ -60,7 +63,9 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         address_check=spec.address_check,
         signup_seats=spec.signup_seats,
         created_at=utc(now),
+        announce_referee_actions=spec.announce_referee_actions,
     )
+    spec.clock.apply(game)
     session.add(game)
     session.flush()
     cost = settings.security.password_cost
@@ -87,7 +92,7 @@ def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
     total = len(spec.seats) + spec.signup_seats
     if not ruleset.min_seats <= total <= ruleset.max_seats:
         raise GameError(f"{ruleset.id} takes {ruleset.min_seats} to {ruleset.max_seats} seats")
-    interval(spec.deadline_policy)  # raises on a bad policy
+    canonical(spec.deadline_policy, spec.clock.timezone)  # raises on a bad policy
 
 
 def start_game(session: Session, settings: Settings, game: Game, *, now: datetime) -> Turn:

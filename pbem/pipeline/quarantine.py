@@ -10,6 +10,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from pbem.config import Settings
 from pbem.mail.reading import read_mail
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.dispatch import handle
@@ -58,17 +59,23 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
     new error is recorded as a further entry."""
     try:
         with transaction(service.db) as session:
-            inbound = _release(session, quarantine_id, now)
-            mail = read_mail(inbound.raw, max_bytes=service.settings.mail.max_bytes)
-            context = MailContext(session, service.settings, inbound, mail, now)
-            handle(context)
-            return Receipt(
-                inbound.message_id, inbound.status, inbound.outcome, list(context.replies)
-            )
+            return replay_in(session, service.settings, quarantine_id, now=now)
     except QuarantineError:
         raise
     except Exception:
         return _replay_failed(service, quarantine_id, traceback.format_exc(), now)
+
+
+def replay_in(
+    session: Session, settings: Settings, quarantine_id: int, *, now: datetime
+) -> Receipt:
+    """Handle the quarantined mail again inside the caller's transaction (a referee command
+    runs in its own); raises what the handling raises."""
+    inbound = _release(session, quarantine_id, now)
+    mail = read_mail(inbound.raw, max_bytes=settings.mail.max_bytes)
+    context = MailContext(session, settings, inbound, mail, now)
+    handle(context)
+    return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(context.replies))
 
 
 def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMessage:

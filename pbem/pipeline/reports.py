@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
 from engine import Event, Resolution, Ruleset, get_ruleset
 from pbem.config import Settings
@@ -14,7 +15,7 @@ from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
 from pbem.pipeline.outbox import Letter
-from pbem.store import Game, Seat, Turn, loads
+from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
@@ -29,6 +30,8 @@ class ResolvedTurn:
     resolution: Resolution
     following: Turn | None
     line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
+    revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
+    referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
 
     @classmethod
     def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
@@ -43,18 +46,23 @@ class ResolvedTurn:
             resolution=Resolution.from_record(after, loads(turn.record or "{}")),
             following=_following_turn(session, game, ruleset, after),
             line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
+            revision=_revision(session, game.id, turn.number),
+            referee_notes=_referee_notes(session, game, turn.number),
         )
 
 
 def report_letter(settings: Settings, view: ResolvedTurn, seat: Seat) -> Letter:
     """The report of a resolved turn for `seat`."""
     game, number = view.game.id, view.turn.number
+    # A turn resolved again after a rollback gets new reports, with new Message-IDs.
+    again = (f"rerun-{view.revision}",) if view.revision else ()
+    parts = ("report", game, str(number), seat.name, *again)
     return Letter(
         "report",
         seat.address,
         f"[{game}] turn {number} report",
         report_body(settings, view, seat),
-        stable_message_id("report", game, str(number), seat.name, domain=settings.mail.domain),
+        stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game,
     )
 
@@ -71,13 +79,17 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         turn=view.turn.number,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline) if following else "",
-        events=[_event_line(e) for e in events if _concerns(e, seat)],
+        events=[event_line(e) for e in events if _concerns(e, seat)],
         results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[_event_line(e) for e in events if not _concerns(e, seat)],
+        news=[event_line(e) for e in events if not _concerns(e, seat)],
         summary=ruleset.public_summary(after),
+        referee_notes=list(view.referee_notes),
         template=ruleset.order_template(after, seat.name) if following else "",
+        # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.
+        nmr=loads(view.turn.nmr or "{}").get(seat.name),
+        abandon_after=view.game.abandon_after,
     )
 
 
@@ -108,7 +120,9 @@ def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Lett
     )
 
 
-def end_letter(settings: Settings, game: Game, seat_name: str, to: str, turn: Turn) -> Letter:
+def end_letter(
+    settings: Settings, game: Game, seat_name: str, to: str, turn: Turn, *, revision: int = 0
+) -> Letter:
     ruleset = get_ruleset(game.ruleset)
     final = loads(turn.state_after or turn.state_before)
     outcome = ruleset.outcome(final)
@@ -123,8 +137,27 @@ def end_letter(settings: Settings, game: Game, seat_name: str, to: str, turn: Tu
         summary=ruleset.public_summary(final),
         map=ruleset.render_map(final, seat_name),
     )
-    message_id = stable_message_id("end", game.id, to, domain=settings.mail.domain)
+    again = (f"rerun-{revision}",) if revision else ()
+    message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)
     return Letter("game-end", to, f"[{game.id}] game over", body, message_id, game_id=game.id)
+
+
+def _revision(session: Session, game_id: str, number: int) -> int:
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    )
+    return session.exec(query).one()
+
+
+def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
+    """The public referee notes of the turn, unless the game opted out of them."""
+    if not game.announce_referee_actions:
+        return ()
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
+    )
+    notes = session.exec(query.order_by(col(RefereeNote.id)))
+    return tuple(wrap(f"{note.effect}. Why: {note.reason}") for note in notes)
 
 
 def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
@@ -141,7 +174,7 @@ def _concerns(event: Event, seat: Seat) -> bool:
     return event.seat in ("", seat.name) or seat.name in event.also
 
 
-def _event_line(event: Event) -> str:
+def event_line(event: Event) -> str:
     # The dice are shown unless the ruleset's text already shows every one of them.
     shown = all(str(die) in event.text for die in event.dice)
     dice = "" if shown else f" (dice: {' '.join(map(str, event.dice))})"

@@ -5,19 +5,31 @@ written in one transaction per game, so a crash resolves a turn wholly or not at
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from engine import ParsedOrders, Resolution, get_ruleset
+from pbem.clock.due import facts_of
+from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
+from pbem.logs import log_context
 from pbem.pipeline.audit import audit
-from pbem.pipeline.games import open_turn, pending_turn, seats_of, stored_orders, waiting_seats
+from pbem.pipeline.games import (
+    NO_PLAYER,
+    open_turn,
+    pending_turn,
+    seats_of,
+    stored_orders,
+)
 from pbem.pipeline.outbox import queue
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
 from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -41,12 +53,10 @@ def due_games(session: Session, *, now: datetime) -> list[str]:
 
 
 def is_due(session: Session, game: Game, *, now: datetime) -> bool:
-    turn = pending_turn(session, game)
-    if turn is None:
-        return False
-    if turn.deadline is not None and utc(turn.deadline) <= utc(now):
-        return True
-    return game.early_processing and not waiting_seats(session, game, turn)
+    """The clock decides: deadline plus grace passed, or every order in (early processing);
+    never while paused or while a seat the game waits for is away (pbem.clock.due)."""
+    facts = facts_of(session, game, now)
+    return facts is not None and facts.is_due()
 
 
 def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
@@ -55,10 +65,19 @@ def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
         game_ids = due_games(session, now=now)
     summaries = []
     for game_id in game_ids:
-        with transaction(service.db) as session:
-            summary = resolve_turn(session, service.settings, game_id, now=now, only_if_due=True)
-            if summary:
-                summaries.append(summary)
+        try:
+            with transaction(service.db) as session:
+                summary = resolve_turn(
+                    session, service.settings, game_id, now=now, only_if_due=True
+                )
+        except Exception:
+            # One game's failure (a ruleset bug, bad stored state) must not stop the others;
+            # its turn stays pending, rolled back whole, and is tried again next pass.
+            with log_context(game=game_id):
+                log.exception("turn not resolved")
+            continue
+        if summary:
+            summaries.append(summary)
     return summaries
 
 
@@ -76,13 +95,14 @@ def resolve_turn(
     if turn is None:
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
     resolution, ordered = _resolve(session, game, turn)
+    note_misses(session, settings, game, turn, now=now)  # before resolved_at: needs it pending
     turn.state_after = dumps(resolution.state)
     turn.record = dumps(resolution.record_json())
     turn.resolved_at = utc(now)
     session.add(turn)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
     if outcome is None:
-        open_turn(session, game, resolution.state, now=now)
+        open_turn(session, game, resolution.state, now=now, previous_deadline=turn.deadline)
     else:
         game.status = "ended"
         game.result = dumps(outcome.to_json())
@@ -102,14 +122,27 @@ def resolve_turn(
     )
 
 
+def preview_resolution(session: Session, game: Game, turn: Turn) -> Resolution:
+    """What resolving `turn` now would give; nothing is stored (a referee's preview)."""
+    return _resolve(session, game, turn)[0]
+
+
 def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, int]:
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
-    texts = stored_orders(session, game.id, turn.number)
+    # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
+    absent = {seat.name for seat in seats_of(session, game.id) if seat.status in NO_PLAYER}
+    texts = {
+        seat: row
+        for seat, row in stored_orders(session, game.id, turn.number).items()
+        if seat not in absent
+    }
     orders = {
         seat: ruleset.parse_orders(state, seat, texts[seat].text)
         if seat in texts
         else ParsedOrders()
+        if seat in absent
+        else orders_for_missing(session, ruleset, game, turn, state, seat)
         for seat in ruleset.seats_to_order(state)
     }
     return ruleset.resolve(state, orders, game.seed), len(texts)
@@ -120,6 +153,7 @@ def _queue_mail(
 ) -> None:
     seats = seats_of(session, game.id)
     view = ResolvedTurn.load(session, game, turn)
+    seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
     for seat in seats:
         queue(session, settings, report_letter(settings, view, seat), now=now)
     if not ended:
@@ -128,5 +162,5 @@ def _queue_mail(
     referees = session.exec(select(Referee).where(Referee.game_id == game.id))
     readers += [("", referee.address) for referee in referees]  # '': the map seen by no seat
     for seat_name, address in readers:
-        letter = end_letter(settings, game, seat_name, address, turn)
+        letter = end_letter(settings, game, seat_name, address, turn, revision=view.revision)
         queue(session, settings, letter, now=now)

@@ -3,6 +3,8 @@
 from pbem.store.db import dumps, flushed_id, loads, make_engine, transaction, utc, utcnow
 from pbem.store.migrate import upgrade
 from pbem.store.models import (
+    ArchivedOrderSet,
+    ArchivedTurn,
     AuditLog,
     Game,
     InboundMessage,
@@ -10,11 +12,14 @@ from pbem.store.models import (
     Outbox,
     Quarantine,
     Referee,
+    RefereeNote,
     Seat,
     Turn,
 )
 
 __all__ = [
+    "ArchivedOrderSet",
+    "ArchivedTurn",
     "AuditLog",
     "Game",
     "InboundMessage",
@@ -22,6 +27,7 @@ __all__ = [
     "Outbox",
     "Quarantine",
     "Referee",
+    "RefereeNote",
     "Seat",
     "Turn",
     "dumps",

@@ -3,7 +3,7 @@ same stored outputs byte for byte on SQLite and PostgreSQL alike; times are awar
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -15,13 +15,23 @@ class Game(SQLModel, table=True):
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     status: str = Field(default="running", max_length=16)  # open | running | ended
-    deadline_policy: str = Field(default="interval:48h", max_length=64)
+    deadline_policy: str = Field(default="interval:48h", max_length=128)
     early_processing: bool = True
     address_check: bool = False
     signup_seats: int = 0  # seats still to fill by JOIN while status is open
     turn: int = 0  # the pending turn's number, 0 before the game starts
     result: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     created_at: datetime
+    announce_referee_actions: bool = True  # reports list what a referee changed, and why
+    # The clocks (pbem/clock/): see docs/pipeline.md, "Clocks".
+    timezone: str = Field(default="UTC", max_length=64)  # weekly deadlines, absence dates
+    grace_seconds: int = 0  # a turn resolves this long after its deadline
+    reminders: str = Field(default="", max_length=256)  # offsets before the deadline: 24h,2h
+    nmr: str = Field(default="no-orders", max_length=16)  # no-orders | standing
+    abandon_after: int = 0  # misses in a row that make a seat abandoned; 0: never
+    wait_for_absent: bool = False  # a turn waits while a seat without orders is absent
+    paused_at: datetime | None = None
+    paused_left: int | None = None  # seconds the deadline was away when paused
 
 
 class Seat(SQLModel, table=True):
@@ -32,7 +42,9 @@ class Seat(SQLModel, table=True):
     position: int
     address: str = Field(max_length=320)
     password_hash: str = Field(max_length=256)
-    status: str = Field(default="active", max_length=16)  # active | out
+    status: str = Field(default="active", max_length=16)  # active | out | abandoned
+    missed: int = 0  # turns in a row resolved without this seat's orders
+    absent_until: date | None = None  # announced with SET ABSENCE; through this day
 
 
 class Referee(SQLModel, table=True):
@@ -53,6 +65,9 @@ class Turn(SQLModel, table=True):
     record: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     deadline: datetime | None = None
     resolved_at: datetime | None = None
+    opened_at: datetime | None = None  # None for turns opened before the clocks
+    # Seats resolved without orders, canonical JSON: {seat: {missed, absent, abandoned}}
+    nmr: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
 
 
 class OrderSet(SQLModel, table=True):
@@ -109,6 +124,9 @@ class Outbox(SQLModel, table=True):
     sent_at: datetime | None = Field(default=None, index=True)
     attempts: int = 0
     last_error: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+    # Not tried again before this time (the server deferred it); None: at the next drain.
+    next_attempt_at: datetime | None = None
+    bounced_at: datetime | None = None  # refused for good, or deferred too long: never sent
 
 
 class AuditLog(SQLModel, table=True):
@@ -119,3 +137,69 @@ class AuditLog(SQLModel, table=True):
     action: str = Field(max_length=64)
     game_id: str | None = Field(default=None, max_length=64)
     detail: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+
+
+class RefereeNote(SQLModel, table=True):
+    """What a referee changed and why, for the reports of `turn` (the turn pending when it
+    was done). An edit keeps its path and value: a rerun after a rollback applies it again."""
+
+    __tablename__ = "referee_note"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    turn: int
+    at: datetime
+    actor: str = Field(max_length=320)
+    action: str = Field(max_length=64)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    effect: str = Field(sa_column=Column(Text, nullable=False))  # what changed, for players
+    public: bool = True  # shown in the players' reports (unless the game opts out)
+    edit_path: str = Field(default="", max_length=256)  # '' unless a state edit
+    edit_value: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
+
+
+class ArchivedTurn(SQLModel, table=True):
+    """A turn as it was before a referee rolled the game back: branch n of the game keeps
+    every turn from the rollback point on, never deleted."""
+
+    __tablename__ = "archived_turn"
+    __table_args__ = (UniqueConstraint("game_id", "branch", "number"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    branch: int
+    number: int
+    state_before: str = Field(sa_column=Column(Text, nullable=False))
+    state_after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    record: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    deadline: datetime | None = None
+    resolved_at: datetime | None = None
+    archived_at: datetime
+
+
+class ArchivedOrderSet(SQLModel, table=True):
+    """A seat's orders for a turn of an archived branch (see ArchivedTurn)."""
+
+    __tablename__ = "archived_order_set"
+    __table_args__ = (UniqueConstraint("game_id", "branch", "turn", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    branch: int
+    turn: int
+    seat: str = Field(max_length=64)
+    text: str = Field(sa_column=Column(Text, nullable=False))
+    line_map: str = Field(sa_column=Column(Text, nullable=False))
+    message_id: str = Field(max_length=998)
+    version: int
+    received_at: datetime
+
+
+class ClockReminder(SQLModel, table=True):
+    """A deadline reminder sent to one seat: at most one per (turn, seat, offset)."""
+
+    __tablename__ = "clock_reminder"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "seat", "before_seconds"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
+    turn: int
+    seat: str = Field(max_length=64)
+    before_seconds: int  # the offset before the deadline it was sent for
+    sent_at: datetime

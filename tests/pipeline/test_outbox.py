@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import email
 import shutil
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from pbem.mail.compose import stable_message_id
@@ -52,10 +52,11 @@ def test_a_failing_transport_keeps_the_row_for_later(
     report = drain(service, sender, now=now)
     assert (report.sent, report.failed) == (0, 1)
     [row] = outbox(service)
-    assert row.sent_at is None and row.attempts == 1
+    assert (row.sent_at, row.attempts, row.next_attempt_at) == (None, 1, now + timedelta(minutes=1))
     assert row.last_error.startswith("NotADirectoryError")
     (tmp_path / "out" / "tmp").unlink()
     (tmp_path / "out" / "tmp").mkdir()
-    assert drain(service, sender, now=now).sent == 1
+    assert drain(service, sender, now=now).sent == 0  # not before its retry time
+    assert drain(service, sender, now=now + timedelta(minutes=1)).sent == 1
     assert outbox(service)[0].attempts == 2
     assert len(_files(tmp_path / "out")) == 1

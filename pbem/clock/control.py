@@ -1,0 +1,113 @@
+"""Pause and resume a game: small functions for the CLI and for referee commands.
+
+Both work inside the caller's transaction (they lock the game row), write an audit entry and
+(unless told not to) queue a notice to every seat. A paused game has the status "paused" and
+keeps the time its pending turn had left (paused_left): resuming sets the deadline that far
+after the moment of resuming. While paused, no turn resolves, no reminder goes out, no outage
+moves its deadline, and no orders are taken (the game waits for none).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, select
+
+from pbem.clock.notices import pause_letter, queue_once
+from pbem.config import Settings
+from pbem.pipeline.audit import audit
+from pbem.pipeline.games import seats_of, turn_of
+from pbem.store import Game, Turn, utc
+
+
+class ClockError(ValueError):
+    """A pause or resume that cannot be done; the message says why."""
+
+
+def pause(
+    session: Session,
+    settings: Settings,
+    game_id: str,
+    *,
+    now: datetime,
+    actor: str,
+    reason: str,
+    notify: bool = True,
+) -> Game:
+    """Pause the running game `game_id`, keeping its turn's remaining time."""
+    game, turn = _locked(session, game_id)
+    if game.status != "running":
+        raise ClockError(f"game {game.id} is {game.status}: only a running game pauses")
+    game.status = "paused"
+    game.paused_at = utc(now)
+    # A deadline already passed (the turn is in its grace) keeps no time: it resumes due.
+    left = max(utc(turn.deadline) - utc(now), timedelta(0)) if turn.deadline else None
+    game.paused_left = int(left.total_seconds()) if left is not None else None
+    session.add(game)
+    if notify:
+        _tell(session, settings, game, turn, paused=True, reason=reason, now=now)
+    audit(session, now, actor, "game-paused", game.id, reason)
+    return game
+
+
+def resume(
+    session: Session,
+    settings: Settings,
+    game_id: str,
+    *,
+    now: datetime,
+    actor: str,
+    reason: str = "",
+    notify: bool = True,
+) -> Game:
+    """Resume the paused game `game_id`: its turn's deadline becomes now plus the time it
+    had left when paused (a game paused with no recorded time keeps its deadline)."""
+    game, turn = _locked(session, game_id)
+    if game.status != "paused":
+        raise ClockError(f"game {game.id} is {game.status}, not paused")
+    if game.paused_left is not None:
+        turn.deadline = utc(now) + timedelta(seconds=game.paused_left)
+        session.add(turn)
+    game.status = "running"
+    game.paused_at = None
+    game.paused_left = None
+    session.add(game)
+    if notify:
+        _tell(session, settings, game, turn, paused=False, reason=reason, now=now)
+    audit(session, now, actor, "game-resumed", game.id, reason)
+    return game
+
+
+def _locked(session: Session, game_id: str) -> tuple[Game, Turn]:
+    query = select(Game).where(Game.id == game_id.lower()).with_for_update()
+    game = session.exec(query).first()
+    if game is None:
+        raise ClockError(f"there is no game {game_id}")
+    turn = turn_of(session, game.id, game.turn)
+    if turn is None or turn.resolved_at is not None:
+        raise ClockError(f"game {game.id} is {game.status}: it has no pending turn")
+    return game, turn
+
+
+def _tell(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    paused: bool,
+    reason: str,
+    now: datetime,
+) -> None:
+    for seat in seats_of(session, game.id):
+        letter = pause_letter(
+            settings,
+            game,
+            seat.address,
+            paused=paused,
+            turn=turn.number,
+            reason=reason,
+            deadline=turn.deadline,
+            at=now,
+        )
+        queue_once(session, settings, letter, now=now)

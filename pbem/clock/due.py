@@ -1,0 +1,199 @@
+"""What is due, given the database and `now`: turns to resolve, reminders to send, deadlines
+an outage made us miss, and the next moment any of these becomes due. Reads only; the
+changes are made by pbem.clock.run (and turn resolution by pbem.pipeline.turns)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from engine import get_ruleset
+from pbem.clock.policy import absence_end, parse_offsets
+from pbem.pipeline.games import pending_turn, seats_of, stored_orders
+from pbem.store import Game, Seat, Turn, loads, utc
+from pbem.store.models import ClockReminder
+
+
+@dataclass(frozen=True)
+class Facts:
+    """One running game's pending turn as the clock sees it at `now`."""
+
+    game: Game
+    turn: Turn
+    asked: tuple[Seat, ...]  # the seats the ruleset wants orders from, in seat order
+    ordered: frozenset[str]  # seats whose orders are in
+    now: datetime
+
+    @property
+    def paused(self) -> bool:
+        return self.game.paused_at is not None
+
+    def absent(self, seat: Seat) -> bool:
+        until = seat.absent_until
+        return until is not None and self.now < absence_end(until, self.game.timezone)
+
+    def missing(self) -> list[Seat]:
+        return [seat for seat in self.asked if seat.name not in self.ordered]
+
+    def required(self) -> list[Seat]:
+        """Missing seats that early processing waits for: active (not abandoned, nor taken
+        out by a referee), and not away unless the game waits for absent seats."""
+        return [
+            seat
+            for seat in self.missing()
+            if seat.status == "active" and (self.game.wait_for_absent or not self.absent(seat))
+        ]
+
+    def blocking(self) -> list[Seat]:
+        """Missing seats that hold the turn past its deadline (wait_for_absent): those away
+        at the deadline. They hold it until their absence ends, also once it has ended."""
+        deadline = self.turn.deadline
+        if not self.game.wait_for_absent or deadline is None:
+            return []
+        return [
+            seat
+            for seat in self.missing()
+            if seat.status == "active"
+            and seat.absent_until is not None
+            and absence_end(seat.absent_until, self.game.timezone) > utc(deadline)
+        ]
+
+    def remindable(self) -> list[Seat]:
+        return [s for s in self.missing() if s.status == "active" and not self.absent(s)]
+
+    def due_at(self) -> datetime | None:
+        """When the turn resolves by time: deadline plus grace, later while a required seat is
+        away. None without a deadline or while paused."""
+        if self.paused or self.turn.deadline is None:
+            return None
+        moment = utc(self.turn.deadline)
+        for seat in self.blocking():
+            assert seat.absent_until is not None
+            moment = max(moment, absence_end(seat.absent_until, self.game.timezone))
+        return moment + timedelta(seconds=self.game.grace_seconds)
+
+    def every_order_in(self) -> bool:
+        """Every seat the turn waits for has sent orders (and somebody has: a game whose
+        seats are all abandoned waits for its deadline, not for nothing)."""
+        return bool(self.ordered) and not self.required()
+
+    def all_in(self) -> bool:
+        """Due for its orders: every order in, and the game resolves early."""
+        return self.game.early_processing and self.every_order_in()
+
+    def is_due(self) -> bool:
+        if self.paused:
+            return False
+        due_at = self.due_at()
+        return self.all_in() or (due_at is not None and due_at <= self.now)
+
+    def overdue_by(self) -> timedelta | None:
+        """How long ago the turn fell due by time (None if it has not, or is due for its
+        orders being in, which an outage does not change)."""
+        due_at = self.due_at()
+        if due_at is None or due_at > self.now or self.every_order_in():
+            return None
+        return self.now - due_at
+
+    def reminder_times(self) -> list[tuple[timedelta, datetime]]:
+        """(offset, moment) of each reminder offset that falls inside this turn."""
+        deadline = self.turn.deadline
+        if deadline is None:
+            return []
+        opened = utc(self.turn.opened_at) if self.turn.opened_at else None
+        times = [(offset, utc(deadline) - offset) for offset in parse_offsets(self.game.reminders)]
+        # An offset longer than the turn would remind the moment the turn opens: skip it.
+        return [(offset, moment) for offset, moment in times if opened is None or moment >= opened]
+
+
+def facts_of(session: Session, game: Game, now: datetime) -> Facts | None:
+    turn = pending_turn(session, game)
+    if turn is None:
+        return None
+    state = loads(turn.state_before)
+    wanted = get_ruleset(game.ruleset).seats_to_order(state)
+    seats = {seat.name: seat for seat in seats_of(session, game.id)}
+    asked = tuple(seats[name] for name in wanted if name in seats)
+    ordered = frozenset(stored_orders(session, game.id, turn.number))
+    return Facts(game, turn, asked, ordered, utc(now))
+
+
+def running_facts(session: Session, now: datetime) -> Iterator[Facts]:
+    query = select(Game).where(Game.status == "running").order_by(col(Game.id))
+    for game in session.exec(query):
+        facts = facts_of(session, game, now)
+        if facts is not None:
+            yield facts
+
+
+def due_turns(session: Session, now: datetime) -> list[str]:
+    """Games whose pending turn is due now."""
+    return [facts.game.id for facts in running_facts(session, now) if facts.is_due()]
+
+
+def overdue_turns(session: Session, now: datetime, threshold: timedelta) -> list[str]:
+    """Games whose deadline passed more than `threshold` ago: the daemon was not running."""
+    found = []
+    for facts in running_facts(session, now):
+        late = facts.overdue_by()
+        if late is not None and late > threshold:
+            found.append(facts.game.id)
+    return found
+
+
+def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, int]]:
+    query = select(ClockReminder).where(
+        ClockReminder.game_id == game_id, ClockReminder.turn == turn
+    )
+    return {(row.seat, row.before_seconds) for row in session.exec(query)}
+
+
+def reminders_due(facts: Facts, sent: set[tuple[str, int]]) -> list[tuple[Seat, timedelta]]:
+    """(seat, offset) of each reminder to send now. Only the nearest offset that has come is
+    sent (after an outage, one reminder rather than a burst), and never to a seat that had
+    it, or a nearer one, this turn."""
+    deadline = facts.turn.deadline
+    if facts.paused or deadline is None or facts.now >= utc(deadline):
+        return []
+    come = [offset for offset, moment in facts.reminder_times() if moment <= facts.now]
+    if not come:
+        return []
+    nearest = min(come)
+    return [
+        (seat, nearest)
+        for seat in facts.remindable()
+        if not any(
+            (seat.name, int(offset.total_seconds())) in sent
+            for offset, _ in facts.reminder_times()
+            if offset <= nearest
+        )
+    ]
+
+
+def wakeup(facts: Facts) -> datetime | None:
+    """The next moment after `now` at which something may fall due in this game."""
+    if facts.paused:
+        return None
+    moments = [facts.due_at()]
+    if facts.remindable():
+        moments += [moment for _, moment in facts.reminder_times()]
+    moments += [
+        absence_end(seat.absent_until, facts.game.timezone)
+        for seat in facts.asked
+        if seat.absent_until is not None
+    ]
+    future = [moment for moment in moments if moment is not None and moment > facts.now]
+    return min(future, default=None)
+
+
+def wakeups(session: Session, now: datetime) -> dict[str, datetime]:
+    """Each running game's next wakeup (games with none are left out)."""
+    found = {}
+    for facts in running_facts(session, now):
+        moment = wakeup(facts)
+        if moment is not None:
+            found[facts.game.id] = moment
+    return found

@@ -1,0 +1,118 @@
+"""Missed turns (NMR, "no moves received"), inside turn resolution.
+
+A seat the ruleset asks for orders and that sent none is played by the game's `nmr` option:
+
+- ``no-orders``: with empty orders; a ruleset then applies the seat's standing orders kept in
+  its state (advance choices, defence, losses) and nothing else.
+- ``standing``: with the last order text the seat sent for an earlier turn, parsed again
+  against the current state (lines that no longer make sense are dropped as problems);
+  with no earlier orders, as ``no-orders``.
+
+Each miss counts one more on the seat's run of misses (orders reset it to 0), except while the
+seat is away (SET ABSENCE) or not active (abandoned, or taken out by a referee): an announced
+absence is not a miss. After the game's
+`abandon_after` misses in a row the seat becomes "abandoned" and the referees get a mail.
+The facts go into the turn's `nmr` column, so the report (and a resent one) can warn the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine import ParsedOrders, Ruleset
+from pbem.clock.due import facts_of
+from pbem.clock.notices import abandoned_letter, queue_once
+from pbem.config import Settings
+from pbem.pipeline.audit import audit
+from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, utc
+
+
+def orders_for_missing(
+    session: Session, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: str
+) -> ParsedOrders:
+    """What a seat without orders this turn is played with (see the module docstring)."""
+    last = _last_orders(session, game.id, turn.number, seat) if game.nmr == "standing" else None
+    if last is None:
+        return ParsedOrders()
+    return ruleset.parse_orders(state, seat, last.text)
+
+
+def _last_orders(session: Session, game_id: str, before: int, seat: str) -> OrderSet | None:
+    query = (
+        select(OrderSet)
+        .where(OrderSet.game_id == game_id, OrderSet.seat == seat, OrderSet.turn < before)
+        .order_by(col(OrderSet.turn).desc())
+    )
+    return session.exec(query).first()
+
+
+def note_misses(
+    session: Session, settings: Settings, game: Game, turn: Turn, *, now: datetime
+) -> dict[str, dict[str, Any]]:
+    """Count this turn's misses on the seats, abandon seats past the limit (telling the
+    referees), and keep the facts in turn.nmr. Call while resolving `turn`, before the
+    reports are rendered."""
+    facts = facts_of(session, game, now)
+    assert facts is not None and facts.turn.id == turn.id, "note_misses needs the pending turn"
+    # Away at the deadline counts, even if the turn waited (wait_for_absent) until the seat
+    # was back: it had no time to send orders.
+    at = min(utc(turn.deadline), utc(now)) if turn.deadline else utc(now)
+    away = replace(facts, now=at)
+    entries: dict[str, dict[str, Any]] = {}
+    for seat in facts.asked:
+        if seat.name in facts.ordered:
+            seat.missed = 0
+        else:
+            entries[seat.name] = _miss(session, settings, game, turn, seat, away.absent(seat), now)
+        session.add(seat)
+    turn.nmr = dumps(entries)
+    session.add(turn)
+    return entries
+
+
+def _miss(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    seat: Seat,
+    absent: bool,
+    now: datetime,
+) -> dict[str, Any]:
+    counted = seat.status == "active" and not absent  # only a player's own misses count
+    if counted:
+        seat.missed += 1
+    played = "standing" if _played_standing(session, game, turn, seat) else "no-orders"
+    newly = counted and 0 < game.abandon_after <= seat.missed
+    if newly:
+        seat.status = "abandoned"
+        _tell_referees(session, settings, game, turn, seat, now)
+    return {
+        "missed": seat.missed,
+        "absent": absent,
+        "abandoned": seat.status == "abandoned",
+        "newly_abandoned": newly,
+        "played": played,
+    }
+
+
+def _played_standing(session: Session, game: Game, turn: Turn, seat: Seat) -> bool:
+    return (
+        game.nmr == "standing"
+        and _last_orders(session, game.id, turn.number, seat.name) is not None
+    )
+
+
+def _tell_referees(
+    session: Session, settings: Settings, game: Game, turn: Turn, seat: Seat, now: datetime
+) -> None:
+    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
+    for referee in referees:
+        letter = abandoned_letter(settings, game, turn.number, seat, referee.address)
+        queue_once(session, settings, letter, now=now)
+    detail = f"{seat.name} after {seat.missed} turns in a row without orders (turn {turn.number})"
+    audit(session, now, "clock", "seat-abandoned", game.id, detail)

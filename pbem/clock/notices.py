@@ -1,0 +1,135 @@
+"""The clocks' mails: reminders, abandoned seats, deadlines moved after an outage, pause and
+resume. Each has a stable Message-ID made of what it is about, so a rerun after a crash
+cannot queue it twice (queue_once looks first; the outbox's Message-ID is unique)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sqlmodel import Session, select
+
+from engine import get_ruleset
+from pbem.clock.policy import format_duration
+from pbem.config import Settings
+from pbem.mail.compose import stable_message_id
+from pbem.pipeline.outbox import Letter, queue
+from pbem.store import Game, Outbox, Seat, utc
+from pbem.templates import render
+
+KIND = "clock"  # the outbox kind of every mail made here
+
+
+def when(moment: datetime | None, zone: str = "UTC") -> str:
+    """A deadline as players read it: UTC, with the game's local time when it has a zone."""
+    if moment is None:
+        return "none (when all orders are in)"
+    moment = utc(moment)
+    text = moment.strftime("%Y-%m-%d %H:%M UTC")
+    if zone == "UTC":
+        return text
+    local = moment.astimezone(ZoneInfo(zone))
+    return f"{text} ({local:%Y-%m-%d %H:%M %Z} in {zone})"
+
+
+def _letter(
+    settings: Settings,
+    game: Game,
+    to: str,
+    subject: str,
+    template: str,
+    *id_parts: str,
+    **facts: Any,
+) -> Letter:
+    body = render(template, moderator=settings.mail.name, game=game.id, **facts)
+    message_id = stable_message_id(template, game.id, *id_parts, to, domain=settings.mail.domain)
+    return Letter(KIND, to, f"[{game.id}] {subject}", body, message_id, game_id=game.id)
+
+
+def queue_once(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> None:
+    """Queue `letter` unless a mail with its Message-ID was queued before: a turn resolved
+    again after a referee's rollback may abandon the same seat again, and a duplicate id
+    would fail the whole transaction."""
+    query = select(Outbox.id).where(Outbox.message_id == letter.message_id)
+    if session.exec(query).first() is None:
+        queue(session, settings, letter, now=now)
+
+
+def reminder_letter(
+    settings: Settings, game: Game, turn: int, deadline: datetime, seat: Seat, before: timedelta
+) -> Letter:
+    return _letter(
+        settings,
+        game,
+        seat.address,
+        f"turn {turn}: orders due in {format_duration(before)}",
+        "reminder",
+        str(turn),
+        seat.name,
+        str(int(before.total_seconds())),
+        seat=seat.name,
+        turn=turn,
+        deadline=when(deadline, game.timezone),
+        before=format_duration(before),
+        title=get_ruleset(game.ruleset).title,
+    )
+
+
+def abandoned_letter(settings: Settings, game: Game, turn: int, seat: Seat, to: str) -> Letter:
+    return _letter(
+        settings,
+        game,
+        to,
+        f"seat {seat.name} abandoned",
+        "abandoned",
+        str(turn),
+        seat.name,
+        seat=seat.name,
+        address=seat.address,
+        turn=turn,
+        missed=seat.missed,
+    )
+
+
+def outage_letter(
+    settings: Settings, game: Game, turn: int, old: datetime, new: datetime, to: str
+) -> Letter:
+    return _letter(
+        settings,
+        game,
+        to,
+        f"turn {turn}: deadline moved",
+        "deadline_moved",
+        str(turn),
+        utc(old).isoformat(),
+        turn=turn,
+        old=when(old, game.timezone),
+        new=when(new, game.timezone),
+    )
+
+
+def pause_letter(
+    settings: Settings,
+    game: Game,
+    to: str,
+    *,
+    paused: bool,
+    turn: int,
+    reason: str,
+    deadline: datetime | None,
+    at: datetime,
+) -> Letter:
+    template = "paused" if paused else "resumed"
+    return _letter(
+        settings,
+        game,
+        to,
+        f"game {template}",
+        template,
+        str(turn),
+        utc(at).isoformat(),
+        turn=turn,
+        reason=reason,
+        deadline=when(deadline, game.timezone),
+    )

@@ -1,0 +1,143 @@
+"""One pass of the clocks: everything due at `now`, each game's work in its own transaction.
+
+In this order, so that an outage is noticed before its overdue turns would be resolved:
+
+1. Outage push-back: a turn due by time more than [clock] outage_threshold ago (the daemon
+   was not running) gets its deadline moved to now + [clock] outage_grace, and every seat
+   and referee is told once.
+2. Turns: every due turn is resolved (pbem.pipeline.turns, with the NMR handling).
+3. Reminders: seats without orders get the reminder of the nearest offset that has come.
+
+Every step re-reads what it changes under the game's row lock and is recorded in the same
+transaction as its mail, so a second pass at the same `now` does nothing (idempotent) and a
+crash at any point loses or repeats nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import TypeVar
+
+from sqlmodel import Session, select
+
+from pbem.clock.due import (
+    Facts,
+    facts_of,
+    overdue_turns,
+    reminders_due,
+    running_facts,
+    sent_reminders,
+)
+from pbem.clock.notices import outage_letter, queue_once, reminder_letter
+from pbem.clock.policy import parse_duration
+from pbem.pipeline.audit import audit
+from pbem.pipeline.games import seats_of
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import TurnSummary, resolve_due
+from pbem.store import Game, Referee, transaction, utc
+from pbem.store.models import ClockReminder
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+@dataclass
+class ClockSummary:
+    """What one pass did."""
+
+    moved: list[str] = field(default_factory=list)  # games whose deadline an outage moved
+    turns: list[TurnSummary] = field(default_factory=list)
+    reminders: int = 0  # reminder mails queued
+    failed: list[str] = field(default_factory=list)  # games whose clock work raised
+
+
+def run_due(service: Service, now: datetime) -> ClockSummary:
+    """Do all clock work due at `now` (see the module docstring)."""
+    summary = ClockSummary()
+    threshold = parse_duration(service.settings.clock.outage_threshold)
+    with transaction(service.db) as session:
+        overdue = overdue_turns(session, now, threshold)
+    for game_id in overdue:
+        if _guarded(service, summary, game_id, partial(_push_back, service, game_id, now)):
+            summary.moved.append(game_id)
+    summary.turns = resolve_due(service, now=now)
+    with transaction(service.db) as session:
+        games = [facts.game.id for facts in running_facts(session, now)]
+    for game_id in games:
+        sent = _guarded(service, summary, game_id, partial(_remind, service, game_id, now))
+        summary.reminders += sent or 0
+    return summary
+
+
+def _guarded(
+    service: Service, summary: ClockSummary, game_id: str, work: Callable[[Session], T]
+) -> T | None:
+    """`work(session)` in a transaction of its own: one game's failure must not stop the
+    others. It is logged, rolled back whole, and tried again by the next pass."""
+    try:
+        with transaction(service.db) as session:
+            return work(session)
+    except Exception:
+        log.exception("clock work for game %s failed", game_id)
+        summary.failed.append(game_id)
+        return None
+
+
+def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts | None:
+    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    return facts_of(session, game, now) if game is not None else None
+
+
+def _push_back(service: Service, game_id: str, now: datetime, session: Session) -> bool:
+    """Move an overdue deadline to now + outage grace and tell everyone, if still overdue
+    once the game is locked (another process may have got here first)."""
+    settings = service.settings
+    facts = _locked_facts(session, game_id, now)
+    late = facts.overdue_by() if facts else None
+    if facts is None or late is None or late <= parse_duration(settings.clock.outage_threshold):
+        return False
+    turn = facts.turn
+    old = utc(turn.deadline) if turn.deadline else utc(now)
+    turn.deadline = utc(now) + parse_duration(settings.clock.outage_grace)
+    session.add(turn)
+    for address in _everyone(session, game_id):
+        letter = outage_letter(settings, facts.game, turn.number, old, turn.deadline, address)
+        queue_once(session, settings, letter, now=now)
+    detail = f"turn {turn.number}: deadline {old.isoformat()} -> {turn.deadline.isoformat()}"
+    audit(session, now, "clock", "deadline-moved", game_id, detail)
+    return True
+
+
+def _everyone(session: Session, game_id: str) -> list[str]:
+    seats = [seat.address for seat in seats_of(session, game_id)]
+    referees = session.exec(select(Referee.address).where(Referee.game_id == game_id))
+    return seats + [address for address in referees if address not in seats]
+
+
+def _remind(service: Service, game_id: str, now: datetime, session: Session) -> int:
+    """Queue and record the reminders due in `game_id`; how many."""
+    facts = _locked_facts(session, game_id, now)
+    if facts is None:
+        return 0
+    turn = facts.turn
+    due = reminders_due(facts, sent_reminders(session, game_id, turn.number))
+    for seat, before in due:
+        assert turn.deadline is not None
+        letter = reminder_letter(
+            service.settings, facts.game, turn.number, turn.deadline, seat, before
+        )
+        queue_once(session, service.settings, letter, now=now)
+        session.add(
+            ClockReminder(
+                game_id=game_id,
+                turn=turn.number,
+                seat=seat.name,
+                before_seconds=int(before.total_seconds()),
+                sent_at=utc(now),
+            )
+        )
+    return len(due)

@@ -1,0 +1,95 @@
+"""`pbem serve`: the daemon on the command line, or one pass of it with --once (for cron)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from datetime import datetime
+
+from sqlmodel import col, select
+
+from pbem.daemon.loop import Daemon, stop_on_signals
+from pbem.daemon.transport import open_transport
+from pbem.logs import configure_logging
+from pbem.pipeline.poll import PollReport
+from pbem.pipeline.service import Service
+from pbem.store import Outbox, transaction, utc, utcnow
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], handler: Handler) -> None:
+    text = "run the moderator: take mail in, resolve due turns, send mail, until stopped"
+    serve = sub.add_parser("serve", help=text, description=text)
+    serve.set_defaults(handler=handler)
+    serve.add_argument("--once", action="store_true", help="one pass, then exit (cron, tests)")
+    # Also after the command, as `pbem serve --config FILE` reads in a unit file.
+    serve.add_argument("--config", default=argparse.SUPPRESS, help="a TOML config file")
+
+
+def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
+    """Run until SIGTERM/SIGINT (0), or one pass with `once` (0, or 1 if the pass failed)."""
+    if now is not None and not once:
+        raise ValueError("--now goes with serve --once only: the daemon runs on the clock")
+    configure_logging(service.settings.logging)
+    inbox, sender = open_transport(service.settings)
+    clock = (lambda: now) if now is not None else utcnow
+    daemon = Daemon(service, inbox, sender, clock=clock)
+    if not once:
+        stop_on_signals(daemon)
+        daemon.run()
+        return 0
+    try:
+        report = daemon.run_once()
+    finally:
+        inbox.close()
+    if report is None:
+        return 1
+    for line in summary(report):
+        print(line)
+    return 0
+
+
+def summary(report: PollReport) -> list[str]:
+    statuses = ", ".join(f"{count} {status}" for status, count in sorted(report.statuses.items()))
+    lines = [f"mail in: {report.received} ({statuses or 'none'})"]
+    if report.inbox_error:
+        lines.append(f"inbox unavailable: {report.inbox_error}")
+    for turn in report.turns:
+        lines.append(
+            f"resolved {turn.game} turn {turn.turn}" + (" - game over" if turn.ended else "")
+        )
+    if report.reminders:
+        lines.append(f"reminders: {report.reminders} queued")
+    drained = report.drained
+    lines.append(
+        f"mail out: {drained.sent} sent, {drained.failed} not sent, {drained.bounced} bounced"
+    )
+    if drained.stopped:
+        lines.append(f"outbox stopped: {drained.stopped}")
+    return lines
+
+
+def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
+    """`pbem outbox list`: mail not sent (waiting, or bounced), oldest first."""
+    query = select(Outbox).order_by(col(Outbox.id))
+    if not include_sent:
+        query = query.where(col(Outbox.sent_at).is_(None))
+    with transaction(service.db) as session:
+        rows = list(session.exec(query))
+    lines = [
+        f"{row.id:>6} {utc(row.created_at):%Y-%m-%d %H:%M} {row.kind:<9} {row.recipient:<28} "
+        f"{outbox_state(row):<22} {row.attempts:>2} {row.last_error[:60]}"
+        for row in rows
+    ]
+    return lines or ["the outbox is empty" if include_sent else "no mail waiting or bounced"]
+
+
+def outbox_state(row: Outbox) -> str:
+    if row.sent_at is not None:
+        return f"sent {utc(row.sent_at):%m-%d %H:%M}"
+    if row.bounced_at is not None:
+        return f"bounced {utc(row.bounced_at):%m-%d %H:%M}"
+    if row.next_attempt_at is not None:
+        return f"retry {utc(row.next_attempt_at):%m-%d %H:%M}"
+    return "waiting"

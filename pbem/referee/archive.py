@@ -1,0 +1,101 @@
+"""Branches: a rollback copies the turns and orders it undoes into the archive tables under a
+new branch number before it takes them out of play. Nothing is ever deleted from the archive,
+and a rerun takes its inputs (orders, edits) from there."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.store import ArchivedOrderSet, ArchivedTurn, OrderSet, Turn, utc
+
+
+def next_branch(session: Session, game_id: str) -> int:
+    query = select(func.max(ArchivedTurn.branch)).where(ArchivedTurn.game_id == game_id)
+    return (session.exec(query).one() or 0) + 1
+
+
+def latest_branch(session: Session, game_id: str) -> int:
+    return next_branch(session, game_id) - 1
+
+
+def archive_from(session: Session, game_id: str, number: int, now: datetime) -> tuple[int, int]:
+    """Copy every live turn and order set from turn `number` on into a new branch; return the
+    branch and the last turn number it holds."""
+    branch = next_branch(session, game_id)
+    turns = session.exec(
+        select(Turn).where(Turn.game_id == game_id, col(Turn.number) >= number)
+    ).all()
+    for turn in turns:
+        session.add(
+            ArchivedTurn(game_id=game_id, branch=branch, archived_at=utc(now), **_turn(turn))
+        )
+    for row in live_orders_from(session, game_id, number):
+        session.add(ArchivedOrderSet(game_id=game_id, branch=branch, **_orders(row)))
+    session.flush()
+    return branch, max(turn.number for turn in turns)
+
+
+def live_orders_from(session: Session, game_id: str, number: int) -> list[OrderSet]:
+    query = select(OrderSet).where(OrderSet.game_id == game_id, col(OrderSet.turn) >= number)
+    return list(session.exec(query.order_by(col(OrderSet.id))))
+
+
+def branch_end(session: Session, game_id: str, branch: int) -> int:
+    query = select(func.max(ArchivedTurn.number)).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.branch == branch
+    )
+    return session.exec(query).one() or 0
+
+
+def archived_turn(session: Session, game_id: str, branch: int, number: int) -> ArchivedTurn | None:
+    query = select(ArchivedTurn).where(
+        ArchivedTurn.game_id == game_id,
+        ArchivedTurn.branch == branch,
+        ArchivedTurn.number == number,
+    )
+    return session.exec(query).first()
+
+
+def restore_orders(session: Session, game_id: str, branch: int, number: int) -> list[str]:
+    """Put the branch's orders for turn `number` back in play, for every seat that has no
+    live orders for it (a referee's correction wins); the seats restored."""
+    live = {row.seat for row in live_orders_from(session, game_id, number) if row.turn == number}
+    query = select(ArchivedOrderSet).where(
+        ArchivedOrderSet.game_id == game_id,
+        ArchivedOrderSet.branch == branch,
+        ArchivedOrderSet.turn == number,
+    )
+    restored = []
+    for row in session.exec(query.order_by(col(ArchivedOrderSet.id))):
+        if row.seat not in live:
+            session.add(OrderSet(game_id=game_id, **_orders(row)))
+            restored.append(row.seat)
+    session.flush()
+    return restored
+
+
+def _turn(turn: Turn) -> dict[str, Any]:
+    return {
+        "number": turn.number,
+        "state_before": turn.state_before,
+        "state_after": turn.state_after,
+        "record": turn.record,
+        "deadline": turn.deadline,
+        "resolved_at": turn.resolved_at,
+    }
+
+
+def _orders(row: OrderSet | ArchivedOrderSet) -> dict[str, Any]:
+    return {
+        "turn": row.turn,
+        "seat": row.seat,
+        "text": row.text,
+        "line_map": row.line_map,
+        "message_id": row.message_id,
+        "version": row.version,
+        "received_at": row.received_at,
+    }

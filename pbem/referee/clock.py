@@ -1,0 +1,91 @@
+"""The game clock by hand: pause and resume, move the pending deadline, change the policy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from pbem.pipeline.deadlines import DeadlinePolicyError, canonical, describe, interval
+from pbem.referee.context import RefereeContext
+from pbem.referee.pausing import pause_game, resume_game
+from pbem.referee.registry import RefereeError, command
+from pbem.referee.words import exactly, need
+from pbem.store import utc
+
+DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTHH:MM"
+
+
+@command("pause", "", "stop the clock: no orders are taken and nothing resolves")
+def pause(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 0, "pause")
+    if ctx.game.status != "running":
+        raise RefereeError(f"game {ctx.game.id} is {ctx.game.status}, not running")
+    pause_game(ctx, reason)
+    ctx.change("the game was paused", "running", "paused")
+    return f"game {ctx.game.id} paused"
+
+
+@command("resume", "", "start the clock again; the deadline moves on by the pause")
+def resume(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 0, "resume")
+    if ctx.game.status != "paused":
+        raise RefereeError(f"game {ctx.game.id} is {ctx.game.status}, not paused")
+    before = describe(ctx.pending_turn().deadline)
+    resume_game(ctx, reason)
+    after = describe(ctx.pending_turn().deadline)
+    ctx.change(f"the game was resumed; the deadline is now {after}", before, after)
+    return f"game {ctx.game.id} resumed; deadline {after}"
+
+
+@command("deadline", "extend|shorten DURATION | set TIME", "move the pending turn's deadline")
+def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 2, DEADLINE_USAGE)
+    turn = ctx.pending_turn()
+    old = turn.deadline
+    new = _new_deadline(ctx, old, args[0].lower(), args[1])
+    turn.deadline = new
+    ctx.session.add(turn)
+    ctx.change(
+        f"the deadline of turn {turn.number} moved from {describe(old)} to {describe(new)}",
+        describe(old),
+        describe(new),
+    )
+    return f"deadline of turn {turn.number}: {describe(new)}"
+
+
+def _new_deadline(ctx: RefereeContext, old: datetime | None, how: str, value: str) -> datetime:
+    if how == "set":
+        try:
+            return utc(datetime.fromisoformat(value))
+        except ValueError:
+            raise RefereeError(f"{value!r} is not a time like 2026-03-05T12:00") from None
+    if how not in ("extend", "shorten"):
+        raise RefereeError(f"write: {DEADLINE_USAGE}")
+    step = duration(value)
+    base = utc(old) if old is not None else utc(ctx.now)
+    return base + step if how == "extend" else base - step
+
+
+def duration(text: str) -> timedelta:
+    try:
+        step = interval(f"interval:{text.lower()}")
+    except DeadlinePolicyError:
+        raise RefereeError(f"{text!r} is not a duration like 30m, 12h or 2d") from None
+    assert step is not None
+    return step
+
+
+@command("policy", "POLICY", "change the deadline policy (interval:48h, none...) from next turn")
+def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    need(args, 1, "policy POLICY")
+    try:
+        new = canonical(" ".join(args), ctx.game.timezone)  # a weekly policy has a zone
+    except DeadlinePolicyError as error:
+        raise RefereeError(str(error)) from None
+    old = ctx.game.deadline_policy
+    if old == new:
+        raise RefereeError(f"the deadline policy is {new} already")
+    ctx.game.deadline_policy = new
+    ctx.session.add(ctx.game)
+    ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
+    return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

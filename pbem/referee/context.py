@@ -1,0 +1,114 @@
+"""What a referee command works on, and how its use is recorded: one audit row per command
+(who, when, why, the arguments, the values before and after) and a note for the players'
+next reports for each change they should hear of."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from pbem.config import Settings
+from pbem.mail.compose import stable_message_id
+from pbem.pipeline.audit import audit
+from pbem.pipeline.games import find_seat, seats_of, turn_of
+from pbem.pipeline.outbox import Letter, queue
+from pbem.referee.registry import RefereeError, find_command
+from pbem.store import Game, Referee, RefereeNote, Seat, Turn, dumps, utc
+
+
+@dataclass(frozen=True)
+class Change:
+    effect: str  # what changed, in words a player understands
+    before: Any = None
+    after: Any = None
+    public: bool = True  # tell the players in their next reports
+    edit_path: str = ""  # a state edit, applied again by a rerun
+    edit_value: str = ""
+
+
+@dataclass
+class RefereeContext:
+    session: Session
+    settings: Settings
+    game: Game
+    actor: str  # the referee's address, or "cli"
+    now: datetime
+    origin: str  # unique per command use: the Message-IDs of the mail it sends derive from it
+    changes: list[Change] = field(default_factory=list)
+    sent: int = 0
+
+    def change(self, effect: str, before: Any = None, after: Any = None, **how: Any) -> None:
+        self.changes.append(Change(effect, before, after, **how))
+
+    def pending_turn(self) -> Turn:
+        """The turn orders are given for now (also while the game is paused)."""
+        turn = turn_of(self.session, self.game.id, self.game.turn)
+        if self.game.status == "ended" or turn is None or turn.resolved_at is not None:
+            raise RefereeError(f"game {self.game.id} has no pending turn ({self.game.status})")
+        return turn
+
+    def seat(self, name: str) -> Seat:
+        found = find_seat(self.session, self.game.id, name)
+        if found is None:
+            names = ", ".join(seat.name for seat in seats_of(self.session, self.game.id))
+            raise RefereeError(f"game {self.game.id} has no seat {name}; the seats are {names}")
+        return found
+
+    def referees(self) -> list[Referee]:
+        query = select(Referee).where(Referee.game_id == self.game.id)
+        return list(self.session.exec(query.order_by(col(Referee.id))))
+
+    def send(self, to: str, subject: str, body: str, *, kind: str = "referee") -> None:
+        """Queue a mail; its Message-ID is stable for this command use."""
+        self.sent += 1
+        message_id = stable_message_id(
+            "referee", self.game.id, self.origin, str(self.sent), domain=self.settings.mail.domain
+        )
+        letter = Letter(
+            kind, to, f"[{self.game.id}] {subject}", body, message_id, game_id=self.game.id
+        )
+        queue(self.session, self.settings, letter, now=self.now)
+
+
+def run_command(ctx: RefereeContext, name: str, args: Sequence[str], reason: str) -> str:
+    """Run one referee command and record it; RefereeError (or the engine's EditError) when
+    it is refused, and then nothing of it is recorded."""
+    found = find_command(name)
+    if not reason.strip():
+        raise RefereeError("every referee command needs a reason")
+    result = found.run(ctx, args, reason.strip())
+    _record(ctx, found.name, list(args), reason.strip(), result)
+    return result
+
+
+def _record(ctx: RefereeContext, name: str, args: list[str], reason: str, result: str) -> None:
+    detail = {
+        "reason": reason,
+        "args": args,
+        "result": result,
+        "changes": [
+            {"effect": c.effect, "before": c.before, "after": c.after} for c in ctx.changes
+        ],
+    }
+    audit(ctx.session, ctx.now, ctx.actor, f"referee-{name}", ctx.game.id, dumps(detail))
+    for change in ctx.changes:
+        ctx.session.add(
+            RefereeNote(
+                game_id=ctx.game.id,
+                turn=ctx.game.turn,
+                at=utc(ctx.now),
+                actor=ctx.actor,
+                action=name,
+                reason=reason,
+                effect=change.effect,
+                public=change.public,
+                edit_path=change.edit_path,
+                edit_value=change.edit_value,
+            )
+        )
+    ctx.changes.clear()
+    ctx.session.flush()

@@ -1,0 +1,61 @@
+"""The mail bodies referee commands send: the preview, a new password, an announcement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Resolution, get_ruleset
+from pbem.config import Settings
+from pbem.pipeline.reports import event_line
+from pbem.store import Game, Turn
+from pbem.templates import render, wrap
+
+
+def preview_body(settings: Settings, game: Game, turn: Turn, resolution: Resolution) -> str:
+    ruleset = get_ruleset(game.ruleset)
+    results = [
+        (seat, [_result_line(result) for result in resolution.results.get(seat, [])])
+        for seat in sorted(resolution.results)
+    ]
+    return render(
+        "referee_preview",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        turn=turn.number,
+        ordered=[seat for seat, lines in results if lines],
+        events=[_seat_event(event) for event in resolution.events],
+        results=results,
+        map=ruleset.render_map(resolution.state, ""),
+        summary=ruleset.public_summary(resolution.state),
+    )
+
+
+def _seat_event(event: Any) -> str:
+    return event_line(event) if not event.seat else wrap(f"{event.seat}: {event_line(event)}")
+
+
+def _result_line(result: Any) -> str:
+    note = f": {result.note}" if result.note else ""
+    return f"line {result.line_no}: {result.order} - {result.status.value}{note}"
+
+
+def password_body(settings: Settings, game: Game, password: str, **seat: Any) -> str:
+    """For a new player of a seat (seat, turn, deadline given) or a new referee."""
+    return render(
+        "referee_password",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=get_ruleset(game.ruleset).title,
+        password=password,
+        seat=seat.get("seat", ""),
+        turn=seat.get("turn", 0),
+        deadline=seat.get("deadline", ""),
+    )
+
+
+def announcement_body(settings: Settings, game: Game, text: str) -> str:
+    title = get_ruleset(game.ruleset).title
+    return render(
+        "announcement", moderator=settings.mail.name, game=game.id, title=title, text=text
+    )

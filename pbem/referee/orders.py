@@ -1,0 +1,92 @@
+"""Orders on behalf of a seat, and deleting a seat's orders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine import get_ruleset
+from pbem.pipeline.games import stored_orders, turn_of
+from pbem.referee.context import RefereeContext
+from pbem.referee.registry import RefereeError, command
+from pbem.referee.words import need, order_lines, split_turn
+from pbem.store import OrderSet, dumps, loads, utc
+
+ORDERS_USAGE = "orders SEAT [TURN n] ORDER; ORDER; ..."
+
+
+@command("orders", ORDERS_USAGE[7:], "store orders on behalf of a seat", block=True, fixed=1)
+def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    need(args, 2, ORDERS_USAGE)
+    seat = ctx.seat(args[0])
+    number, rest = split_turn(args[1:])
+    number = _turn_number(ctx, number)
+    lines = order_lines(rest)
+    if not lines:
+        raise RefereeError(f"no orders given; write: {ORDERS_USAGE}")
+    checked = _check(ctx, number, seat.name, "\n".join(lines))
+    row = stored_orders(ctx.session, ctx.game.id, number).get(seat.name)
+    before = row.text if row else None
+    row = _store(ctx, row, number, seat.name, lines)
+    ctx.change(f"the referee entered orders for {seat.name} for turn {number}", before, row.text)
+    return f"orders stored for {seat.name}, turn {number} ({len(lines)} lines){checked}"
+
+
+def _turn_number(ctx: RefereeContext, number: int | None) -> int:
+    pending = ctx.pending_turn().number
+    if number is None:
+        return pending
+    if number < pending:
+        raise RefereeError(f"turn {number} is resolved; roll back to it first (rollback {number})")
+    return number
+
+
+def _check(ctx: RefereeContext, number: int, seat: str, text: str) -> str:
+    """Refuse orders the engine rejects, for the pending turn; a later turn (after a
+    rollback) has no state yet to check against."""
+    turn = turn_of(ctx.session, ctx.game.id, number)
+    if turn is None:
+        return "; not checked: turn not reached yet"
+    parsed = get_ruleset(ctx.game.ruleset).parse_orders(loads(turn.state_before), seat, text)
+    if parsed.problems:
+        problems = "; ".join(problem.describe().replace("\n", " ") for problem in parsed.problems)
+        raise RefereeError(f"the orders have problems, nothing stored: {problems}")
+    return ""
+
+
+def _store(
+    ctx: RefereeContext, row: OrderSet | None, number: int, seat: str, lines: list[str]
+) -> OrderSet:
+    if row is None:
+        row = OrderSet(
+            game_id=ctx.game.id,
+            turn=number,
+            seat=seat,
+            text="",
+            line_map="",
+            message_id="",
+            version=0,
+            received_at=utc(ctx.now),
+        )
+    row.text = "\n".join(lines)
+    row.line_map = dumps(list(range(1, len(lines) + 1)))
+    row.message_id = f"referee:{ctx.origin}"[:998]
+    row.version += 1
+    row.received_at = utc(ctx.now)
+    ctx.session.add(row)
+    ctx.session.flush()
+    return row
+
+
+@command("delete-orders", "SEAT [TURN n]", "delete the orders stored for a seat")
+def delete_orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    need(args, 1, "delete-orders SEAT [TURN n]")
+    seat = ctx.seat(args[0])
+    number = _turn_number(ctx, split_turn(args[1:])[0])
+    row = stored_orders(ctx.session, ctx.game.id, number).get(seat.name)
+    if row is None:
+        raise RefereeError(f"{seat.name} has no orders stored for turn {number}")
+    before = row.text
+    ctx.session.delete(row)
+    ctx.session.flush()
+    ctx.change(f"the referee deleted the orders of {seat.name} for turn {number}", before, None)
+    return f"orders of {seat.name} for turn {number} deleted"

@@ -1,0 +1,76 @@
+"""Referees of a game: each with an address and a hashed password, mailed to them once."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, select
+
+from pbem.config import Settings
+from pbem.mail.compose import stable_message_id
+from pbem.passwords import hash_password, new_password, verify_password
+from pbem.pipeline.outbox import Letter, queue
+from pbem.referee.mails import password_body
+from pbem.store import Game, Referee
+
+
+def add_referee(
+    session: Session, settings: Settings, game: Game, address: str, *, now: datetime, salt: str = ""
+) -> Referee:
+    """A new referee with a new password, mailed to them (the only time it is sent in full).
+    `salt` keeps the Message-ID of each promotion new."""
+    referee = Referee(game_id=game.id, address=address.lower())
+    session.add(referee)
+    _give_password(session, settings, game, referee, now=now, salt=salt)
+    return referee
+
+
+def give_passwords(session: Session, settings: Settings, game: Game, *, now: datetime) -> int:
+    """A password, by mail, for each referee of the game that has none yet (those named at
+    `pbem game new`); how many were sent."""
+    waiting = session.exec(
+        select(Referee).where(Referee.game_id == game.id, Referee.password_hash == "")
+    ).all()
+    for referee in waiting:
+        _give_password(session, settings, game, referee, now=now)
+    return len(waiting)
+
+
+def _give_password(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    referee: Referee,
+    *,
+    now: datetime,
+    salt: str = "",
+) -> None:
+    password = new_password()
+    referee.password_hash = hash_password(password, cost=settings.security.password_cost)
+    session.add(referee)
+    session.flush()
+    parts = ("referee-password", game.id, referee.address, salt)
+    letter = Letter(
+        "referee",
+        referee.address,
+        f"[{game.id}] you are a referee",
+        password_body(settings, game, password),
+        stable_message_id(*parts, domain=settings.mail.domain),
+        game_id=game.id,
+    )
+    queue(session, settings, letter, now=now)
+
+
+def referee_by_password(session: Session, game_id: str, password: str) -> Referee | None:
+    """The referee of the game whose password this is. A seat's password is no referee's."""
+    if not password:
+        return None
+    for referee in session.exec(select(Referee).where(Referee.game_id == game_id)):
+        if verify_password(password, referee.password_hash):
+            return referee
+    return None
+
+
+def is_referee(session: Session, game_id: str, address: str) -> bool:
+    query = select(Referee).where(Referee.game_id == game_id, Referee.address == address.lower())
+    return session.exec(query).first() is not None

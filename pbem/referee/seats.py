@@ -1,0 +1,113 @@
+"""Seats and referees: replace a seat's player, eject one, put a seat into civil disorder,
+promote another referee."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from pbem.passwords import hash_password, new_password
+from pbem.pipeline.deadlines import describe
+from pbem.referee.clock import duration
+from pbem.referee.context import RefereeContext
+from pbem.referee.mails import password_body
+from pbem.referee.registry import RefereeError, command
+from pbem.referee.roles import add_referee, is_referee
+from pbem.referee.words import exactly, need
+from pbem.store import Seat, utc
+
+DEFAULT_GRACE = "48h"
+REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
+
+
+@command("replace", "SEAT ADDRESS [GRACE]", "a new player for a seat: new password, more time")
+def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    need(args, 2, REPLACE_USAGE)
+    if len(args) > 3:
+        raise RefereeError(f"too many arguments; write: {REPLACE_USAGE}")
+    seat = ctx.seat(args[0])
+    address = _address(args[1])
+    grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
+    before = {"address": seat.address, "status": seat.status}
+    password = new_password()
+    seat.address = address
+    seat.password_hash = hash_password(password, cost=ctx.settings.security.password_cost)
+    seat.status = "active"
+    seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
+    ctx.session.add(seat)
+    deadline = _extend(ctx, grace)
+    ctx.send(address, f"you now play {seat.name}", _welcome(ctx, seat, password, deadline))
+    ctx.change(
+        f"{seat.name} has a new player; the deadline is now {deadline}",
+        before,
+        {"address": address, "status": "active", "deadline": deadline},
+    )
+    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}"
+
+
+def _address(text: str) -> str:
+    if "@" not in text or len(text) > 320:
+        raise RefereeError(f"{text!r} is not a mail address")
+    return text.lower()
+
+
+def _extend(ctx: RefereeContext, grace: timedelta) -> str:
+    """The grace period goes on the pending deadline (or on now, if that is later)."""
+    turn = ctx.pending_turn()
+    if turn.deadline is not None:
+        turn.deadline = max(utc(turn.deadline), utc(ctx.now)) + grace
+        ctx.session.add(turn)
+    return describe(turn.deadline)
+
+
+def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> str:
+    turn = ctx.pending_turn().number
+    return password_body(
+        ctx.settings, ctx.game, password, seat=seat.name, turn=turn, deadline=deadline
+    )
+
+
+@command("eject", "SEAT", "remove a seat's player; the seat plays in civil disorder")
+def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 1, "eject SEAT")
+    seat = ctx.seat(args[0])
+    if seat.status == "ejected":
+        raise RefereeError(f"the player of {seat.name} was ejected already")
+    before = {"address": seat.address, "status": seat.status}
+    seat.address, seat.password_hash, seat.status = "", "", "ejected"
+    ctx.session.add(seat)
+    ctx.change(
+        f"the player of {seat.name} was ejected; the seat plays in civil disorder (no orders) "
+        "until a new player takes it",
+        before,
+        {"address": "", "status": "ejected"},
+    )
+    return f"{seat.name} ejected: no player, no orders, no mail until replaced"
+
+
+@command("disorder", "SEAT", "the seat plays with no orders every turn until replaced")
+def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 1, "disorder SEAT")
+    seat = ctx.seat(args[0])
+    if seat.status != "active":
+        raise RefereeError(f"{seat.name} is {seat.status} already")
+    seat.status = "disorder"
+    ctx.session.add(seat)
+    ctx.change(
+        f"{seat.name} is in civil disorder: it plays with no orders (standing orders only) "
+        "until a new player takes it",
+        "active",
+        "disorder",
+    )
+    return f"{seat.name} is in civil disorder until replaced"
+
+
+@command("promote", "ADDRESS", "make another address a referee of the game (password mailed)")
+def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 1, "promote ADDRESS")
+    address = _address(args[0])
+    if is_referee(ctx.session, ctx.game.id, address):
+        raise RefereeError(f"{address} is a referee of game {ctx.game.id} already")
+    add_referee(ctx.session, ctx.settings, ctx.game, address, now=ctx.now, salt=ctx.origin)
+    ctx.change(f"{address} is now a referee too", None, address)
+    return f"{address} is a referee of game {ctx.game.id}; their password is mailed to them"

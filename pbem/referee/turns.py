@@ -1,0 +1,147 @@
+"""Turns: preview the pending turn (to the referees only), process it now, roll the game back
+to the start of an earlier turn, and rerun the rolled-back turns from their stored inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import col, select
+
+from pbem.pipeline.deadlines import next_deadline
+from pbem.pipeline.games import turn_of
+from pbem.pipeline.turns import TurnError, preview_resolution, resolve_turn
+from pbem.referee import archive
+from pbem.referee.context import RefereeContext
+from pbem.referee.edits import apply_edit
+from pbem.referee.mails import preview_body
+from pbem.referee.pausing import pause_game, resume_game
+from pbem.referee.registry import RefereeError, command
+from pbem.referee.words import exactly, number
+from pbem.store import RefereeNote, Turn, dumps, loads, utc
+
+
+@command("preview", "", "resolve the pending turn without storing it; mail it to the referees")
+def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 0, "preview")
+    turn = ctx.pending_turn()
+    resolution = preview_resolution(ctx.session, ctx.game, turn)
+    body = preview_body(ctx.settings, ctx.game, turn, resolution)
+    referees = ctx.referees()
+    for referee in referees:
+        ctx.send(referee.address, f"preview of turn {turn.number}", body)
+    ctx.change(f"turn {turn.number} previewed", public=False)
+    return f"preview of turn {turn.number} mailed to {len(referees)} referee(s)"
+
+
+@command("process", "", "resolve the pending turn now")
+def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 0, "process")
+    if ctx.game.status == "paused":
+        raise RefereeError(f"game {ctx.game.id} is paused; resume it first")
+    try:
+        summary = resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+    except TurnError as error:
+        raise RefereeError(str(error)) from None
+    assert summary is not None
+    ctx.change(f"turn {summary.turn} was processed by the referee before its deadline")
+    ended = " - game over" if summary.ended else ""
+    return f"turn {summary.turn} resolved: {summary.orders} orders, {summary.events} events{ended}"
+
+
+@command("rollback", "N", "go back to the start of turn N; later turns are kept as a branch")
+def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 1, "rollback N")
+    target = number(args[0])
+    turn = turn_of(ctx.session, ctx.game.id, target)
+    if turn is None:
+        raise RefereeError(f"game {ctx.game.id} has no turn {target}")
+    before = {"turn": ctx.game.turn, "status": ctx.game.status}
+    branch, last = archive.archive_from(ctx.session, ctx.game.id, target, ctx.now)
+    _take_out_of_play(ctx, target)
+    _reopen(ctx, turn, reason)
+    after = {"turn": target, "status": ctx.game.status, "branch": branch}
+    ctx.change(
+        f"the game was rolled back to the start of turn {target}; "
+        f"turns {target} to {last} as played are kept as branch {branch}",
+        before,
+        after,
+    )
+    return (
+        f"rolled back to the start of turn {target}; turns {target}-{last} kept as branch "
+        f"{branch}; the game is paused: correct orders, then rerun"
+    )
+
+
+def _take_out_of_play(ctx: RefereeContext, target: int) -> None:
+    """The archive holds them now: the live tables keep turns up to `target` only."""
+    later = select(Turn).where(Turn.game_id == ctx.game.id, col(Turn.number) > target)
+    for row in ctx.session.exec(later).all():
+        ctx.session.delete(row)
+    for orders in archive.live_orders_from(ctx.session, ctx.game.id, target + 1):
+        ctx.session.delete(orders)
+    ctx.session.flush()
+
+
+def _reopen(ctx: RefereeContext, turn: Turn, reason: str) -> None:
+    turn.state_after = turn.record = turn.resolved_at = None
+    turn.deadline = next_deadline(ctx.game.deadline_policy, utc(ctx.now))
+    ctx.game.turn = turn.number
+    ctx.game.result = ""
+    ctx.session.add(turn)
+    if ctx.game.status != "paused":
+        ctx.game.status = "running"  # an ended game, too, plays on from here
+        ctx.session.flush()
+        pause_game(ctx, reason)  # nothing resolves before the referee reruns
+
+
+@command("rerun", "", "resolve the rolled-back turns again from their stored inputs")
+def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 0, "rerun")
+    branch = archive.latest_branch(ctx.session, ctx.game.id)
+    end = archive.branch_end(ctx.session, ctx.game.id, branch)
+    last = archive.archived_turn(ctx.session, ctx.game.id, branch, end)
+    if last is not None and last.resolved_at is not None:
+        end += 1  # the branch ended the game: its last turn is rerun too
+    start = ctx.game.turn
+    if not branch or ctx.game.status == "ended" or start >= end:
+        raise RefereeError(f"game {ctx.game.id} has no rolled-back turns to rerun")
+    if ctx.game.status == "paused":
+        resume_game(ctx, reason, notify=False)  # the rerun's reports tell the players
+    lines = [_rerun_turn(ctx, branch) for _ in range(start, end) if ctx.game.status == "running"]
+    if ctx.game.status == "running":
+        archive.restore_orders(ctx.session, ctx.game.id, branch, ctx.game.turn)
+    ctx.change(f"turns {start} to {ctx.game.turn - 1} were resolved again", None, lines)
+    ending = "the game is over" if ctx.game.status == "ended" else f"pending turn {ctx.game.turn}"
+    return "\n".join([*lines, f"{ending}; the game is {ctx.game.status}"])
+
+
+def _rerun_turn(ctx: RefereeContext, branch: int) -> str:
+    turn_no = ctx.game.turn
+    archive.restore_orders(ctx.session, ctx.game.id, branch, turn_no)
+    resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+    problems = _apply_edits(ctx) if ctx.game.status == "running" else []
+    old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)
+    new = turn_of(ctx.session, ctx.game.id, turn_no)
+    assert new is not None
+    same = old is not None and (old.state_after, old.record) == (new.state_after, new.record)
+    verdict = "identical to branch" if same else "changed"
+    return "; ".join([f"turn {turn_no}: {verdict}", *problems])
+
+
+def _apply_edits(ctx: RefereeContext) -> list[str]:
+    """The edits a referee made during the turn just opened, made again, in their order."""
+    turn = ctx.pending_turn()
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == ctx.game.id,
+        RefereeNote.turn == turn.number,
+        RefereeNote.edit_path != "",
+    )
+    state, problems = loads(turn.state_before), []
+    for note in ctx.session.exec(query.order_by(col(RefereeNote.id))):
+        try:
+            state = apply_edit(ctx.game.ruleset, state, note.edit_path, note.edit_value)
+        except RefereeError as error:
+            problems.append(f"turn {turn.number}: {note.edit_path} not applied again ({error})")
+    turn.state_before = dumps(state)
+    ctx.session.add(turn)
+    return problems

@@ -1,0 +1,74 @@
+"""run_due as a whole: weekly deadlines in a game's zone, the grace, idempotence, and one
+game's failure not stopping the others."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from pbem.clock import run_due
+from pbem.clock.run import ClockSummary
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import resolve_due
+from tests.clock.support import DEADLINE, HOUR, clock_game, orders
+from tests.conftest import NOW
+from tests.support.games import body, game_row, outbox, turns
+
+
+def utc(text: str) -> datetime:
+    return datetime.fromisoformat(text + "+00:00")
+
+
+def test_a_weekly_game_keeps_its_rhythm_in_its_zone(service: Service) -> None:
+    clock_game(service, deadline_policy="weekly:mon,thu@18:00", timezone="Europe/Berlin")
+    assert game_row(service).deadline_policy == "weekly:mon,thu@18:00 Europe/Berlin"
+    assert turns(service)[0].deadline == utc("2026-03-02T17:00")  # Monday 18:00 CET
+    orders(service, "alice", "ADD 1", NOW)
+    orders(service, "bob", "ADD 1", NOW)
+    run_due(service, NOW + HOUR)  # early, on Sunday: the next turn is due Thursday
+    assert turns(service)[1].deadline == utc("2026-03-05T17:00")
+    run_due(service, utc("2026-03-05T17:00"))
+    assert turns(service)[2].deadline == utc("2026-03-09T17:00")
+    report = next(row for row in outbox(service, "report") if "turn 1 report" in row.subject)
+    assert "Orders for turn 2 are due by 2026-03-05 17:00 UTC.\n" in body(report)
+
+
+def test_the_grace_holds_the_turn_for_cron_passes_too(service: Service) -> None:
+    clock_game(service, grace="2h")
+    assert resolve_due(service, now=DEADLINE + HOUR) == []  # what `pbem poll` resolves
+    assert [t.turn for t in resolve_due(service, now=DEADLINE + 2 * HOUR)] == [1]
+
+
+def test_a_second_pass_at_the_same_time_does_nothing(service: Service) -> None:
+    clock_game(service, reminders="24h,2h", abandon_after=1, referees=["ref@example.org"])
+    clock_game(service, game="g2", reminders="2h")
+    first = run_due(service, DEADLINE - HOUR)
+    assert (first.reminders, first.turns) == (4, [])
+    mails = len(outbox(service))
+    assert run_due(service, DEADLINE - HOUR) == ClockSummary()
+    second = run_due(service, DEADLINE)
+    assert [t.game for t in second.turns] == ["g1", "g2"]
+    assert run_due(service, DEADLINE) == ClockSummary()
+    assert len(outbox(service)) > mails
+
+
+def test_one_games_failure_does_not_stop_the_others(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock_game(service, reminders="2h")
+    clock_game(service, game="g2", reminders="2h")
+    import pbem.clock.run as run_module
+
+    real = run_module.reminder_letter
+
+    def failing(settings, game, *args):  # type: ignore[no-untyped-def]
+        if game.id == "g1":
+            raise RuntimeError("broken template")
+        return real(settings, game, *args)
+
+    monkeypatch.setattr(run_module, "reminder_letter", failing)
+    summary = run_due(service, DEADLINE - HOUR)
+    assert (summary.failed, summary.reminders) == (["g1"], 2)
+    monkeypatch.setattr(run_module, "reminder_letter", real)
+    assert run_due(service, DEADLINE - HOUR).reminders == 2  # g1's, tried again

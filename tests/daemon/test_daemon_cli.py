@@ -1,0 +1,102 @@
+"""`pbem serve --once` and `pbem outbox list` on the maildir transport, in-process."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem.cli import main
+from pbem.mail.maildir import MaildirInbox
+from tests.servers.dovecot import free_port
+from tests.servers.moderated import logging_restored
+from tests.support.mails import order_mail
+
+NOW = "2026-03-01T12:00:00+00:00"
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    (tmp_path / "pbem.toml").write_text(
+        '[security]\npassword_cost = 4\n[logging]\nfile = "pbem.log"\n'
+    )
+    with logging_restored():
+        yield tmp_path
+
+
+def pbem(capsys: pytest.CaptureFixture[str], *args: str, code: int = 0) -> list[str]:
+    assert main(["--now", NOW, *args]) == code
+    return capsys.readouterr().out.splitlines()
+
+
+def test_serve_once_takes_mail_in_and_sends(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pbem(capsys, "--config", "pbem.toml", "init")
+    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-b"]
+    pbem(capsys, "--config", "pbem.toml", "game", "new", "g1", "--ruleset", "counting", *seats)
+    MaildirInbox(workdir / "var/mail/inbox").deliver(
+        order_mail("g1", "alice", "pw-alice", "ADD 1\n")
+    )
+    assert pbem(capsys, "serve", "--once", "--config", "pbem.toml") == [
+        "mail in: 1 (1 accepted)",
+        "mail out: 3 sent, 0 not sent, 0 bounced",
+    ]
+    assert (
+        "INFO pbem.pipeline.poll [game=g1 msg=m1@example.org] mail in: accepted"
+        in (workdir / "pbem.log").read_text()
+    )
+    assert pbem(capsys, "--config", "pbem.toml", "outbox", "list") == ["no mail waiting or bounced"]
+
+
+def test_with_the_mail_servers_away_a_pass_still_runs_and_mail_waits(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    closed = free_port()  # nothing listens there: IMAP and SMTP both refuse
+    (workdir / "pbem.toml").write_text(
+        f"""[security]\npassword_cost = 4\n[logging]\nfile = "pbem.log"\n
+[service]\ntransport = "mail"
+[imap]\nhost = "127.0.0.1"\nport = {closed}\nsecurity = "plain"\nuser = "gm"\npassword = "pw"
+[smtp]\nhost = "127.0.0.1"\nport = {closed}\nsecurity = "plain"\n"""
+    )
+    pbem(capsys, "--config", "pbem.toml", "init")
+    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-b"]
+    pbem(capsys, "--config", "pbem.toml", "game", "new", "g1", "--ruleset", "counting", *seats)
+    out = pbem(capsys, "serve", "--once", "--config", "pbem.toml")
+    assert [line.split(":")[0] for line in out] == [
+        "mail in",
+        "inbox unavailable",
+        "mail out",
+        "outbox stopped",
+    ]
+    assert (out[0], out[2]) == ("mail in: 0 (none)", "mail out: 0 sent, 1 not sent, 0 bounced")
+    assert out[3].startswith("outbox stopped: smtp: SMTPConnectError: ")
+    lines = pbem(capsys, "--config", "pbem.toml", "outbox", "list")
+    # Waiting, not retried later: the server was away, which is not held against the mail.
+    assert [line.split()[:8] for line in lines] == [
+        ["1", "2026-03-01", "12:00", "report", "alice@example.org", "waiting", "0", "smtp:"],
+        ["2", "2026-03-01", "12:00", "report", "bob@example.org", "waiting", "0"],
+    ]
+
+
+def test_a_missing_mail_password_stops_the_start(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PBEM_IMAP_PASSWORD", raising=False)
+    (workdir / "mail.toml").write_text(
+        '[service]\ntransport = "mail"\n[imap]\nuser = "gm"\npassword_env = "PBEM_IMAP_PASSWORD"\n'
+    )
+    assert main(["serve", "--config", "mail.toml"]) == 2
+    assert capsys.readouterr().err == (
+        "pbem: imap password: environment variable PBEM_IMAP_PASSWORD is not set\n"
+    )
+
+
+def test_now_is_for_one_pass_only(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--now", NOW, "serve", "--config", "pbem.toml"]) == 2
+    assert capsys.readouterr().err == (
+        "pbem: --now goes with serve --once only: the daemon runs on the clock\n"
+    )

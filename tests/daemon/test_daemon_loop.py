@@ -1,0 +1,184 @@
+"""The daemon's loop on the maildir transport: passes and sleeps until asked to stop, sleeps
+no longer than the next deadline or outbox retry allows, and survives a game whose turn
+fails."""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from pbem.config import Settings
+from pbem.daemon.loop import Daemon
+from pbem.daemon.transport import MaildirPost, MaildirWatch
+from pbem.daemon.wake import seconds_to_sleep
+from pbem.logs import ContextFilter
+from pbem.mail.smtp import TemporaryFailure
+from pbem.pipeline.intake import receive
+from pbem.pipeline.outbox import drain
+from pbem.pipeline.service import Service
+from pbem.store import OrderSet, transaction
+from tests.servers.fake_time import FakeTime
+from tests.support.games import game_row, new_game, outbox, turns
+from tests.support.mails import mail, order_mail
+
+
+class Scripted:
+    """The sleeps of a MaildirWatch, each running the next scripted step."""
+
+    def __init__(self, time: FakeTime, *steps: object) -> None:
+        self.steps = list(steps)
+        time.on_sleep = self.step
+
+    def step(self, _seconds: float) -> None:
+        if self.steps:
+            action = self.steps.pop(0)
+            assert callable(action)
+            action()
+
+
+def test_the_loop_passes_sleeps_and_stops(service: Service, now: datetime, tmp_path: Path) -> None:
+    new_game(service, now)
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    mail = order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@example.org")
+    Scripted(time, lambda: inbox.deliver(mail), lambda: daemon.request_stop("test"))
+
+    daemon.run()
+
+    assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
+    assert all(row.sent_at == now for row in outbox(service))
+    assert inbox.pending() == []
+    # Looked once a second: after 1 s the mail was there; then a whole sleep of 60 s (the
+    # cap; the deadline is 48 h away), as only the signal handler cuts a sleep short.
+    assert time.sleeps == [1.0] * 61
+
+
+def test_a_stop_during_intake_finishes_the_current_mail_only(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now)
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    for n in (1, 2):
+        inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id=f"{n}@x"))
+    receive_one = inbox.mark_done
+
+    def mark_done_then_stop(key: str) -> None:
+        receive_one(key)
+        daemon.request_stop("test")
+
+    inbox.mark_done = mark_done_then_stop  # type: ignore[method-assign]
+    daemon.run()
+    assert len(inbox.pending()) == 1
+    assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
+    assert [row.sent_at for row in outbox(service)] == [None, None, None]  # no drain
+
+
+def test_sleep_until_the_next_deadline_or_retry(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now, deadline_policy="interval:30m")
+    sender = MaildirPost(tmp_path / "out")
+    assert seconds_to_sleep(service, sender, now=now, cap=60) == 0.0  # the start mails wait
+    drain(service, sender, now=now)
+    assert seconds_to_sleep(service, sender, now=now, cap=3600) == 1800.0  # the deadline
+    assert seconds_to_sleep(service, sender, now=now, cap=45) == 45.0  # the cap
+    later = now + timedelta(minutes=29)
+    assert seconds_to_sleep(service, sender, now=later, cap=3600) == 60.0
+    # A deadline already past is this pass's work, never a reason to wake at once again.
+    past = now + timedelta(minutes=31)
+    assert seconds_to_sleep(service, sender, now=past, cap=3600) == 3600.0
+
+    class Deferring:
+        def send(self, _message: object) -> None:
+            raise TemporaryFailure("451 later", code=451)
+
+    receive(service, mail("HELP"), now=now)
+    drain(service, Deferring(), now=now)  # type: ignore[arg-type]
+    assert seconds_to_sleep(service, sender, now=now, cap=3600) == 60.0  # the retry
+
+
+def test_one_games_failing_turn_does_not_stop_the_others(
+    service: Service, now: datetime, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    new_game(service, now, game="bad", ruleset="counting-broken")
+    new_game(service, now, game="good")
+    with transaction(service.db) as session:
+        session.add(
+            OrderSet(game_id="bad", turn=1, seat="alice", text="EXPLODE\n", line_map="[1]",
+                     message_id="x@y", received_at=now)
+        )  # fmt: skip
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    daemon._clock = lambda: now + timedelta(hours=49)  # past both deadlines
+    caplog.handler.addFilter(ContextFilter())
+    with caplog.at_level(logging.ERROR, "pbem"):
+        report = daemon.run_once()
+    assert report is not None and [t.game for t in report.turns] == ["good"]
+    assert [len(turns(service, g)) for g in ("bad", "good")] == [1, 2]
+    assert (game_row(service, "bad").turn, game_row(service, "good").turn) == (1, 2)
+    [record] = caplog.records
+    assert (record.getMessage(), record.game, record.exc_info[0]) == (  # type: ignore[attr-defined,index]
+        "turn not resolved",
+        "bad",
+        RuntimeError,
+    )
+
+
+def test_a_failing_pass_is_logged_and_the_loop_backs_off(
+    settings: Settings, tmp_path: Path, now: datetime, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken = Service(_missing_database(tmp_path), settings)  # no tables: every query fails
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(
+        broken, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
+    )
+    Scripted(time, lambda: None, lambda: daemon.request_stop("test"))
+    with caplog.at_level(logging.ERROR, "pbem"):
+        daemon.run()
+    assert [r.getMessage() for r in caplog.records] == [
+        "pass failed; trying again in 1s",
+        "pass failed; trying again in 2s",
+    ]
+    assert time.sleeps == [1.0, 1.0, 1.0]
+
+
+def _missing_database(folder: Path) -> Engine:
+    from pbem.store import make_engine
+
+    return make_engine(f"sqlite:///{folder / 'empty.db'}")
+
+
+def test_json_lines_name_the_game_and_the_message(tmp_path: Path) -> None:
+    from pbem.config import LoggingSettings
+    from pbem.logs import configure_logging, log_context
+
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        configure_logging(LoggingSettings(format="json", file=str(tmp_path / "log")))
+        with log_context(game="g1", message="m1@x"):
+            logging.getLogger("pbem.test").info("hello %s", "there")
+        logging.getLogger("pbem.test").debug("not at INFO")
+        logging.getLogger("aiosmtplib").info("not from libraries below WARNING")
+    finally:
+        for handler in [h for h in root.handlers if h not in handlers]:
+            root.removeHandler(handler)
+            handler.close()
+        root.setLevel(level)
+    [line] = (tmp_path / "log").read_text().splitlines()
+    entry = json.loads(line)
+    assert {k: v for k, v in entry.items() if k != "time"} == {
+        "level": "INFO",
+        "logger": "pbem.test",
+        "game": "g1",
+        "message_id": "m1@x",
+        "message": "hello there",
+    }

@@ -1,0 +1,88 @@
+"""Mail: resend a report, announce a message to every seat, replay a quarantined mail."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.pipeline.intake import receive
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import resolve_due
+from tests.referee.support import REFEREE, Channel, referee_game, referee_mail
+from tests.support.games import body, new_game, orders, outbox, quarantined
+from tests.support.mails import order_mail
+
+
+def _play_turn_one(service: Service, now: datetime) -> None:
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a@x"), now=now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="b@x"), now=now)
+    assert len(resolve_due(service, now=now)) == 1
+
+
+def test_resend_a_report(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    assert via.refuse("resend", "alice") == "there is no report of any turn"
+    _play_turn_one(service, now)
+    [first] = [
+        r
+        for r in outbox(service, "report")
+        if r.recipient == "alice@example.org" and "turn 1" in r.subject
+    ]
+    assert via.run("resend", "alice", reason="her mailbox was full") == (
+        "report of turn 1 sent again to alice"
+    )
+    again = outbox(service, "report")[-1]
+    assert (again.recipient, again.subject) == ("alice@example.org", "[g1] turn 1 report (again)")
+    assert body(again) == body(first)
+    assert via.run("resend", "all", "turn", "1") == "report of turn 1 sent again to alice, bob"
+
+
+def test_announce_to_every_seat(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    result = via.run("announce", "No", "deadline", "over", "the", "holidays.", reason="holidays")
+    assert result == "announcement mailed to 2 seat(s) and 1 referee(s)"
+    mails = outbox(service, "announcement")
+    assert [row.recipient for row in mails] == ["alice@example.org", "bob@example.org", REFEREE]
+    assert body(mails[0]) == (
+        "A message from the referee of game g1 (Counting (a test ruleset)):\n\n"
+        "No deadline over the holidays.\n\n"
+        "-- \nPBEM Moderator - send HELP for the mail commands.\n"
+    )
+
+
+def test_announce_by_mail_as_a_block(service: Service, now: datetime) -> None:
+    referee_game(service, now)
+    lines = "ANNOUNCE BECAUSE house rules\nFirst line.\nSecond line.\nEND ANNOUNCE\n"
+    receive(service, referee_mail(lines), now=now)
+    assert "\n\nFirst line.\nSecond line.\n\n" in body(outbox(service, "announcement")[0])
+
+
+def test_replay_a_quarantined_mail(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    via.run("pause")
+    late = receive(
+        service, order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="q@x"), now=now
+    )
+    assert late.status == "quarantined"
+    via.run("resume")
+    [entry] = quarantined(service)
+    assert via.run("replay", str(entry.id), reason="taken while paused") == (
+        "mail q@x replayed: accepted (orders stored for alice, turn 1: 1 accepted, 0 rejected)"
+    )
+    assert [row.text for row in orders(service)] == ["ADD 2"]
+    assert quarantined(service)[0].released_at is not None
+    assert (
+        via.refuse("replay", str(entry.id)) == f"quarantine entry {entry.id} was replayed already"
+    )
+
+
+def test_replay_only_mail_of_the_referees_game(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    new_game(service, now, game="g2")
+    receive(service, order_mail("g2", "alice", "wrong", "ADD 2\n", message_id="o@x"), now=now)
+    [entry] = quarantined(service)
+    assert via.refuse("replay", str(entry.id)) == (
+        f"quarantine entry {entry.id} is not mail for game g1"
+    )
+    assert via.refuse("replay", "999") == "no quarantine entry 999"

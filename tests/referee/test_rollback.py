@@ -1,0 +1,160 @@
+"""Roll back to the start of turn N (later turns kept as an archived branch, never deleted) and
+rerun with corrected orders: turns whose inputs did not change come out identical, dice
+included, and a corrected seat leaves every other seat's dice and results as they were."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import col, select
+
+from engine import get_ruleset
+from pbem.pipeline.intake import receive
+from pbem.pipeline.lifecycle import SeatSpec
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import resolve_due
+from pbem.store import ArchivedOrderSet, ArchivedTurn, loads, transaction
+from tests.referee.support import Channel, referee_game
+from tests.support.games import body, game_row, orders, outbox, turns
+from tests.support.mails import order_mail
+
+SEATS = tuple(
+    SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob", "cat", "dan")
+)
+
+
+def _play(service: Service, now: datetime, count: int) -> None:
+    """`count` turns of bot orders, each mailed in by its seat and resolved when all are in."""
+    game = game_row(service)
+    ruleset = get_ruleset(game.ruleset)
+    for _ in range(count):
+        turn = turns(service)[-1]
+        state = loads(turn.state_before)
+        for seat in ruleset.seats_to_order(state):
+            text = ruleset.bot_orders(state, seat, game.seed)
+            raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{turn.number}@x")
+            assert receive(service, raw, now=now).status == "accepted"
+        assert [s.turn for s in resolve_due(service, now=now)] == [turn.number]
+
+
+def _archive(service: Service) -> tuple[list[ArchivedTurn], list[ArchivedOrderSet]]:
+    with transaction(service.db) as session:
+        kept = session.exec(select(ArchivedTurn).order_by(col(ArchivedTurn.id))).all()
+        sets = session.exec(select(ArchivedOrderSet).order_by(col(ArchivedOrderSet.id))).all()
+        return list(kept), list(sets)
+
+
+def _by_seat(record: str | None, seat: str) -> tuple[list[Any], list[Any]]:
+    """A seat's dice-bearing events (code and dice) and its order results in a turn record."""
+    data = loads(record or "{}")
+    dice = [(e["code"], e["dice"]) for e in data["events"] if e["seat"] == seat and e["dice"]]
+    return dice, data["results"].get(seat, [])
+
+
+def test_rollback_and_rerun_unchanged_gives_identical_turns(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now, ruleset="tns", seats=SEATS, seed=3)
+    _play(service, now, 4)
+    played = {t.number: (t.state_before, t.state_after, t.record) for t in turns(service)}
+    reports = len(outbox(service, "report"))
+    assert via.run("rollback", "2", reason="a disputed turn") == (
+        "rolled back to the start of turn 2; turns 2-5 kept as branch 1; "
+        "the game is paused: correct orders, then rerun"
+    )
+    assert [t.number for t in turns(service)] == [1, 2]
+    assert turns(service)[1].state_after is None
+    assert (game_row(service).turn, game_row(service).status) == (2, "paused")
+    kept, sets = _archive(service)
+    assert [(t.branch, t.number) for t in kept] == [(1, 2), (1, 3), (1, 4), (1, 5)]
+    assert len(sets) == 12  # 4 seats x turns 2, 3, 4
+    assert {row.turn for row in orders(service)} == {1, 2}
+    assert via.run("rerun", reason="replay it") == (
+        "turn 2: identical to branch turn 3: identical to branch turn 4: identical to branch "
+        "pending turn 5; the game is running"
+    )
+    again = {t.number: (t.state_before, t.state_after, t.record) for t in turns(service)}
+    assert again == played  # byte for byte, dice included
+    assert len(_archive(service)[0]) == 4  # the branch stays
+    # The rerun turns' reports went out again, with new Message-IDs, to all four seats.
+    assert len(outbox(service, "report")) == reports + 3 * 4
+
+
+def test_rollback_three_turns_with_one_seat_corrected(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Turn 2 of ann corrected (no TECH): bob's, cat's and dan's dice and results in turns
+    2, 3 and 4 are exactly as first played; ann's own tech rolls are gone."""
+    referee_game(service, now, ruleset="tns", seats=SEATS, seed=3)
+    _play(service, now, 4)
+    first = {t.number: t.record for t in turns(service) if t.record}
+    via.run("rollback", "2")
+    [ann] = [row for row in orders(service) if (row.seat, row.turn) == ("ann", 2)]
+    corrected = [line for line in ann.text.splitlines() if not line.startswith("TECH")]
+    assert corrected != ann.text.splitlines()
+    via.run("orders", "ann", "; ".join(corrected), reason="her TECH line was a typo")
+    assert via.run("rerun") == (
+        "turn 2: changed turn 3: changed turn 4: changed pending turn 5; the game is running"
+    )
+    second = {t.number: t.record for t in turns(service) if t.record}
+    for number in (2, 3, 4):
+        for seat in ("bob", "cat", "dan"):
+            dice, results = _by_seat(second[number], seat)
+            assert (dice, results) == _by_seat(first[number], seat), (number, seat)
+            assert dice  # they did roll
+    assert [c for c, _ in _by_seat(first[2], "ann")[0]].count("tech") == 1
+    assert [c for c, _ in _by_seat(second[2], "ann")[0]].count("tech") == 0
+
+
+def test_rollback_needs_a_turn_and_rerun_a_branch(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    assert via.refuse("rollback", "7") == "game g1 has no turn 7"
+    assert via.refuse("rerun") == "game g1 has no rolled-back turns to rerun"
+
+
+def test_a_rerun_makes_the_referees_edits_again(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """An edit is an input of its turn: after a rollback before it, the rerun applies it
+    again, and the rerun's report tells of the rollback."""
+    referee_game(service, now)
+    _play_counting_turn(service, now, 1)
+    via.run("edit", "score.bob", "5", reason="a lost bonus")
+    via.run("rollback", "1", reason="alice's orders were misread")
+    via.run("rerun", reason="with the right orders")
+    [_, second] = turns(service)
+    assert loads(second.state_before)["score"]["bob"] == 5
+    report = body(outbox(service, "report")[-2])  # alice's report of turn 1, again
+    assert report.startswith("Game g1 (Counting (a test ruleset)), report of turn 1 for alice")
+    assert (
+        "the game was rolled back to the start of turn 1; turns 1 to 2 as played\n"
+        "    are kept as branch 1. Why: alice's orders were misread\n"
+    ) in report
+
+
+def test_an_ended_game_rolls_back_and_plays_on(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now, options={"target": 6})
+    _play_counting_turn(service, now, 1, alice="ADD 3")
+    _play_counting_turn(service, now, 2, alice="ADD 3")
+    assert (game_row(service).status, loads(game_row(service).result)["winners"]) == (
+        "ended",
+        ["alice"],
+    )
+    via.run("rollback", "2", reason="alice's second ADD 3 was a typo for ADD 1")
+    assert (game_row(service).status, game_row(service).result) == ("paused", "")
+    via.run("orders", "alice", "ADD 1")
+    via.run("orders", "bob", "TURN", "3", "ADD 2", reason="bob's orders for turn 3, by phone")
+    assert via.run("rerun") == "turn 2: changed pending turn 3; the game is running"
+    assert [row.text for row in orders(service) if row.turn == 3] == ["ADD 2"]
+
+
+def _play_counting_turn(service: Service, now: datetime, number: int, alice: str = "ADD 1") -> None:
+    for seat, text in (("alice", alice), ("bob", "ADD 1")):
+        raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{number}@x")
+        receive(service, raw, now=now)
+    assert [s.turn for s in resolve_due(service, now=now)] == [number]

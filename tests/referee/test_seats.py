@@ -1,0 +1,119 @@
+"""Seats and referees: replace a player, eject one, civil disorder, promote a referee."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+
+from sqlmodel import select
+
+from pbem.pipeline.intake import receive
+from pbem.pipeline.service import Service
+from pbem.pipeline.turns import resolve_due
+from pbem.store import Seat, loads, transaction, utc
+from tests.referee.support import Channel, referee_audit, referee_game, referee_mail
+from tests.support.games import body, outbox, turns
+from tests.support.mails import order_mail
+
+
+def _seat(service: Service, name: str) -> Seat:
+    with transaction(service.db) as session:
+        return session.exec(select(Seat).where(Seat.name == name)).one()
+
+
+def _password(mail_body: str) -> str:
+    found = re.search(r"^Your password: (\S+)$", mail_body, re.M)
+    assert found, mail_body
+    return found.group(1)
+
+
+def test_replace_a_seats_player(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    result = via.run("replace", "bob", "Carol@Example.org", "24h", reason="bob left the game")
+    assert result == (
+        "bob is now played by carol@example.org; password mailed; deadline 2026-03-04 12:00 UTC"
+    )
+    [welcome] = [row for row in outbox(service, "referee") if row.recipient == "carol@example.org"]
+    assert welcome.subject == "[g1] you now play bob"
+    text = body(welcome)
+    assert text.startswith(
+        "You now play bob in game g1 (Counting (a test ruleset)), in place of its\n"
+        "former player.\n\nYour password: "
+    )
+    assert "Orders for turn 1 are due by 2026-03-04 12:00 UTC.\n" in text
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 4, 12, tzinfo=UTC)
+    fresh = order_mail("g1", "bob", _password(text), "ADD 1\n", sender="carol@example.org")
+    assert receive(service, fresh, now=now).status == "accepted"
+    stale = order_mail("g1", "bob", "pw-bob", "ADD 2\n", message_id="old@x")
+    assert receive(service, stale, now=now).outcome.startswith("password: wrong password")
+    detail = loads(referee_audit(service)[0].detail)
+    assert detail["changes"][0]["before"] == {"address": "bob@example.org", "status": "active"}
+    assert detail["changes"][0]["after"]["address"] == "carol@example.org"
+
+
+def test_eject_a_player(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    assert via.run("eject", "bob", reason="abusive mail") == (
+        "bob ejected: no player, no orders, no mail until replaced"
+    )
+    bob = _seat(service, "bob")
+    assert (bob.address, bob.password_hash, bob.status) == ("", "", "ejected")
+    refused = receive(service, order_mail("g1", "bob", "pw-bob", "ADD 2\n"), now=now)
+    assert refused.status == "quarantined"
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id="a@x"), now=now)
+    [summary] = resolve_due(service, now=now)  # nobody waits for bob
+    assert (summary.turn, summary.orders) == (1, 1)
+    reports = [row.recipient for row in outbox(service, "report")][2:]
+    assert reports == ["alice@example.org"]
+    assert via.refuse("eject", "bob") == "the player of bob was ejected already"
+
+
+def test_civil_disorder(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 3\n", message_id="b@x"), now=now)
+    assert via.run("disorder", "bob", reason="no orders for a month") == (
+        "bob is in civil disorder until replaced"
+    )
+    again = receive(
+        service, order_mail("g1", "bob", "pw-bob", "ADD 3\n", message_id="b2@x"), now=now
+    )
+    assert again.outcome == (
+        "seat-disorder: seat bob is in civil disorder; only a referee can give it a player again"
+    )
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id="a@x"), now=now)
+    resolve_due(service, now=now)
+    record = loads(turns(service)[0].record or "{}")
+    assert record["results"]["bob"] == []  # played with no orders, though some were stored
+    assert [row.recipient for row in outbox(service, "report")][2:] == [
+        "alice@example.org",
+        "bob@example.org",
+    ]
+    assert via.refuse("disorder", "bob") == "bob is disorder already"
+    via.run("replace", "bob", "bob@example.org")
+    assert _seat(service, "bob").status == "active"
+
+
+def test_promote_another_referee(service: Service, now: datetime, via: Channel) -> None:
+    referee_game(service, now)
+    assert via.run("promote", "second@example.org", reason="help while I travel") == (
+        "second@example.org is a referee of game g1; their password is mailed to them"
+    )
+    [mail] = [row for row in outbox(service, "referee") if row.recipient == "second@example.org"]
+    text = body(mail)
+    assert text.startswith("You are now a referee of game g1 (Counting (a test ruleset)).\n")
+    raw = referee_mail("PAUSE BECAUSE a test", password=_password(text), sender="x@example.org")
+    receipt = receive(service, raw, now=now)
+    assert (receipt.status, receipt.replies[0].recipient) == ("answered", "second@example.org")
+    assert referee_audit(service)[-1].actor == "second@example.org"
+    assert via.refuse("promote", "second@example.org") == (
+        "second@example.org is a referee of game g1 already"
+    )
+
+
+def test_replace_gives_a_grace_period_from_now_when_late(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    via.now = now + timedelta(days=5)  # past the deadline: the grace counts from now
+    via.run("replace", "bob", "carol@example.org")
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 8, 12, tzinfo=UTC)

@@ -1,0 +1,52 @@
+"""The daemon's settings: [service], [imap], [smtp] and [logging], checked when read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.config import ConfigError, load_settings, settings_from_dict
+
+
+def test_mail_transport_sections_are_read() -> None:
+    settings = settings_from_dict(
+        {
+            "service": {"transport": "mail"},
+            "imap": {"host": "imap.example.org", "security": "starttls", "user": "gm"},
+            "smtp": {"host": "smtp.example.org", "port": 2525, "rate_per_minute": 10},
+            "logging": {"format": "json", "level": "DEBUG"},
+        }
+    )
+    assert settings.service.transport == "mail"
+    assert (settings.imap.host, settings.imap.effective_port) == ("imap.example.org", 143)
+    assert (settings.smtp.effective_port, settings.smtp.rate_per_minute) == (2525, 10)
+    assert (settings.logging.format, settings.logging.level) == ("json", "DEBUG")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"imap": {"security": "ssl"}}, "imap: security must be one of tls, starttls, plain"),
+        ({"smtp": {"rate_per_minute": -1}}, "smtp: rate_per_minute must be 0 or more"),
+        ({"imap": {"processed_folder": "", "done_flag": ""}}, "imap: set processed_folder or"),
+        ({"service": {"transport": "pigeon"}}, "service.transport must be one of maildir, mail"),
+        ({"service": {"max_wait_seconds": 0}}, "service.max_wait_seconds must be more than 0"),
+        ({"logging": {"format": "xml"}}, "logging.format must be one of text, json"),
+        ({"logging": {"level": "LOUD"}}, "logging.level must be one of DEBUG, INFO, WARNING"),
+        ({"imap": {"port": "993"}}, "imap.port takes a int"),
+    ],
+)
+def test_settings_that_cannot_work_are_config_errors(data: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match="^" + message.replace(".", r"\.")):
+        settings_from_dict(data)  # type: ignore[arg-type]
+
+
+def test_the_deploy_example_reads_as_a_mail_config() -> None:
+    example = Path(__file__).resolve().parents[2] / "deploy" / "config.toml.example"
+    settings = load_settings(example)
+    assert (settings.service.transport, settings.imap.password_env) == (
+        "mail",
+        "PBEM_IMAP_PASSWORD",
+    )
+    assert (settings.imap.effective_port, settings.smtp.effective_port) == (993, 587)
