@@ -112,6 +112,7 @@ class MaildirSender:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._tags: set[str] | None = None  # Message-ID tags already in the folder
         _ensure_dirs(self.path)
 
     def send(self, message: EmailMessage) -> None:
@@ -128,13 +129,20 @@ class MaildirSender:
             message = copy.deepcopy(message)
             message["Date"] = email.utils.formatdate(usegmt=True)
         _deliver(self.path, message.as_bytes(), tag)
+        if tag and self._tags is not None:
+            self._tags.add(tag)
 
     def _holds(self, tag: str) -> bool:
-        return any(
-            _split_name(entry.name)[0].endswith(f".{tag}")
-            for sub in ("new", "cur")
-            for entry in _entries(self.path / sub)
-        )
+        # The folder is read once per sender; later sends add their tags. A resend after a
+        # crash comes from a new process, whose first look sees the earlier delivery, and the
+        # outbox drain lets one process at a time send a given mail.
+        if self._tags is None:
+            self._tags = {
+                _split_name(entry.name)[0].rpartition(".")[2]
+                for sub in ("new", "cur")
+                for entry in _entries(self.path / sub)
+            }
+        return tag in self._tags
 
 
 def _ensure_dirs(path: Path) -> None:
