@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.dice import Dice
-from engine.records import Outcome, ParsedOrders, Resolution
+from engine.records import ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
 from engine.rulesets.culture_and_conquest import bot, edits, geography, orders, render
 from engine.rulesets.culture_and_conquest.model import (
@@ -20,11 +20,13 @@ from engine.rulesets.culture_and_conquest.model import (
 )
 from engine.rulesets.culture_and_conquest.rules import OPTIONS
 from engine.rulesets.culture_and_conquest.turn import resolve_turn
+from engine.state_clock import StateClockAnswers
+from engine.turns import seats_playing
 
 START_POPULATION = 10
 
 
-class CultureAndConquest(Ruleset):
+class CultureAndConquest(StateClockAnswers, Ruleset):
     id = "culture-and-conquest"
     aliases = ("cnc", "culture")
     title = "Culture & Conquest"
@@ -77,19 +79,7 @@ class CultureAndConquest(Ruleset):
 
     def seats_to_order(self, state: State) -> list[str]:
         game = GameState.from_json(state)
-        if game.winners:
-            return []
-        if game.options["mode"] == "sequential":
-            return [game.seats[game.active].name]
-        return [s.name for s in game.seats if s.alive]
-
-    def turn_number(self, state: State) -> int:
-        return int(state["step"])
-
-    def outcome(self, state: State) -> Outcome | None:
-        if not state["winners"]:
-            return None
-        return Outcome(tuple(state["winners"]), state["end_reason"])
+        return [] if game.winners else [s.name for s in seats_playing(game)]
 
     def render_map(self, state: State, seat: str) -> str:
         return render.render_map(GameState.from_json(state), seat)

@@ -3,6 +3,7 @@ anything changes. A refused edit raises EditError with the reason."""
 
 from __future__ import annotations
 
+from engine.edit_values import named_seat, whole_number, yes_or_no
 from engine.ruleset import EditError
 from engine.rulesets.culture_and_conquest.geography import transfer
 from engine.rulesets.culture_and_conquest.legality import NAME_LENGTH
@@ -51,31 +52,6 @@ def edit(state: GameState, path: str, value: str) -> None:
         raise EditError(f"an edit path starts with seat., city. or territory., not {parts[0]!r}")
 
 
-def _number(value: str, low: int = 0, high: int = 1_000_000) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise EditError(f"{value!r} is not a whole number") from None
-    if not low <= number <= high:
-        raise EditError(f"{number} is not between {low} and {high}")
-    return number
-
-
-def _yes(value: str) -> bool:
-    if value.lower() in ("yes", "true", "1", "on"):
-        return True
-    if value.lower() in ("no", "false", "0", "off"):
-        return False
-    raise EditError(f"{value!r}: say yes or no")
-
-
-def _seat(state: GameState, name: str) -> Seat:
-    for seat in state.seats:
-        if normal(seat.name) == normal(name) or seat.letter == name.upper():
-            return seat
-    raise EditError(f"no seat {name!r}; seats: {', '.join(s.name for s in state.seats)}")
-
-
 def _sign(value: str, what: str, known: list[str] | tuple[str, ...] = ()) -> tuple[str, str]:
     sign, name = value[:1], value[1:].strip()
     if not sign or sign not in "+-" or not name:
@@ -91,14 +67,14 @@ def _sign(value: str, what: str, known: list[str] | tuple[str, ...] = ()) -> tup
 def _edit_seat(state: GameState, parts: list[str], value: str) -> None:
     if len(parts) != 2:
         raise EditError("seat edits look like seat.<seat>.<field>")
-    seat = _seat(state, parts[0])
+    seat = named_seat(state.seats, parts[0])
     field = parts[1].lower()
     if field in ("gold", "food"):
-        setattr(seat, field, _number(value))
+        setattr(seat, field, whole_number(value))
     elif field in CATEGORIES:
-        seat.pops[field] = _number(value, 0, 10_000)
+        seat.pops[field] = whole_number(value, 0, 10_000)
     elif field == "alive":
-        seat.alive = _yes(value)
+        seat.alive = yes_or_no(value)
     elif field == "advances":
         _toggle(seat.advances, *_sign(value, "advance", ADVANCES))
     elif field == "wonders_built":
@@ -163,7 +139,7 @@ def _edit_city(state: GameState, parts: list[str], value: str) -> None:
     assert city is not None
     field = parts[1].lower()
     if field == "owner":
-        new = _seat(state, value)
+        new = named_seat(state.seats, value)
         holder.cities.remove(city)
         new.cities.append(city)
     elif field == "wonder":
@@ -192,11 +168,11 @@ def _edit_territory(state: GameState, parts: list[str], value: str) -> None:
         raise EditError(f"no land territory {parts[0]!r} on the map")
     field = parts[1].lower()
     if field == "owner":
-        transfer(state, name, _seat(state, value).name, captured=False)
+        transfer(state, name, named_seat(state.seats, value).name, captured=False)
     elif field in CATEGORIES:
         if not spot.owner:
             raise EditError(f"{name} is nobody's: give it an owner first")
-        count = _number(value, 0, 10_000)
+        count = whole_number(value, 0, 10_000)
         state.seat(spot.owner).pops[field] += count - spot.pops[field]
         spot.pops[field] = count
     else:

@@ -15,7 +15,7 @@ import math
 from collections import deque
 
 from engine.dice import Dice
-from engine.rulesets.culture_and_conquest.hexes import distance, hex_name, neighbours, reading_key
+from engine.hexgrid import distance, hex_name, neighbours, reading_key
 from engine.rulesets.culture_and_conquest.model import (
     CATEGORIES,
     LAND,

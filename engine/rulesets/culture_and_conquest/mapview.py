@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.rulesets.culture_and_conquest.hexes import hex_name
+from engine.hexgrid import hex_name
 from engine.rulesets.culture_and_conquest.model import CATEGORIES, GameState, Land, Territory
 from engine.words import plural
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.rulesets.culture_and_conquest.hexes import hex_name, neighbours, reading_key
+from engine.hexgrid import hex_name, neighbours, reading_key
 
 CATEGORIES = ("army", "agriculture", "trade", "labor", "scholars")
 CATEGORY_TITLES = {

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.recorder import Recorder
 from engine.rulesets.culture_and_conquest.model import GameState, Seat
-from engine.rulesets.culture_and_conquest.record import Recorder
 
 WONDERS_TO_WIN = 3
 ADVANCES_TO_WIN = 15

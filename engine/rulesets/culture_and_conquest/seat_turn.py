@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeVar
 
-from engine.dice import Dice
 from engine.rulesets.culture_and_conquest.model import CATEGORIES, LOSS_TIES, GameState, Seat
 from engine.rulesets.culture_and_conquest.orders import Order
-from engine.rulesets.culture_and_conquest.record import Recorder
-
-OrderT = TypeVar("OrderT", bound=Order)
+from engine.turns import SeatTurnBase
 
 PHASES = (
     "1 Population increase",
@@ -30,37 +26,12 @@ MAP_PHASES = (*PHASES[:7], MOVE_PHASE, *PHASES[7:])
 
 
 @dataclass
-class SeatTurn:
-    state: GameState
-    seat: Seat
-    orders: list[Order]
-    rec: Recorder
-    seed: int
-    phase: str = ""
+class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
+    """The seat's turn as this ruleset's phases see it, with what disasters and trades add."""
+
     disaster: str = ""  # the disaster suffered this turn: its build and war phases are skipped
     # every seat's orders of this turn by (seat, line), for results of trades across seats
     all_orders: dict[tuple[str, int], Order] = field(default_factory=dict)
-
-    @property
-    def name(self) -> str:
-        return self.seat.name
-
-    def dice(self, purpose: str) -> Dice:
-        """The dice stream for one purpose in this seat's turn of this round."""
-        return Dice(self.seed, self.state.round, self.name, purpose)
-
-    def of(self, kind: type[OrderT]) -> list[OrderT]:
-        return [order for order in self.orders if isinstance(order, kind)]
-
-    def event(
-        self,
-        code: str,
-        text: str,
-        dice: tuple[int, ...] | list[int] = (),
-        public: bool = False,
-        also: tuple[str, ...] = (),
-    ) -> None:
-        self.rec.event(code, self.name, self.phase, text, dice, public, also)
 
 
 def lose_population(seat: Seat, count: int, spare_army: bool = False) -> dict[str, int]:

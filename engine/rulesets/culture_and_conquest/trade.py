@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from engine.recorder import Recorder
 from engine.records import OrderStatus
 from engine.rulesets.culture_and_conquest.geography import transfer
 from engine.rulesets.culture_and_conquest.legality import refuse_deliver, refuse_receive
@@ -20,7 +21,6 @@ from engine.rulesets.culture_and_conquest.model import (
     describe_items,
 )
 from engine.rulesets.culture_and_conquest.orders import Accept, OfferOrder, Order, Withdraw
-from engine.rulesets.culture_and_conquest.record import Recorder
 from engine.rulesets.culture_and_conquest.seat_turn import SeatTurn
 
 TRIES = 2

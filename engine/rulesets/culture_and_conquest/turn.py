@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from engine.recorder import Recorder
 from engine.records import Outcome, Resolution
 from engine.rulesets.culture_and_conquest import mapwar, movement
 from engine.rulesets.culture_and_conquest import trade as trading
 from engine.rulesets.culture_and_conquest.economy import build, harvest, income, research, upkeep
 from engine.rulesets.culture_and_conquest.geography import settle
-from engine.rulesets.culture_and_conquest.model import GameState, Seat, Support
+from engine.rulesets.culture_and_conquest.model import GameState, Support
 from engine.rulesets.culture_and_conquest.nature import disaster
 from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
 from engine.rulesets.culture_and_conquest.population import distribution, gain_leader, increase
-from engine.rulesets.culture_and_conquest.record import Recorder
 from engine.rulesets.culture_and_conquest.scoring import (
     eliminate,
     standing,
@@ -24,6 +24,7 @@ from engine.rulesets.culture_and_conquest.scoring import (
 from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, PHASES, SeatTurn
 from engine.rulesets.culture_and_conquest.trade import trade
 from engine.rulesets.culture_and_conquest.war import war
+from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     increase,
@@ -55,26 +56,21 @@ def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: 
     _standing_orders(state, orders, rec)
     trading.register(state, orders, rec)
     every = {(s, o.line_no): o for s, seat_orders in orders.items() for o in seat_orders}
-    for seat in _seats_playing(state):
+    for seat in seats_playing(state):
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed, all_orders=every)
         _play(turn)
         eliminate(state, rec)
         reason = victory_after_turn(state, seat.name)
         if reason:
-            _finish(state, rec, [seat.name], reason)
+            finish(state, rec, [seat.name], reason)
             break
     trading.close_turn(state, orders, rec)
-    _skip_unplayed(state, orders, rec)
-    _advance_clock(state, rec)
+    skip_unplayed(state, orders, rec)
+    if advance_clock(state):
+        _end_round(state, rec)
     rec.sort_results()
     outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
     return Resolution(state.to_json(), rec.events, rec.results, outcome)
-
-
-def _seats_playing(state: GameState) -> list[Seat]:
-    if state.options["mode"] == "sequential":
-        return [state.seats[state.active]]
-    return [seat for seat in state.seats if seat.alive]
 
 
 def _play(turn: SeatTurn) -> None:
@@ -113,43 +109,6 @@ def _standing_orders(
             rec.done(seat.name, order, "standing order recorded")
 
 
-def _skip_unplayed(state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
-    """Every order gets a result: those of seats that did not play (game over, out) are skipped."""
-    for seat, seat_orders in orders.items():
-        answered = {r.line_no for r in rec.results.get(seat, [])}
-        for order in seat_orders:
-            if order.line_no not in answered:
-                why = (
-                    "the game ended before this order's phase"
-                    if state.winners
-                    else "not carried out: your seat did not play this turn"
-                )
-                rec.skipped(seat, order, why)
-
-
-def _finish(state: GameState, rec: Recorder, winners: list[str], reason: str) -> None:
-    state.winners, state.end_reason = winners, reason
-    rec.event(
-        "game_over",
-        "",
-        "End",
-        f"The game is over: {', '.join(winners)} wins ({reason}).",
-        public=True,
-    )
-
-
-def _advance_clock(state: GameState, rec: Recorder) -> None:
-    state.step += 1
-    if state.options["mode"] == "sequential":
-        alive = [i for i, s in enumerate(state.seats) if s.alive]
-        later = [i for i in alive if i > state.active]
-        if later:
-            state.active = later[0]
-            return
-        state.active = alive[0] if alive else 0
-    _end_round(state, rec)
-
-
 def _end_round(state: GameState, rec: Recorder) -> None:
     limit = state.options["turn_limit"]
     if not state.winners and limit and state.round >= limit:
@@ -157,7 +116,7 @@ def _end_round(state: GameState, rec: Recorder) -> None:
             s.name: standing(s) for s in state.seats
         }
         best = max(scores.values())
-        _finish(
+        finish(
             state,
             rec,
             [n for n, v in scores.items() if v == best],

@@ -6,16 +6,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.dice import Dice
-from engine.records import Outcome, ParsedOrders, Resolution
+from engine.records import ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
 from engine.rulesets.temples_and_swords import bot, edits, orders, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import OPTIONS
 from engine.rulesets.temples_and_swords.turn import resolve_turn
+from engine.state_clock import StateClockAnswers
+from engine.turns import seats_playing
 
 
-class TemplesAndSwords(Ruleset):
+class TemplesAndSwords(StateClockAnswers, Ruleset):
     id = "temples-and-swords"
     aliases = ("tns", "temples")
     title = "Temples and Swords v1.1"
@@ -62,19 +64,7 @@ class TemplesAndSwords(Ruleset):
 
     def seats_to_order(self, state: State) -> list[str]:
         game = GameState.from_json(state)
-        if game.winners:
-            return []
-        if game.options["mode"] == "sequential":
-            return [game.seats[game.active].name]
-        return [s.name for s in game.seats if s.alive]
-
-    def turn_number(self, state: State) -> int:
-        return int(state["step"])
-
-    def outcome(self, state: State) -> Outcome | None:
-        if not state["winners"]:
-            return None
-        return Outcome(tuple(state["winners"]), state["end_reason"])
+        return [] if game.winners else [s.name for s in seats_playing(game)]
 
     def render_map(self, state: State, seat: str) -> str:
         return render.render_map(GameState.from_json(state), seat)

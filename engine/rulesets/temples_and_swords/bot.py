@@ -4,7 +4,8 @@ attacks when the odds favour it. Its text goes through the same parser as a play
 from __future__ import annotations
 
 from engine.dice import Dice
-from engine.rulesets.temples_and_swords.hexmap import GRASS, distance
+from engine.hexgrid import distance
+from engine.rulesets.temples_and_swords.hexmap import GRASS
 from engine.rulesets.temples_and_swords.legality import (
     cap,
     is_enemy_held,

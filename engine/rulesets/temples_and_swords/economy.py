@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rulesets.temples_and_swords.hexmap import hex_sort_key
+from engine.hexgrid import reading_key
 from engine.rulesets.temples_and_swords.legality import (
     UNIT_WORK,
     refuse_build,
@@ -186,7 +186,7 @@ def build(turn: SeatTurn) -> None:
     for order in turn.of(Build):
         if _carry_out_build(turn, order, points) and order.points:
             capped.add((order.hex, order.work))
-    for hex_name in sorted(points, key=hex_sort_key):
+    for hex_name in sorted(points, key=reading_key):
         _continue_work(turn, hex_name, points, capped)
         if points[hex_name]:
             unused = plural(points[hex_name], "build point")

@@ -3,8 +3,9 @@ anything changes. A refused edit raises EditError with the reason."""
 
 from __future__ import annotations
 
+from engine.edit_values import named_seat, whole_number, yes_or_no
+from engine.hexgrid import hex_name, parse_hex_name
 from engine.ruleset import EditError
-from engine.rulesets.temples_and_swords.hexmap import hex_name, parse_hex_name
 from engine.rulesets.temples_and_swords.legality import cap
 from engine.rulesets.temples_and_swords.model import ADVANCES, PROJECTS, UNIT_TYPES, GameState
 from engine.words import article, normal
@@ -33,31 +34,6 @@ def edit(state: GameState, path: str, value: str) -> None:
     state.tidy()
 
 
-def _number(value: str, low: int = 0, high: int = 1_000_000) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise EditError(f"{value!r} is not a whole number") from None
-    if not low <= number <= high:
-        raise EditError(f"{number} is not between {low} and {high}")
-    return number
-
-
-def _yes(value: str) -> bool:
-    if value.lower() in ("yes", "true", "1", "on"):
-        return True
-    if value.lower() in ("no", "false", "0", "off"):
-        return False
-    raise EditError(f"{value!r}: say yes or no")
-
-
-def _seat_name(state: GameState, name: str) -> str:
-    for seat in state.seats:
-        if normal(seat.name) == normal(name) or seat.letter == name.upper():
-            return seat.name
-    raise EditError(f"no seat {name!r}; seats: {', '.join(s.name for s in state.seats)}")
-
-
 def _hex_name(state: GameState, name: str) -> str:
     place = parse_hex_name(name)
     if place is None or not state.terrain.contains(name):
@@ -68,14 +44,14 @@ def _hex_name(state: GameState, name: str) -> str:
 def _edit_seat(state: GameState, parts: list[str], value: str) -> None:
     if len(parts) != 2:
         raise EditError("seat edits look like seat.<seat>.<gold|tech_points|advances|alive>")
-    seat = state.seat(_seat_name(state, parts[0]))
+    seat = named_seat(state.seats, parts[0])
     field = parts[1].lower()
     if field == "gold":
-        seat.gold = _number(value)
+        seat.gold = whole_number(value)
     elif field == "tech_points":
-        seat.tech_points = _number(value)
+        seat.tech_points = whole_number(value)
     elif field == "alive":
-        seat.alive = _yes(value)
+        seat.alive = yes_or_no(value)
     elif field == "advances":
         _edit_advances(seat.advances, value)
     else:
@@ -105,18 +81,18 @@ def _edit_hex(state: GameState, parts: list[str], value: str) -> None:
     here = state.hex(name)
     field = parts[1].lower()
     if field == "owner":
-        here.owner = "" if value.lower() == "none" else _seat_name(state, value)
+        here.owner = "" if value.lower() == "none" else named_seat(state.seats, value).name
         if not here.owner:
             here.pop = here.laborers = 0
     elif field == "pop":
         if not here.owner:
             raise EditError(f"{name} has no owner; set hex.{name}.owner first")
-        here.pop = _number(value, 0, cap(state, name))
+        here.pop = whole_number(value, 0, cap(state, name))
         here.laborers = min(here.laborers, here.pop)
     elif field == "laborers":
-        here.laborers = _number(value, 0, here.pop)
+        here.laborers = whole_number(value, 0, here.pop)
     elif field in PROJECTS:
-        _edit_project(state, name, field, _yes(value))
+        _edit_project(state, name, field, yes_or_no(value))
     else:
         raise EditError(f"a hex has no {field!r} (owner, pop, laborers, {', '.join(PROJECTS)})")
 
@@ -138,7 +114,7 @@ def _edit_army(state: GameState, parts: list[str], value: str) -> None:
     if len(parts) not in (2, 3):
         raise EditError("army edits look like army.<hex>.<seat>.<unit> or army.<hex>.<seat>")
     name = _hex_name(state, parts[0])
-    seat = _seat_name(state, parts[1])
+    seat = named_seat(state.seats, parts[1]).name
     if len(parts) == 2:
         target = _hex_name(state, value)
         units = state.units(name, seat)
@@ -158,4 +134,4 @@ def _edit_army(state: GameState, parts: list[str], value: str) -> None:
     if kind not in UNIT_TYPES:
         raise EditError(f"no unit type {parts[2]!r} ({', '.join(UNIT_TYPES)})")
     units = state.units_for_change(name, seat)
-    units.add(kind, _number(value, 0, 999) - units.get(kind))
+    units.add(kind, whole_number(value, 0, 999) - units.get(kind))

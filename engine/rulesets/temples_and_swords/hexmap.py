@@ -1,39 +1,19 @@
-"""The hex map: coordinates, neighbours, distances, and generating a map for 2 to 8 seats.
+"""The hex map: its terrain, and generating a map for 2 to 8 seats.
 
-Hexes are named by column letter and row number ("C4"). Rows are laid out "odd-r": every second
-row (2, 4, ...) is shifted half a hex to the right, which is how the text map draws them.
+The geometry (names like "C4", neighbours, distances) is shared and lives in engine.hexgrid.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.dice import Dice
+from engine.hexgrid import distance, hex_name, hex_place, neighbours, parse_hex_name
 
 GRASS = "g"
 DESERT = "d"
-HEX_NAME = re.compile(r"^([A-Za-z])(\d{1,2})$")
-
-# Neighbour offsets (dcol, drow) for rows with even and odd 0-based index.
-_EVEN = ((1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1))
-_ODD = ((1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1))
-
-
-def hex_name(col: int, row: int) -> str:
-    return f"{chr(ord('A') + col)}{row + 1}"
-
-
-@lru_cache(maxsize=4096)  # hex names are few and looked up constantly
-def parse_hex_name(name: str) -> tuple[int, int] | None:
-    """(col, row) of a name like 'c4', or None if it is not of that form."""
-    match = HEX_NAME.match(name.strip())
-    if not match:
-        return None
-    return ord(match.group(1).upper()) - ord("A"), int(match.group(2)) - 1
 
 
 @dataclass(frozen=True)
@@ -55,7 +35,7 @@ class HexMap:
         return place is not None and 0 <= place[0] < self.width and 0 <= place[1] < self.height
 
     def terrain(self, name: str) -> str:
-        col, row = _place(name)
+        col, row = hex_place(name)
         return self.rows[row][col]
 
     def names(self) -> Iterator[str]:
@@ -64,47 +44,10 @@ class HexMap:
                 yield hex_name(col, row)
 
     def neighbours(self, name: str) -> tuple[str, ...]:
-        return _neighbours(self.width, self.height, name)
+        return neighbours(self.width, self.height, name)
 
     def on_edge(self, name: str) -> bool:
         return len(self.neighbours(name)) < 6
-
-
-@lru_cache(maxsize=8192)
-def _neighbours(width: int, height: int, name: str) -> tuple[str, ...]:
-    col, row = _place(name)
-    offsets = _ODD if row % 2 else _EVEN
-    found = []
-    for dcol, drow in offsets:
-        c, r = col + dcol, row + drow
-        if 0 <= c < width and 0 <= r < height:
-            found.append(hex_name(c, r))
-    return tuple(found)
-
-
-def _place(name: str) -> tuple[int, int]:
-    place = parse_hex_name(name)
-    if place is None:
-        raise ValueError(f"not a hex name: {name!r}")
-    return place
-
-
-def distance(a: str, b: str) -> int:
-    """Steps between two hexes."""
-    ax, az = _cube(*_place(a))
-    bx, bz = _cube(*_place(b))
-    dx, dz = ax - bx, az - bz
-    return max(abs(dx), abs(dz), abs(dx + dz))
-
-
-def _cube(col: int, row: int) -> tuple[int, int]:
-    return col - (row - (row & 1)) // 2, row
-
-
-def hex_sort_key(name: str) -> tuple[int, int]:
-    """Reading order: row by row, then column."""
-    col, row = _place(name)
-    return row, col
 
 
 def map_size(seats: int) -> tuple[int, int]:

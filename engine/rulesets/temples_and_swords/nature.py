@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from engine.dice import Dice
-from engine.rulesets.temples_and_swords.hexmap import DESERT, GRASS, hex_sort_key
+from engine.hexgrid import reading_key
+from engine.rulesets.temples_and_swords.hexmap import DESERT, GRASS
 from engine.rulesets.temples_and_swords.legality import cap, refuse_migrate
 from engine.rulesets.temples_and_swords.orders import Migrate
 from engine.rulesets.temples_and_swords.seat_turn import SeatTurn, lose_population
@@ -209,7 +210,7 @@ def _most_populous(turn: SeatTurn, orders: list[Migrate], done: set[str]) -> str
     if not hexes:
         return ""
     most = max(p for _, p in hexes)
-    tied = sorted((n for n, p in hexes if p == most), key=hex_sort_key)
+    tied = sorted((n for n, p in hexes if p == most), key=reading_key)
     for order in orders:
         if order.source in tied:
             return order.source
@@ -243,6 +244,6 @@ def _target(turn: SeatTurn, source: str, orders: list[Migrate], leaves: bool) ->
     def preference(n: str) -> tuple[int, int, tuple[int, int]]:
         here = state.peek(n)
         rank = (0 if state.terrain.terrain(n) == GRASS else 2) + (1 if here.owner else 0)
-        return rank, here.pop, hex_sort_key(n)
+        return rank, here.pop, reading_key(n)
 
     return min(free, key=preference)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.problems import OrderError, ambiguous, illegal, syntax
+from engine.hexgrid import hex_name as format_hex
+from engine.hexgrid import parse_hex_name
+from engine.order_lines import read_order_lines
+from engine.problems import ambiguous, illegal, syntax
 from engine.records import ParsedOrders
-from engine.rulesets.temples_and_swords.hexmap import hex_name as format_hex
-from engine.rulesets.temples_and_swords.hexmap import parse_hex_name
 from engine.rulesets.temples_and_swords.legality import (
     UNIT_WORK,
     Refusal,
@@ -155,18 +156,7 @@ class _Context:
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
     context = _Context(state, seat)
-    result = ParsedOrders()
-    for line_no, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        try:
-            order = _read_line(line_no, line, context)
-        except OrderError as error:
-            result.problems.append(error.at(line_no, raw.strip()))
-            continue
-        result.orders.append(order)
-    return result
+    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
 
 
 def _read_line(line_no: int, line: str, context: _Context) -> Order:

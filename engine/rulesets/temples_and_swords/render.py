@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.rulesets.temples_and_swords.hexmap import hex_name
+from engine.hexgrid import hex_name
 from engine.rulesets.temples_and_swords.legality import work_cost
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
 from engine.rulesets.temples_and_swords.scoring import victory_points

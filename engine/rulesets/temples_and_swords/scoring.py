@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from engine.recorder import Recorder
 from engine.rulesets.temples_and_swords.model import GameState
-from engine.rulesets.temples_and_swords.record import Recorder
 
 
 def victory_points(state: GameState, seat: str) -> int:

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TypeVar
 
-from engine.dice import Dice
 from engine.rulesets.temples_and_swords.model import GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.orders import Order
-from engine.rulesets.temples_and_swords.record import Recorder
-
-OrderT = TypeVar("OrderT", bound=Order)
+from engine.turns import SeatTurnBase
 
 PHASES = (
     "1 Population distribution",
@@ -25,34 +21,8 @@ PHASES = (
 
 
 @dataclass
-class SeatTurn:
-    state: GameState
-    seat: Seat
-    orders: list[Order]
-    rec: Recorder
-    seed: int
-    phase: str = ""
-
-    @property
-    def name(self) -> str:
-        return self.seat.name
-
-    def dice(self, purpose: str) -> Dice:
-        """The dice stream for one purpose in this seat's turn of this round."""
-        return Dice(self.seed, self.state.round, self.name, purpose)
-
-    def of(self, kind: type[OrderT]) -> list[OrderT]:
-        return [order for order in self.orders if isinstance(order, kind)]
-
-    def event(
-        self,
-        code: str,
-        text: str,
-        dice: tuple[int, ...] | list[int] = (),
-        public: bool = False,
-        also: tuple[str, ...] = (),
-    ) -> None:
-        self.rec.event(code, self.name, self.phase, text, dice, public, also)
+class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
+    """The seat's turn as this ruleset's phases see it."""
 
     def owned_hexes(self) -> list[tuple[str, Hex]]:
         return [(name, self.state.hexes[name]) for name in self.state.owned(self.name)]

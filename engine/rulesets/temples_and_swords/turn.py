@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+from engine.recorder import Recorder
 from engine.records import Outcome, Resolution
 from engine.rulesets.temples_and_swords.economy import build, distribution, tax, tech, upkeep
-from engine.rulesets.temples_and_swords.model import GameState, Seat
+from engine.rulesets.temples_and_swords.model import GameState
 from engine.rulesets.temples_and_swords.nature import disaster, population_change
 from engine.rulesets.temples_and_swords.orders import (
     AdvancePreference,
@@ -15,10 +16,10 @@ from engine.rulesets.temples_and_swords.orders import (
     Losses,
     Order,
 )
-from engine.rulesets.temples_and_swords.record import Recorder
 from engine.rulesets.temples_and_swords.scoring import eliminate, victory_after_turn, victory_points
 from engine.rulesets.temples_and_swords.seat_turn import PHASES, SeatTurn
 from engine.rulesets.temples_and_swords.war import war
+from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     distribution,
@@ -38,26 +39,21 @@ def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: 
         raise ValueError("the game is over")
     rec = Recorder()
     _standing_orders(state, orders, rec)
-    for seat in _seats_playing(state):
+    for seat in seats_playing(state):
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
         _play(turn)
         eliminate(state, rec)
         reason = victory_after_turn(state, seat.name)
         if reason:
-            _finish(state, rec, [seat.name], reason)
+            finish(state, rec, [seat.name], reason)
             break
-    _skip_unplayed(state, orders, rec)
-    _advance_clock(state, rec)
+    skip_unplayed(state, orders, rec)
+    if advance_clock(state):
+        _end_round(state, rec)
     rec.sort_results()
     state.tidy()
     outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
     return Resolution(state.to_json(), rec.events, rec.results, outcome)
-
-
-def _seats_playing(state: GameState) -> list[Seat]:
-    if state.options["mode"] == "sequential":
-        return [state.seats[state.active]]
-    return [seat for seat in state.seats if seat.alive]
 
 
 def _play(turn: SeatTurn) -> None:
@@ -88,49 +84,12 @@ def _standing_orders(
             rec.done(seat.name, order, "standing order recorded")
 
 
-def _skip_unplayed(state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
-    """Every order gets a result: those of seats that did not play (game over, out) are skipped."""
-    for seat, seat_orders in orders.items():
-        answered = {r.line_no for r in rec.results.get(seat, [])}
-        for order in seat_orders:
-            if order.line_no not in answered:
-                why = (
-                    "the game ended before this order's phase"
-                    if state.winners
-                    else "not carried out: your seat did not play this turn"
-                )
-                rec.skipped(seat, order, why)
-
-
-def _finish(state: GameState, rec: Recorder, winners: list[str], reason: str) -> None:
-    state.winners, state.end_reason = winners, reason
-    rec.event(
-        "game_over",
-        "",
-        "End",
-        f"The game is over: {', '.join(winners)} wins ({reason}).",
-        public=True,
-    )
-
-
-def _advance_clock(state: GameState, rec: Recorder) -> None:
-    state.step += 1
-    if state.options["mode"] == "sequential":
-        alive = [i for i, s in enumerate(state.seats) if s.alive]
-        later = [i for i in alive if i > state.active]
-        if later:
-            state.active = later[0]
-            return
-        state.active = alive[0] if alive else 0
-    _end_round(state, rec)
-
-
 def _end_round(state: GameState, rec: Recorder) -> None:
     limit = state.options["turn_limit"]
     if not state.winners and limit and state.round >= limit:
         scores = {s.name: victory_points(state, s.name) for s in state.seats if s.alive}
         best = max(scores.values())
-        _finish(
+        finish(
             state,
             rec,
             [n for n, v in scores.items() if v == best],

@@ -8,14 +8,15 @@ population.distribution(turn)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 
 from engine import get_ruleset
 from engine.problems import Problem
-from engine.records import OrderResult, Resolution
+from engine.recorder import Recorder
+from engine.records import Resolution
 from engine.rulesets.culture_and_conquest import orders as order_parser
 from engine.rulesets.culture_and_conquest.model import (
     CATEGORIES,
@@ -27,60 +28,23 @@ from engine.rulesets.culture_and_conquest.model import (
     Seat,
     Territory,
 )
-from engine.rulesets.culture_and_conquest.record import Recorder
 from engine.rulesets.culture_and_conquest.rules import OPTIONS
 from engine.rulesets.culture_and_conquest.seat_turn import SeatTurn
 
-T = TypeVar("T")
+# The "x as x" names are re-exported: the rules tests import every helper from here.
+from tests.engine.scripted import ScriptedDiceMixin, patch_turn_dice, play_turn
+from tests.engine.scripted import codes as codes
+from tests.engine.scripted import results as results
+from tests.engine.scripted import texts as texts
+
 DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
 CULTURE_NAMES = ("Egyptian", "Roman", "Athenian", "Spartan")
 CITY_OF = {"ann": "Giza", "bob": "Rome", "cat": "Athens", "dan": "Sparta"}
 
 
-class ScriptedDice:
-    """Dice that roll what the test says, in order; running out is a test error."""
-
-    def __init__(self, values: Sequence[int], label: str) -> None:
-        self.values = list(values)
-        self.label = label
-
-    def _next(self) -> int:
-        if not self.values:
-            raise AssertionError(f"the test gave too few dice for {self.label}")
-        return self.values.pop(0)
-
-    def d(self, sides: int) -> int:
-        value = self._next()
-        assert 1 <= value <= sides, f"{value} is not a d{sides} roll"
-        return value
-
-    def roll(self, count: int, sides: int = 6) -> list[int]:
-        return [self.d(sides) for _ in range(count)]
-
-    def choice(self, items: Sequence[T]) -> T:
-        """The scripted value is the 1-based position of the item chosen."""
-        return items[self._next() - 1]
-
-    def randrange(self, stop: int) -> int:
-        """The scripted value is the 1-based position chosen."""
-        value = self._next()
-        assert 1 <= value <= stop, f"{value} is not a position up to {stop}"
-        return value - 1
-
-
 @dataclass
-class ScriptedTurn(SeatTurn):
-    scripted: dict[str, list[int]] = field(default_factory=dict)
-    handed: list[ScriptedDice] = field(default_factory=list)
-
-    def dice(self, purpose: str) -> Any:
-        dice = ScriptedDice(self.scripted.get(purpose, []), purpose)
-        self.handed.append(dice)
-        return dice
-
-    def unused(self) -> dict[str, list[int]]:
-        rolled = {d.label: d.values for d in self.handed}
-        return {p: v for p, v in rolled.items() if v}
+class ScriptedTurn(ScriptedDiceMixin, SeatTurn):
+    """A seat's turn whose dice roll what the test scripted."""
 
 
 def make_state(
@@ -116,37 +80,6 @@ def scripted_turn(
     )
 
 
-def texts(turn: SeatTurn) -> list[str]:
-    return [event.text for event in turn.rec.events]
-
-
-def codes(turn: SeatTurn) -> list[str]:
-    return [event.code for event in turn.rec.events]
-
-
-def results(turn: SeatTurn, seat: str = "") -> list[tuple[str, str]]:
-    """(status, note) of every order result of the seat (default: the turn's), in line order."""
-    found = turn.rec.results.get(seat or turn.name, [])
-    return [(r.status.value, r.note) for r in sorted(found, key=line)]
-
-
-def line(result: OrderResult) -> int:
-    return result.line_no
-
-
-class QuietDice(ScriptedDice):
-    """Scripted dice that, once the script runs out, roll `rest` for ever."""
-
-    def __init__(self, values: Sequence[int], label: str, rest: int | None) -> None:
-        super().__init__(values, label)
-        self.rest = rest
-
-    def _next(self) -> int:
-        if not self.values and self.rest is not None:
-            return self.rest
-        return super()._next()
-
-
 # Unscripted: no population increase (2 - 2), no leader, no disaster, no death of old age,
 # no discovery (1 + 1), segments of 6.
 QUIET = {"increase": 2, "leader": 6, "disaster": 6, "old age": 6, "research": 1, "war": 6}
@@ -156,13 +89,7 @@ def patch_dice(
     monkeypatch: pytest.MonkeyPatch, script: dict[tuple[str, str], list[int]] | None = None
 ) -> None:
     """Script the dice of whole turns: {(seat, purpose): values}; QUIET for the rest."""
-    script = dict(script or {})
-
-    def dice(turn: SeatTurn, purpose: str) -> Any:
-        values = script.get((turn.name, purpose), [])
-        return QuietDice(values, f"{turn.name} {purpose}", QUIET.get(purpose))
-
-    monkeypatch.setattr(SeatTurn, "dice", dice)
+    patch_turn_dice(monkeypatch, SeatTurn, QUIET, script)
 
 
 RULESET = get_ruleset("culture-and-conquest")
@@ -172,12 +99,7 @@ def play(
     state: GameState, orders: dict[str, str] | None = None, seed: int = 0
 ) -> tuple[GameState, Resolution]:
     """One full turn through the ruleset interface, from and to JSON; the orders must parse."""
-    data = state.to_json()
-    parsed = {}
-    for seat, text in (orders or {}).items():
-        parsed[seat] = RULESET.parse_orders(data, seat, text)
-        assert not parsed[seat].problems, [p.describe() for p in parsed[seat].problems]
-    resolution = RULESET.resolve(data, parsed, seed)
+    resolution = play_turn(RULESET, state.to_json(), orders, seed)
     return GameState.from_json(resolution.state), resolution
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine.hexgrid import distance
 from engine.problems import ProblemKind
 from engine.ruleset import EditError
 from engine.rulesets.culture_and_conquest import economy, nature, population
 from engine.rulesets.culture_and_conquest.geography import map_size, settle
-from engine.rulesets.culture_and_conquest.hexes import distance
 from engine.rulesets.culture_and_conquest.model import GameState
 from engine.rulesets.culture_and_conquest.rules import RULES
 

@@ -7,8 +7,9 @@ import itertools
 import pytest
 
 from engine.dice import Dice
+from engine.hexgrid import distance
 from engine.ruleset import OptionError
-from engine.rulesets.temples_and_swords.hexmap import distance, map_size
+from engine.rulesets.temples_and_swords.hexmap import map_size
 from engine.rulesets.temples_and_swords.model import GameState
 
 from .support import RULESET

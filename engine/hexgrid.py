@@ -1,7 +1,8 @@
-"""Hex geometry for the map version: names, neighbours and distances on a grid of hexes.
+"""Hex geometry shared by every hex-map ruleset: names, neighbours, distances, reading order.
 
-A space is named by column letter and row number ("C4"), as a player reads it off the text map.
-Rows are laid out "odd-r": every second row (2, 4, ...) is shifted half a hex to the right.
+A hex is named by column letter and row number ("C4"), as a player reads it off the text map.
+Rows are laid out "odd-r": every second row (2, 4, ...) is shifted half a hex to the right,
+which is how the text maps draw them. Map generation and terrain belong to each ruleset.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ def hex_name(col: int, row: int) -> str:
     return f"{chr(ord('A') + col)}{row + 1}"
 
 
+@lru_cache(maxsize=4096)  # hex names are few and looked up constantly
 def parse_hex_name(name: str) -> tuple[int, int] | None:
     """(col, row) of a name like 'c4', or None if it is not of that form."""
     match = HEX_NAME.match(name.strip())
@@ -32,9 +34,18 @@ def looks_like_hex(word: str) -> bool:
     return HEX_NAME.match(word.strip()) is not None
 
 
+def hex_place(name: str) -> tuple[int, int]:
+    """(col, row) of a name the caller knows is a hex name; ValueError if it is not."""
+    place = parse_hex_name(name)
+    if place is None:
+        raise ValueError(f"not a hex name: {name!r}")
+    return place
+
+
 @lru_cache(maxsize=8192)  # names are few and looked up constantly
 def neighbours(width: int, height: int, name: str) -> tuple[str, ...]:
-    col, row = _place(name)
+    """The hexes next to `name` that lie on a width x height map, east first, anticlockwise."""
+    col, row = hex_place(name)
     offsets = _ODD if row % 2 else _EVEN
     found = []
     for dcol, drow in offsets:
@@ -44,17 +55,10 @@ def neighbours(width: int, height: int, name: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _place(name: str) -> tuple[int, int]:
-    place = parse_hex_name(name)
-    if place is None:
-        raise ValueError(f"not a hex name: {name!r}")
-    return place
-
-
 def distance(a: str, b: str) -> int:
     """Steps between two hexes."""
-    ax, az = _cube(*_place(a))
-    bx, bz = _cube(*_place(b))
+    ax, az = _cube(*hex_place(a))
+    bx, bz = _cube(*hex_place(b))
     dx, dz = ax - bx, az - bz
     return max(abs(dx), abs(dz), abs(dx + dz))
 
@@ -65,5 +69,5 @@ def _cube(col: int, row: int) -> tuple[int, int]:
 
 def reading_key(name: str) -> tuple[int, int]:
     """Reading order: row by row, then column."""
-    col, row = _place(name)
+    col, row = hex_place(name)
     return row, col

@@ -1,11 +1,25 @@
-"""Collects what a turn produces: events in rule order and one result for every order."""
+"""Collects what a turn produces: events in rule order and one result for every order.
+
+Shared by every ruleset; it needs no more of an order than where it stood in the
+seat's text and what it said, so it is typed against `RecordedOrder`, not any
+ruleset's own order types."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from engine.records import Event, OrderResult, OrderStatus
-from engine.rulesets.culture_and_conquest.orders import Order
+
+
+class RecordedOrder(Protocol):
+    """What a result needs of an order: its line in the seat's text and that text."""
+
+    @property
+    def line_no(self) -> int: ...
+
+    @property
+    def text(self) -> str: ...
 
 
 @dataclass
@@ -25,18 +39,18 @@ class Recorder:
     ) -> None:
         self.events.append(Event(code, seat, text, phase, tuple(dice), public, also))
 
-    def result(self, seat: str, order: Order, status: OrderStatus, note: str = "") -> None:
+    def result(self, seat: str, order: RecordedOrder, status: OrderStatus, note: str = "") -> None:
         self.results.setdefault(seat, []).append(
             OrderResult(order.line_no, order.text, status, note)
         )
 
-    def done(self, seat: str, order: Order, note: str = "") -> None:
+    def done(self, seat: str, order: RecordedOrder, note: str = "") -> None:
         self.result(seat, order, OrderStatus.DONE, note)
 
-    def partly(self, seat: str, order: Order, note: str) -> None:
+    def partly(self, seat: str, order: RecordedOrder, note: str) -> None:
         self.result(seat, order, OrderStatus.PARTLY, note)
 
-    def skipped(self, seat: str, order: Order, note: str) -> None:
+    def skipped(self, seat: str, order: RecordedOrder, note: str) -> None:
         self.result(seat, order, OrderStatus.SKIPPED, note)
 
     def sort_results(self) -> None:

@@ -1,0 +1,137 @@
+"""Turn-driver pieces that every ruleset plays the same way.
+
+`SeatTurnBase` is the seat's turn in progress as each ruleset's phases see it (its dice, its
+orders of a kind, its events); the functions are the bookkeeping around the seats' turns:
+who plays, answering orders that were never reached, ending the game, and moving the clock.
+The phases themselves, standing orders and scoring stay with each ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from engine.dice import Dice
+from engine.recorder import RecordedOrder, Recorder
+
+
+class PlayingSeat(Protocol):
+    """What the turn driver reads of a seat."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+
+SeatT_co = TypeVar("SeatT_co", bound=PlayingSeat, covariant=True)
+
+
+class ClockedState(Protocol[SeatT_co]):
+    """What the turn driver reads and moves of a game state: its seats, mode and clock."""
+
+    round: int
+    active: int  # sequential mode: index of the seat whose turn is pending
+    step: int
+    winners: list[str]
+    end_reason: str
+
+    @property
+    def seats(self) -> Sequence[SeatT_co]: ...
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+
+StateT = TypeVar("StateT", bound=ClockedState[Any])
+SeatT = TypeVar("SeatT", bound=PlayingSeat)
+OrderT = TypeVar("OrderT", bound=RecordedOrder)
+KindT = TypeVar("KindT")
+
+
+@dataclass
+class SeatTurnBase(Generic[StateT, SeatT, OrderT]):
+    """One seat's turn in progress: the state, that seat's orders, its dice and the record.
+    Each ruleset subclasses it with its own types and any fields of its own."""
+
+    state: StateT
+    seat: SeatT
+    orders: list[OrderT]
+    rec: Recorder
+    seed: int
+    phase: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.seat.name
+
+    def dice(self, purpose: str) -> Dice:
+        """The dice stream for one purpose in this seat's turn of this round."""
+        return Dice(self.seed, self.state.round, self.name, purpose)
+
+    def of(self, kind: type[KindT]) -> list[KindT]:
+        """This seat's orders of one kind, in the order given."""
+        return [order for order in self.orders if isinstance(order, kind)]
+
+    def event(
+        self,
+        code: str,
+        text: str,
+        dice: tuple[int, ...] | list[int] = (),
+        public: bool = False,
+        also: tuple[str, ...] = (),
+    ) -> None:
+        self.rec.event(code, self.name, self.phase, text, dice, public, also)
+
+
+def seats_playing(state: ClockedState[SeatT]) -> list[SeatT]:
+    """The seats whose turn this is: the active seat in sequential mode, else every seat alive."""
+    if state.options["mode"] == "sequential":
+        return [state.seats[state.active]]
+    return [seat for seat in state.seats if seat.alive]
+
+
+def skip_unplayed(
+    state: ClockedState[PlayingSeat], orders: Mapping[str, Sequence[RecordedOrder]], rec: Recorder
+) -> None:
+    """Every order gets a result: those of seats that did not play (game over, out) are skipped."""
+    for seat, seat_orders in orders.items():
+        answered = {r.line_no for r in rec.results.get(seat, [])}
+        for order in seat_orders:
+            if order.line_no not in answered:
+                why = (
+                    "the game ended before this order's phase"
+                    if state.winners
+                    else "not carried out: your seat did not play this turn"
+                )
+                rec.skipped(seat, order, why)
+
+
+def finish(
+    state: ClockedState[PlayingSeat], rec: Recorder, winners: list[str], reason: str
+) -> None:
+    """End the game with these winners, and tell every seat."""
+    state.winners, state.end_reason = winners, reason
+    rec.event(
+        "game_over",
+        "",
+        "End",
+        f"The game is over: {', '.join(winners)} wins ({reason}).",
+        public=True,
+    )
+
+
+def advance_clock(state: ClockedState[PlayingSeat]) -> bool:
+    """Count the turn, and in sequential mode pass play to the next seat alive. True when that
+    completes a round (always in round mode), when the caller ends the round its own way."""
+    state.step += 1
+    if state.options["mode"] == "sequential":
+        alive = [i for i, s in enumerate(state.seats) if s.alive]
+        later = [i for i in alive if i > state.active]
+        if later:
+            state.active = later[0]
+            return False
+        state.active = alive[0] if alive else 0
+    return True
