@@ -16,6 +16,7 @@ demo: $(STAMP)
 	$(BIN)/pbem demo --ruleset temples-and-swords --seats 4 --seed 7
 
 test: $(STAMP)
+	bash .ci/system-packages
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -q

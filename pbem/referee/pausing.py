@@ -3,29 +3,26 @@ orders and resolves nothing; resuming gives the pending turn the time it had lef
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from pbem.clock.control import ClockError, pause, resume
 from pbem.referee.context import RefereeContext
 from pbem.referee.registry import RefereeError
 
 
 def pause_game(ctx: RefereeContext, reason: str, *, notify: bool = True) -> None:
-    try:
-        pause(
-            ctx.session,
-            ctx.settings,
-            ctx.game.id,
-            now=ctx.now,
-            actor=ctx.actor,
-            reason=reason,
-            notify=notify,
-        )
-    except ClockError as error:
-        raise RefereeError(str(error)) from None
+    _on_clock(pause, ctx, reason, notify)
 
 
 def resume_game(ctx: RefereeContext, reason: str, *, notify: bool = True) -> None:
+    _on_clock(resume, ctx, reason, notify)
+
+
+def _on_clock(action: Callable[..., Any], ctx: RefereeContext, reason: str, notify: bool) -> None:
+    """Run a clock control as this referee; the clock's refusal becomes the referee's."""
     try:
-        resume(
+        action(
             ctx.session,
             ctx.settings,
             ctx.game.id,
