@@ -18,6 +18,7 @@ from pbem.clock import cli as clock_cli
 from pbem.config import ConfigError, Settings, load_settings
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
+from pbem.logs import configure_logging
 from pbem.passwords import new_password
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import pending_turn, seats_of, waiting_seats
@@ -263,6 +264,7 @@ def _transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
 
 def _poll(args: argparse.Namespace) -> int:
     service = _service(args)
+    configure_logging(service.settings.logging)  # cron runs poll: its logs as serve's
     inbox, sender = _transport(service.settings)
     try:
         report = poll_once(service, inbox, sender, now=_now(args))

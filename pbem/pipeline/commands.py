@@ -80,8 +80,15 @@ def _status(context: MailContext, envelope: Envelope) -> None:
 
 
 def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
-    seats = [seat.name for seat in seats_of(context.session, game.id)]
+    rows = seats_of(context.session, game.id)
+    seats = [seat.name for seat in rows]
+    today = context.now.date()
     facts: dict[str, object] = {
+        "away": [
+            f"{seat.name} until {seat.absent_until.isoformat()}"
+            for seat in rows
+            if seat.absent_until is not None and seat.absent_until >= today
+        ],
         "game": game.id,
         "title": get_ruleset(game.ruleset).title,
         "status": game.status,
@@ -89,7 +96,9 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
         "free": game.signup_seats,
         "result": "",
     }
-    turn = pending_turn(context.session, game)
+    # A paused game still has its pending turn: pending_turn() answers only for running ones.
+    turn = turn_of(context.session, game.id, game.turn) if game.status == "paused" else None
+    turn = turn or pending_turn(context.session, game)
     if turn is not None:
         waiting = waiting_seats(context.session, game, turn)
         ordered = sorted(stored_orders(context.session, game.id, turn.number))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
+from pbem.clock.control import pause
 from pbem.pipeline.games import seats_of
 from pbem.pipeline.intake import receive
 from pbem.pipeline.service import Service
@@ -51,6 +52,25 @@ def test_status_names_who_has_not_ordered(service: Service, now: datetime) -> No
         "Turn 1, orders due by 2026-03-03 12:00 UTC.\n"
         "Orders in from: bob\n"
         "Still to send orders: alice\n"
+    )
+
+
+def test_status_of_a_paused_game_with_a_seat_away(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    with transaction(service.db) as session:
+        alice = next(seat for seat in seats_of(session, "g1") if seat.name == "alice")
+        alice.absent_until = date(2026, 3, 10)
+        pause(session, service.settings, "g1", now=now, actor="ref@x", reason="x", notify=False)
+    receipt = receive(service, mail("STATUS g1", message_id="s@x", sender="x@y.example"), now=now)
+    assert (receipt.status, receipt.outcome) == ("answered", "STATUS g1"), receipt
+    assert body(receipt.replies[0]).startswith(
+        "Game g1 (Counting (a test ruleset)): paused.\n"
+        "Turn 1. The game is paused by a referee: no orders are taken\n"
+        "now, and the deadline is set again, with the time that was left, when\n"
+        "play resumes.\n"
+        "Orders in from: nobody yet\n"
+        "Still to send orders: alice, bob\n"
+        "Away: alice until 2026-03-10\n"
     )
 
 
