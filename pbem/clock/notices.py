@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from sqlmodel import Session, select
 
@@ -14,6 +13,7 @@ from engine import get_ruleset
 from pbem.clock.policy import format_duration
 from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
+from pbem.pipeline.deadlines import describe
 from pbem.pipeline.outbox import Letter, queue
 from pbem.store import Game, Outbox, Seat, utc
 from pbem.templates import render
@@ -21,16 +21,7 @@ from pbem.templates import render
 KIND = "clock"  # the outbox kind of every mail made here
 
 
-def when(moment: datetime | None, zone: str = "UTC") -> str:
-    """A deadline as players read it: UTC, with the game's local time when it has a zone."""
-    if moment is None:
-        return "none (when all orders are in)"
-    moment = utc(moment)
-    text = moment.strftime("%Y-%m-%d %H:%M UTC")
-    if zone == "UTC":
-        return text
-    local = moment.astimezone(ZoneInfo(zone))
-    return f"{text} ({local:%Y-%m-%d %H:%M %Z} in {zone})"
+when = describe  # a deadline as players read it, with the game's local time
 
 
 def _letter(

@@ -104,7 +104,7 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
         ordered = sorted(stored_orders(context.session, game.id, turn.number))
         facts.update(
             turn=turn.number,
-            deadline=describe(turn.deadline),
+            deadline=describe(turn.deadline, game.timezone),
             waiting=waiting,
             ordered=[seat for seat in seats if seat in ordered],
         )

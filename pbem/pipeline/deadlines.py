@@ -6,10 +6,12 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from pbem.clock.policy import Interval, NoDeadline, Weekly, parse_policy
 from pbem.clock.policy import PolicyError as DeadlinePolicyError
 from pbem.clock.policy import next_deadline as _next_deadline
+from pbem.store import utc
 
 __all__ = ["DeadlinePolicyError", "canonical", "describe", "interval", "next_deadline"]
 
@@ -38,5 +40,13 @@ def next_deadline(
     return _next_deadline(parsed, opened, previous=previous)
 
 
-def describe(deadline: datetime | None) -> str:
-    return deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else "none (when all orders are in)"
+def describe(deadline: datetime | None, zone: str = "UTC") -> str:
+    """A deadline as players read it: UTC, with the game's local time when it has a zone."""
+    if deadline is None:
+        return "none (when all orders are in)"
+    moment = utc(deadline)
+    text = moment.strftime("%Y-%m-%d %H:%M UTC")
+    if zone == "UTC":
+        return text
+    local = moment.astimezone(ZoneInfo(zone))
+    return f"{text} ({local:%Y-%m-%d %H:%M %Z} in {zone})"

@@ -67,8 +67,9 @@ def waiting_seats(
     state = state if state is not None else loads(turn.state_before)
     expected = get_ruleset(game.ruleset).seats_to_order(state)
     have = stored_orders(session, game.id, turn.number)
-    # Nobody waits for a seat in civil disorder or without a player (see pbem/referee).
-    absent = {s.name for s in seats_of(session, game.id) if s.status in NO_PLAYER}
+    # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
+    # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
+    absent = {s.name for s in seats_of(session, game.id) if s.status in (*NO_PLAYER, "abandoned")}
     return [seat for seat in expected if seat not in have and seat not in absent]
 
 

@@ -50,7 +50,7 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         replaced=stored.version > 1,
         version=stored.version,
         notes=list(context.mail.notes),
-        deadline=describe(turn.deadline),
+        deadline=describe(turn.deadline, game.timezone),
         waiting=waiting_seats(context.session, game, turn, state),
         **check,
     )

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from pbem.pipeline.games import pending_turn, waiting_seats
 from pbem.pipeline.service import Service
-from pbem.store import AuditLog, loads, transaction
+from pbem.store import AuditLog, Game, loads, transaction
 from tests.clock.support import (
     DEADLINE,
     HOUR,
@@ -100,6 +101,12 @@ def test_an_abandoned_seat_is_not_waited_for_nor_reminded(service: Service) -> N
     assert seat(service, "bob").status == "abandoned"
     run(service, DEADLINE + TURN - HOUR)  # turn 2: only alice is reminded
     assert [to for to, _ in clock_mail(service)] == ["alice@example.org"]
+    with transaction(service.db) as session:  # nor listed as "still to send orders"
+        game = session.get(Game, "g1")
+        assert game is not None
+        pending = pending_turn(session, game)
+        assert pending is not None
+        assert waiting_seats(session, game, pending) == ["alice"]
     orders(service, "alice", "ADD 1", DEADLINE + TURN - HOUR)
     [turn] = run(service, DEADLINE + TURN - HOUR).turns  # early: all active seats are in
     assert (turn.turn, turn.orders) == (2, 1)

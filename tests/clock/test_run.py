@@ -31,7 +31,11 @@ def test_a_weekly_game_keeps_its_rhythm_in_its_zone(service: Service) -> None:
     run_due(service, utc("2026-03-05T17:00"))
     assert turns(service)[2].deadline == utc("2026-03-09T17:00")
     report = next(row for row in outbox(service, "report") if "turn 1 report" in row.subject)
-    assert "Orders for turn 2 are due by 2026-03-05 17:00 UTC.\n" in body(report)
+    # Reports give the deadline in UTC and in the game's own zone.
+    assert (
+        "Orders for turn 2 are due by 2026-03-05 17:00 UTC (2026-03-05 18:00 CET\n"
+        "    in Europe/Berlin).\n" in body(report)
+    )
 
 
 def test_the_grace_holds_the_turn_for_cron_passes_too(service: Service) -> None:
