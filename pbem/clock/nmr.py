@@ -28,7 +28,7 @@ from pbem.clock.due import facts_of
 from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.pipeline.audit import audit
-from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, utc
+from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, loads, utc
 
 
 def orders_for_missing(
@@ -116,3 +116,19 @@ def _tell_referees(
         queue_once(session, settings, letter, now=now)
     detail = f"{seat.name} after {seat.missed} turns in a row without orders (turn {turn.number})"
     audit(session, now, "clock", "seat-abandoned", game.id, detail)
+
+
+def undo_misses(session: Session, game_id: str, target: int) -> None:
+    """Before a rollback to the start of turn `target`: every seat's count of missed turns goes
+    back to what it was when that turn opened (as turn `target` - 1 recorded it), and a seat
+    that the undone turns abandoned is active again, so that a rerun counts each miss once."""
+    query = select(Turn).where(Turn.game_id == game_id, col(Turn.number) >= target - 1)
+    recorded = {row.number: loads(row.nmr or "{}") for row in session.exec(query)}
+    before = recorded.get(target - 1, {})
+    undone = [entries for number, entries in recorded.items() if number >= target]
+    seats = session.exec(select(Seat).where(Seat.game_id == game_id))
+    for seat in seats:
+        seat.missed = before.get(seat.name, {}).get("missed", 0)
+        if any(entries.get(seat.name, {}).get("newly_abandoned") for entries in undone):
+            seat.status = "active"
+        session.add(seat)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from sqlmodel import col, select
 
+from pbem.clock.nmr import undo_misses
 from pbem.pipeline.deadlines import next_deadline
 from pbem.pipeline.games import turn_of
 from pbem.pipeline.turns import TurnError, preview_resolution, resolve_turn
@@ -57,6 +58,7 @@ def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"game {ctx.game.id} has no turn {target}")
     before = {"turn": ctx.game.turn, "status": ctx.game.status}
     branch, last = archive.archive_from(ctx.session, ctx.game.id, target, ctx.now)
+    undo_misses(ctx.session, ctx.game.id, target)  # before the later turns leave play
     _take_out_of_play(ctx, target)
     _reopen(ctx, turn, reason)
     after = {"turn": target, "status": ctx.game.status, "branch": branch}

@@ -7,14 +7,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import pytest
 from sqlmodel import col, select
 
 from engine import get_ruleset
+from pbem.clock.options import ClockOptions
 from pbem.pipeline.intake import receive
 from pbem.pipeline.lifecycle import SeatSpec
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import resolve_due
 from pbem.store import ArchivedOrderSet, ArchivedTurn, loads, transaction
+from tests.clock.support import DEADLINE, HOUR
+from tests.clock.support import orders as mail_orders
+from tests.clock.support import run as run_clock
+from tests.clock.support import seat as seat_row
+from tests.conftest import NOW
 from tests.referee.support import Channel, referee_game
 from tests.support.games import body, game_row, orders, outbox, turns
 from tests.support.mails import order_mail
@@ -158,3 +165,22 @@ def _play_counting_turn(service: Service, now: datetime, number: int, alice: str
         raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{number}@x")
         receive(service, raw, now=now)
     assert [s.turn for s in resolve_due(service, now=now)] == [number]
+
+
+def test_a_rollback_gives_back_the_missed_turns_it_undoes(
+    service: Service, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """bob misses turns 1 and 2 and is abandoned (abandon after 2). Rolled back to the start
+    of turn 2, he stands as when turn 2 opened: one miss, active; the rerun counts turn 2's
+    miss once more, not twice."""
+    referee_game(service, NOW, clock=ClockOptions(abandon_after=2))
+    mail_orders(service, "alice", "ADD 1", DEADLINE - HOUR)
+    run_clock(service, DEADLINE)
+    mail_orders(service, "alice", "ADD 1", DEADLINE + HOUR)
+    run_clock(service, DEADLINE + 48 * HOUR)
+    assert (seat_row(service, "bob").missed, seat_row(service, "bob").status) == (2, "abandoned")
+    later = Channel("cli", service, DEADLINE + 49 * HOUR, capsys)
+    later.run("rollback", "2")
+    assert (seat_row(service, "bob").missed, seat_row(service, "bob").status) == (1, "active")
+    later.run("rerun")
+    assert (seat_row(service, "bob").missed, seat_row(service, "bob").status) == (2, "abandoned")
