@@ -61,6 +61,10 @@ class Table:
     def subjects(self, seat: str) -> list[str]:
         return [str(message["Subject"]) for message in self.mail_of(seat)]
 
+    def distinct_subjects(self) -> dict[str, list[str]]:
+        """Every seat's subjects, a Message-ID counted once (as a mail client shows them)."""
+        return {seat: list(_by_message_id(self.mail_of(seat)).values()) for seat in SEATS}
+
     def wait_for_subjects(self, count: int, *, timeout: float = 10.0) -> dict[str, list[str]]:
         """Every seat's subjects, once each mailbox holds `count` mails (or the timeout)."""
         for player in self.players.values():
@@ -173,3 +177,12 @@ def logging_restored() -> Iterator[None]:
                 handler.close()
         root.setLevel(level)
         logging.getLogger("pbem").setLevel(pbem_level)
+
+
+def _by_message_id(messages: list[EmailMessage]) -> dict[str, str]:
+    """Message-ID -> subject, first copy first; every copy of one Message-ID is the same mail."""
+    seen: dict[str, str] = {}
+    for message in messages:
+        key, subject = str(message["Message-ID"]), str(message["Subject"])
+        assert seen.setdefault(key, subject) == subject, key
+    return seen

@@ -121,12 +121,19 @@ def test_killed_between_receiving_and_answering_then_restarted(
     time.sleep(random.uniform(0.0, 1.0))  # somewhere in intake, resolution or sending
     assert daemons.stop(signal.SIGKILL) == -signal.SIGKILL
     daemons.start()
-    assert table.wait_for_subjects(5) == expected(2)
+    # SMTP cannot take part in our transaction: a kill between a delivery and the commit
+    # that records it sends that one mail again after the restart, with the same Message-ID
+    # (at least once, never lost). So from here mail is counted by Message-ID.
+    wait_until(lambda: table.distinct_subjects() == expected(2))
+    # The killed daemon may have sent all of turn 2 already: wait until the new one serves
+    # (its signal handlers are in place) before asking it to stop.
+    wait_until(lambda: table.log.read_text().count("serving (") == 3)  # the third start
     assert daemons.stop(signal.SIGTERM) == 0
 
     assert inbound_rows(table.service) == [("accepted", 1)] * 6
     assert (turn_of_game(table.service), unsent(table.service)) == (3, 0)
-    assert [delivered(table, seat) for seat in SEATS] == [5, 5, 5]
+    assert [delivered(table, seat) - len(table.mail_of(seat)) for seat in SEATS] == [0, 0, 0]
+    assert table.distinct_subjects() == expected(2)
     log = table.log.read_text()
     assert "SIGTERM: stopping" in log and log.rstrip().endswith("stopped")
     assert [secret for secret in table.passwords() if secret in log] == []
