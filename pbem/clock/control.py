@@ -45,7 +45,7 @@ def pause(
     game.paused_left = int(left.total_seconds()) if left is not None else None
     session.add(game)
     if notify:
-        _tell(session, settings, game, turn, paused=True, reason=reason, now=now)
+        tell(session, settings, game, turn, paused=True, reason=reason, now=now)
     audit(session, now, actor, "game-paused", game.id, reason)
     return game
 
@@ -73,7 +73,7 @@ def resume(
     game.paused_left = None
     session.add(game)
     if notify:
-        _tell(session, settings, game, turn, paused=False, reason=reason, now=now)
+        tell(session, settings, game, turn, paused=False, reason=reason, now=now)
     audit(session, now, actor, "game-resumed", game.id, reason)
     return game
 
@@ -89,7 +89,7 @@ def _locked(session: Session, game_id: str) -> tuple[Game, Turn]:
     return game, turn
 
 
-def _tell(
+def tell(
     session: Session,
     settings: Settings,
     game: Game,
@@ -99,7 +99,10 @@ def _tell(
     reason: str,
     now: datetime,
 ) -> None:
+    """Mail every seat that the game is paused, or running again with `turn` pending."""
     for seat in seats_of(session, game.id):
+        if not seat.address:
+            continue
         letter = pause_letter(
             settings,
             game,

@@ -124,3 +124,42 @@ def pause_letter(
         reason=reason,
         deadline=when(deadline, game.timezone),
     )
+
+
+def deadline_letter(
+    settings: Settings,
+    game: Game,
+    turn: int,
+    to: str,
+    origin: str,
+    *,
+    seat: str,
+    old: datetime | None,
+    new: datetime | None,
+    reason: str,
+    orders: str,
+    left: str,
+    policy: str = "",
+) -> Letter:
+    """A changed deadline (or, with `policy`, a changed deadline policy) told to one seat;
+    `orders` is "in", "missing" or "" (the turn asks the seat for none)."""
+    subject = "deadline policy changed" if policy else f"turn {turn}: new deadline"
+    return _letter(
+        settings,
+        game,
+        to,
+        subject,
+        "deadline_changed",
+        str(turn),
+        origin,
+        seat=seat,
+        turn=turn,
+        old=when(old, game.timezone),
+        new=when(new, game.timezone),
+        reason=reason,
+        orders=orders,
+        left=left,
+        paused=game.status == "paused",
+        policy=policy,
+        title=get_ruleset(game.ruleset).title,
+    )

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from pbem.clock.announce import announce_deadline, announce_policy
 from pbem.pipeline.deadlines import DeadlinePolicyError, canonical, describe, interval
+from pbem.pipeline.games import turn_of
 from pbem.referee.context import RefereeContext
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, need
-from pbem.store import utc
+from pbem.store import Turn, utc
 
 DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTHH:MM"
 
@@ -30,9 +32,10 @@ def resume(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "resume")
     if ctx.game.status != "paused":
         raise RefereeError(f"game {ctx.game.id} is {ctx.game.status}, not paused")
-    before = describe(ctx.pending_turn().deadline)
+    zone = ctx.game.timezone
+    before = describe(ctx.pending_turn().deadline, zone)
     resume_game(ctx, reason)
-    after = describe(ctx.pending_turn().deadline)
+    after = describe(ctx.pending_turn().deadline, zone)
     ctx.change(f"the game was resumed; the deadline is now {after}", before, after)
     return f"game {ctx.game.id} resumed; deadline {after}"
 
@@ -43,14 +46,48 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     turn = ctx.pending_turn()
     old = turn.deadline
     new = _new_deadline(ctx, old, args[0].lower(), args[1])
-    turn.deadline = new
-    ctx.session.add(turn)
+    move_deadline(ctx, turn, new, reason)
+    zone = ctx.game.timezone
     ctx.change(
-        f"the deadline of turn {turn.number} moved from {describe(old)} to {describe(new)}",
+        f"the deadline of turn {turn.number} moved from {describe(old, zone)} "
+        f"to {describe(new, zone)}",
         describe(old),
         describe(new),
     )
-    return f"deadline of turn {turn.number}: {describe(new)}"
+    missing = announce_deadline(
+        ctx.session,
+        ctx.settings,
+        ctx.game,
+        turn,
+        old=old,
+        now=ctx.now,
+        reason=reason,
+        origin=ctx.origin,
+    )
+    return f"deadline of turn {turn.number}: {describe(new, zone)}; {told(missing)}"
+
+
+def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason: str) -> None:
+    """Set the pending turn's deadline; a paused game keeps the time left until it (the
+    clock stands still while paused), so that resuming does not undo the change."""
+    old = turn.deadline
+    turn.deadline = new
+    ctx.session.add(turn)
+    game = ctx.game
+    if game.status == "paused" and new is not None:
+        if old is not None and game.paused_left is not None:
+            left = game.paused_left + (utc(new) - utc(old)).total_seconds()
+        else:
+            left = (utc(new) - utc(ctx.now)).total_seconds()
+        game.paused_left = max(int(left), 0)
+        ctx.session.add(game)
+
+
+def told(missing: list[str]) -> str:
+    """The referee's summary of an announcement: who has no orders in."""
+    if not missing:
+        return "every seat was told; every seat's orders are in"
+    return f"every seat was told; no orders yet from {', '.join(missing)}"
 
 
 def _new_deadline(ctx: RefereeContext, old: datetime | None, how: str, value: str) -> datetime:
@@ -88,4 +125,15 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.game.deadline_policy = new
     ctx.session.add(ctx.game)
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
+    turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
+    if ctx.game.status != "ended" and turn is not None and turn.resolved_at is None:
+        announce_policy(
+            ctx.session,
+            ctx.settings,
+            ctx.game,
+            turn,
+            now=ctx.now,
+            reason=reason,
+            origin=ctx.origin,
+        )
     return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

@@ -59,3 +59,28 @@ def announcement_body(settings: Settings, game: Game, text: str) -> str:
     return render(
         "announcement", moderator=settings.mail.name, game=game.id, title=title, text=text
     )
+
+
+def farewell_body(settings: Settings, game: Game, seat: str, reason: str, *, replaced: bool) -> str:
+    """For the player a referee replaced or ejected, at the address they played from."""
+    return render(
+        "farewell",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=get_ruleset(game.ruleset).title,
+        seat=seat,
+        reason=reason,
+        replaced=replaced,
+    )
+
+
+def moved_orders_body(settings: Settings, game: Game, seat: str, turn: int) -> str:
+    """For a seat whose stored orders a referee's rerun left facing a changed position."""
+    return render(
+        "orders_moved",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=get_ruleset(game.ruleset).title,
+        seat=seat,
+        turn=turn,
+    )

@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from pbem.clock.announce import announce_deadline
 from pbem.passwords import hash_password, new_password
 from pbem.pipeline.deadlines import describe
-from pbem.referee.clock import duration
+from pbem.referee.clock import duration, move_deadline
 from pbem.referee.context import RefereeContext
-from pbem.referee.mails import password_body
+from pbem.referee.mails import farewell_body, password_body
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
@@ -29,13 +30,14 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     address = _address(args[1])
     grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
     before = {"address": seat.address, "status": seat.status}
+    _farewell(ctx, seat, reason, replaced=True)
     password = new_password()
     seat.address = address
     seat.password_hash = hash_password(password, cost=ctx.settings.security.password_cost)
     seat.status = "active"
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
-    deadline = _extend(ctx, grace)
+    deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}")
     ctx.send(address, f"you now play {seat.name}", _welcome(ctx, seat, password, deadline))
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
@@ -51,13 +53,36 @@ def _address(text: str) -> str:
     return text.lower()
 
 
-def _extend(ctx: RefereeContext, grace: timedelta) -> str:
-    """The grace period goes on the pending deadline (or on now, if that is later)."""
+def _extend(ctx: RefereeContext, grace: timedelta, reason: str) -> str:
+    """The grace period goes on the pending deadline (or on now, if that is later); every
+    seat is told of the new deadline."""
     turn = ctx.pending_turn()
     if turn.deadline is not None:
-        turn.deadline = max(utc(turn.deadline), utc(ctx.now)) + grace
-        ctx.session.add(turn)
-    return describe(turn.deadline)
+        old = turn.deadline
+        move_deadline(ctx, turn, max(utc(turn.deadline), utc(ctx.now)) + grace, reason)
+        announce_deadline(
+            ctx.session,
+            ctx.settings,
+            ctx.game,
+            turn,
+            old=old,
+            now=ctx.now,
+            reason=reason,
+            origin=ctx.origin,
+        )
+    return describe(turn.deadline, ctx.game.timezone)
+
+
+def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -> None:
+    """Tell the outgoing player once, at the address the seat had, that it is no longer
+    theirs: their mail with the old password is refused from now on."""
+    if not seat.address:
+        return
+    ctx.send(
+        seat.address,
+        f"you no longer play {seat.name}",
+        farewell_body(ctx.settings, ctx.game, seat.name, reason, replaced=replaced),
+    )
 
 
 def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> str:
@@ -74,6 +99,7 @@ def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if seat.status == "ejected":
         raise RefereeError(f"the player of {seat.name} was ejected already")
     before = {"address": seat.address, "status": seat.status}
+    _farewell(ctx, seat, reason, replaced=False)
     seat.address, seat.password_hash, seat.status = "", "", "ejected"
     ctx.session.add(seat)
     ctx.change(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from sqlmodel import col, select
 
+from pbem.clock.control import tell
 from pbem.clock.nmr import undo_misses
 from pbem.pipeline.deadlines import next_deadline
 from pbem.pipeline.games import turn_of
@@ -14,7 +15,7 @@ from pbem.pipeline.turns import TurnError, preview_resolution, resolve_turn
 from pbem.referee import archive
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
-from pbem.referee.mails import preview_body
+from pbem.referee.mails import moved_orders_body, preview_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, number
@@ -64,13 +65,19 @@ def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     after = {"turn": target, "status": ctx.game.status, "branch": branch}
     ctx.change(
         f"the game was rolled back to the start of turn {target}; "
-        f"turns {target} to {last} as played are kept as branch {branch}",
+        f"{_played(target, last)} kept as branch {branch}",
         before,
         after,
     )
     return (
-        f"rolled back to the start of turn {target}; turns {target}-{last} kept as branch "
-        f"{branch}; the game is paused: correct orders, then rerun"
+        f"rolled back to the start of turn {target}; {_played(target, last)} kept as "
+        f"branch {branch}; the game is paused: correct orders, then rerun"
+    )
+
+
+def _played(first: int, last: int) -> str:
+    return (
+        f"turn {first} as played is" if first == last else f"turns {first} to {last} as played are"
     )
 
 
@@ -111,10 +118,36 @@ def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         resume_game(ctx, reason, notify=False)  # the rerun's reports tell the players
     lines = [_rerun_turn(ctx, branch) for _ in range(start, end) if ctx.game.status == "running"]
     if ctx.game.status == "running":
-        archive.restore_orders(ctx.session, ctx.game.id, branch, ctx.game.turn)
-    ctx.change(f"turns {start} to {ctx.game.turn - 1} were resolved again", None, lines)
+        lines += _restore_pending(ctx, branch, reason)
+    ctx.change(f"{turns_text(start, ctx.game.turn - 1)} resolved again", None, lines)
     ending = "the game is over" if ctx.game.status == "ended" else f"pending turn {ctx.game.turn}"
     return "\n".join([*lines, f"{ending}; the game is {ctx.game.status}"])
+
+
+def _restore_pending(ctx: RefereeContext, branch: int, reason: str) -> list[str]:
+    """The orders the branch held for the turn now pending come back into play; the game
+    runs again, and every seat hears so. Where the rerun changed the position those orders
+    were written for, their seats are told, and so is the referee."""
+    turn = ctx.pending_turn()
+    restored = archive.restore_orders(ctx.session, ctx.game.id, branch, turn.number)
+    tell(ctx.session, ctx.settings, ctx.game, turn, paused=False, reason=reason, now=ctx.now)
+    old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn.number)
+    if not restored or old is None or old.state_before == turn.state_before:
+        return []
+    for name in restored:
+        seat = ctx.seat(name)
+        if seat.address:
+            body = moved_orders_body(ctx.settings, ctx.game, seat.name, turn.number)
+            ctx.send(seat.address, f"turn {turn.number}: check your orders", body)
+    return [
+        f"turn {turn.number}: the stored orders of {', '.join(restored)} are now checked "
+        "against a different position (their seats were told)"
+    ]
+
+
+def turns_text(first: int, last: int) -> str:
+    """'turn 3 was' or 'turns 3 to 5 were', as a sentence needs it."""
+    return f"turn {first} was" if first == last else f"turns {first} to {last} were"
 
 
 def _rerun_turn(ctx: RefereeContext, branch: int) -> str:

@@ -50,10 +50,15 @@ def test_resume_moves_the_deadline_on_by_the_pause(
 
 def test_extend_shorten_and_set_the_deadline(service: Service, now: datetime, via: Channel) -> None:
     referee_game(service, now)
-    assert via.run("deadline", "extend", "24h") == "deadline of turn 1: 2026-03-04 12:00 UTC"
-    assert via.run("deadline", "shorten", "90m") == "deadline of turn 1: 2026-03-04 10:30 UTC"
+    told = "every seat was told; no orders yet from alice, bob"
+    assert via.run("deadline", "extend", "24h") == (
+        f"deadline of turn 1: 2026-03-04 12:00 UTC; {told}"
+    )
+    assert via.run("deadline", "shorten", "90m") == (
+        f"deadline of turn 1: 2026-03-04 10:30 UTC; {told}"
+    )
     assert via.run("deadline", "set", "2026-03-02T08:00") == (
-        "deadline of turn 1: 2026-03-02 08:00 UTC"
+        f"deadline of turn 1: 2026-03-02 08:00 UTC; {told}"
     )
     assert _deadline(service) == datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
     assert via.refuse("deadline", "extend", "soon") == (

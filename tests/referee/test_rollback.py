@@ -67,7 +67,7 @@ def test_rollback_and_rerun_unchanged_gives_identical_turns(
     played = {t.number: (t.state_before, t.state_after, t.record) for t in turns(service)}
     reports = len(outbox(service, "report"))
     assert via.run("rollback", "2", reason="a disputed turn") == (
-        "rolled back to the start of turn 2; turns 2-5 kept as branch 1; "
+        "rolled back to the start of turn 2; turns 2 to 5 as played are kept as branch 1; "
         "the game is paused: correct orders, then rerun"
     )
     assert [t.number for t in turns(service)] == [1, 2]
@@ -184,3 +184,31 @@ def test_a_rollback_gives_back_the_missed_turns_it_undoes(
     assert (seat_row(service, "bob").missed, seat_row(service, "bob").status) == (1, "active")
     later.run("rerun")
     assert (seat_row(service, "bob").missed, seat_row(service, "bob").status) == (2, "abandoned")
+
+
+def test_a_rerun_tells_seats_whose_stored_orders_face_a_new_position(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Rollback and rerun in one go: every seat hears the game runs again (not only that it
+    was paused), and bob, whose orders for the pending turn were written for a position the
+    corrected rerun changed, is told so, as is the referee."""
+    referee_game(service, now, ruleset="tns", seats=SEATS, seed=3)
+    _play(service, now, 2)
+    pending = turns(service)[-1]
+    text = get_ruleset("tns").bot_orders(loads(pending.state_before), "bob", 3)
+    raw = order_mail("g1", "bob", "pw-bob", text, message_id="bob-early@x")
+    assert receive(service, raw, now=now).status == "accepted"
+    via.run("rollback", "2")
+    [ann] = [row for row in orders(service) if (row.seat, row.turn) == ("ann", 2)]
+    corrected = [line for line in ann.text.splitlines() if not line.startswith("TECH")]
+    via.run("orders", "ann", "; ".join(corrected), reason="her TECH line was a typo")
+    assert via.run("rerun") == (
+        "turn 2: changed turn 3: the stored orders of bob are now checked against a "
+        "different position (their seats were told) pending turn 3; the game is running"
+    )
+    subjects = [(row.recipient, row.subject) for row in outbox(service)]
+    resumed = [to for to, subject in subjects if subject == "[g1] game resumed"]
+    assert sorted(resumed) == [f"{seat.name}@example.org" for seat in SEATS]
+    told = [to for to, subject in subjects if subject == "[g1] turn 3: check your orders"]
+    assert told == ["bob@example.org"]
+    assert ("bob", 3) in [(row.seat, row.turn) for row in orders(service)]

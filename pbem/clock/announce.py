@@ -1,0 +1,129 @@
+"""Telling every seat at once that the pending turn's deadline (or the deadline policy)
+changed: a referee moved it, a new player got more time, a paused game resumed. Each seat
+gets one mail with the new time in the game's zone; a seat without orders reads in the same
+mail that we have none from it yet, which stands in for every reminder whose time the new
+deadline has already passed (recorded as sent, so the clock does not send them again), and
+the reminders still ahead of the new deadline are armed again."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, select
+
+from engine import get_ruleset
+from pbem.clock.notices import deadline_letter, queue_once
+from pbem.clock.policy import format_duration, parse_offsets
+from pbem.config import Settings
+from pbem.pipeline.games import seats_of, stored_orders
+from pbem.store import Game, Turn, loads, utc
+from pbem.store.models import ClockReminder
+
+
+def announce_deadline(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    old: datetime | None,
+    now: datetime,
+    reason: str,
+    origin: str,
+) -> list[str]:
+    """Mail every seat with an address the new deadline of `turn` (its deadline now); the
+    names of the seats that have no orders in. `origin` makes the mails' ids unique per use."""
+    ordered = stored_orders(session, game.id, turn.number)
+    asked = set(get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)))
+    missing = []
+    for seat in seats_of(session, game.id):
+        lacking = seat.name in asked and seat.name not in ordered and seat.status == "active"
+        if lacking:
+            missing.append(seat.name)
+        if not seat.address:
+            continue
+        letter = deadline_letter(
+            settings,
+            game,
+            turn.number,
+            seat.address,
+            origin,
+            seat=seat.name,
+            old=old,
+            new=turn.deadline,
+            reason=reason,
+            orders="missing" if lacking else "in" if seat.name in ordered else "",
+            left=_left(turn.deadline, game, now),
+        )
+        queue_once(session, settings, letter, now=now)
+    _rearm_reminders(session, game, turn, missing, now)
+    return missing
+
+
+def announce_policy(
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    now: datetime,
+    reason: str,
+    origin: str,
+) -> None:
+    """Mail every seat that later turns' deadlines follow the game's (new) policy."""
+    for seat in seats_of(session, game.id):
+        if seat.address:
+            letter = deadline_letter(
+                settings,
+                game,
+                turn.number,
+                seat.address,
+                origin,
+                seat=seat.name,
+                old=turn.deadline,
+                new=turn.deadline,
+                reason=reason,
+                orders="",
+                left="",
+                policy=game.deadline_policy,
+            )
+            queue_once(session, settings, letter, now=now)
+
+
+def _left(deadline: datetime | None, game: Game, now: datetime) -> str:
+    """How long until the deadline, as players read it; '' without one (or while paused,
+    when the clock stands still)."""
+    if deadline is None or game.status == "paused":
+        return ""
+    return format_duration(max(utc(deadline) - utc(now), timedelta(0)))
+
+
+def _rearm_reminders(
+    session: Session, game: Game, turn: Turn, missing: list[str], now: datetime
+) -> None:
+    """Reminder offsets whose moment the new deadline puts in the past count as sent to the
+    seats without orders (this mail told them); those still ahead are sent again."""
+    if turn.deadline is None:
+        return
+    query = select(ClockReminder).where(
+        ClockReminder.game_id == game.id, ClockReminder.turn == turn.number
+    )
+    sent = {(row.seat, row.before_seconds): row for row in session.exec(query)}
+    for offset in parse_offsets(game.reminders):
+        seconds = int(offset.total_seconds())
+        passed = utc(turn.deadline) - offset <= utc(now)
+        for name in missing:
+            row = sent.get((name, seconds))
+            if passed and row is None:
+                session.add(
+                    ClockReminder(
+                        game_id=game.id,
+                        turn=turn.number,
+                        seat=name,
+                        before_seconds=seconds,
+                        sent_at=utc(now),
+                    )
+                )
+            elif not passed and row is not None:
+                session.delete(row)
+    session.flush()

@@ -1,0 +1,105 @@
+"""Every change of the pending deadline reaches every seat at once, with the new time in the
+game's zone; a seat without orders reads that in the same mail, which stands in for the
+reminders the new deadline has passed; a paused game keeps a change over its resume; and a
+replaced or ejected player hears of it at the address the seat had."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from pbem.clock.options import ClockOptions
+from pbem.pipeline.service import Service
+from tests.clock.support import orders, reminders, run
+from tests.referee.support import Channel, referee_game
+from tests.support.games import body, outbox, turns
+
+HOUR = timedelta(hours=1)
+
+
+def _game(service: Service, now: datetime, **clock: object) -> None:
+    options = ClockOptions(**{"timezone": "Europe/Berlin", "reminders": "24h,2h", **clock})
+    referee_game(service, now, clock=options)
+
+
+def _announcements(service: Service) -> dict[str, str]:
+    mails = [row for row in outbox(service, "clock") if "new deadline" in row.subject]
+    return {row.recipient: body(row) for row in mails}
+
+
+def test_a_shortened_deadline_is_mailed_to_every_seat_with_a_reminder(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    _game(service, now)
+    orders(service, "alice", "ADD 1", now + HOUR)
+    via.now = now + 2 * HOUR
+    result = via.run("deadline", "set", "2026-03-01T14:03", reason="the map is ready early")
+    assert result.endswith("every seat was told; no orders yet from bob")
+    mails = _announcements(service)
+    assert sorted(mails) == ["alice@example.org", "bob@example.org"]
+    for text in mails.values():
+        assert "Now:    2026-03-01 14:03 UTC (2026-03-01 15:03 CET in Europe/Berlin)" in text
+        assert "Reason: the map is ready early" in text
+        assert "That is 3m from now." in text
+    assert "We have no orders from bob for turn 1 yet." in mails["bob@example.org"]
+    assert "Your orders for turn 1 are in." in mails["alice@example.org"]
+    # The mail was bob's reminder: none comes on top of it, before the new deadline.
+    assert reminders(service) == [(1, "bob", 86400), (1, "bob", 7200)]
+    assert run(service, now + 2 * HOUR + timedelta(minutes=1)).reminders == 0
+
+
+def test_an_extension_is_announced_and_arms_the_reminders_again(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    _game(service, now)
+    run(service, now + 46 * HOUR + timedelta(minutes=1))  # the 2h reminder of the old deadline
+    assert reminders(service)[-2:] == [(1, "alice", 7200), (1, "bob", 7200)]
+    via.now = now + 47 * HOUR
+    via.run("deadline", "extend", "2d", reason="a holiday")
+    assert len(_announcements(service)) == 2
+    assert "That is 2d1h from now." in _announcements(service)["bob@example.org"]
+    assert reminders(service) == []  # both offsets lie ahead of the new deadline again
+    assert run(service, now + 72 * HOUR + timedelta(minutes=1)).reminders == 2
+    assert run(service, now + 94 * HOUR + timedelta(minutes=1)).reminders == 2
+
+
+def test_a_change_while_paused_survives_the_resume(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    _game(service, now)
+    via.run("pause")
+    via.run("deadline", "extend", "1d")
+    assert "The game is paused" in _announcements(service)["alice@example.org"]
+    via.now = now + 5 * HOUR
+    via.run("resume")
+    assert turns(service)[-1].deadline == datetime(2026, 3, 4, 17, 0, tzinfo=UTC)
+    resumed = [body(row) for row in outbox(service, "clock") if "resumed" in row.subject]
+    assert "2026-03-04 17:00 UTC" in resumed[-1]
+
+
+def test_a_policy_change_is_announced(service: Service, now: datetime, via: Channel) -> None:
+    _game(service, now)
+    via.run("policy", "interval:24h", reason="faster turns")
+    subjects = [row.subject for row in outbox(service, "clock")]
+    assert subjects == ["[g1] deadline policy changed"] * 2
+    text = body(outbox(service, "clock")[0])
+    assert "changed the deadline policy to interval:24h." in " ".join(text.split())
+
+
+@pytest.mark.parametrize("command", ["replace", "eject"])
+def test_the_outgoing_player_is_told_once(
+    service: Service, now: datetime, via: Channel, command: str
+) -> None:
+    _game(service, now)
+    args = ("bob", "newbob@example.org") if command == "replace" else ("bob",)
+    via.run(command, *args, reason="bob has left the club")
+    farewell = [row for row in outbox(service) if row.subject == "[g1] you no longer play bob"]
+    assert [row.recipient for row in farewell] == ["bob@example.org"]
+    assert "Reason: bob has left the club" in body(farewell[0])
+    if command == "replace":
+        # The new player's extra time is every seat's news.
+        assert sorted(_announcements(service)) == [
+            "alice@example.org",
+            "newbob@example.org",
+        ]
