@@ -4,7 +4,8 @@ Both work inside the caller's transaction (they lock the game row), write an aud
 (unless told not to) queue a notice to every seat. A paused game has the status "paused" and
 keeps the time its pending turn had left (paused_left): resuming sets the deadline that far
 after the moment of resuming. While paused, no turn resolves, no reminder goes out, no outage
-moves its deadline, and no orders are taken (the game waits for none).
+moves its deadline; orders that come meanwhile are kept for the turn that resumes
+(pbem.pipeline.orders), and a deadline moved meanwhile keeps its change (pbem.referee.clock).
 """
 
 from __future__ import annotations

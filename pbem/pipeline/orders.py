@@ -14,7 +14,7 @@ from pbem.pipeline.audit import audit
 from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.deadlines import describe
-from pbem.pipeline.games import pending_turn, stored_orders, waiting_seats
+from pbem.pipeline.games import paused_turn, pending_turn, stored_orders, waiting_seats
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 from pbem.templates import wrap
 
@@ -35,6 +35,7 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = _check(lines, parsed, envelope)
+    waiting = waiting_seats(context.session, game, turn, state)
     context.finish(
         "accepted",
         f"orders stored for {seat.name}, turn {turn.number}: "
@@ -51,7 +52,9 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         version=stored.version,
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
-        waiting=waiting_seats(context.session, game, turn, state),
+        paused=game.status == "paused",
+        waiting=waiting,
+        resolves_now=not waiting and game.early_processing and game.status == "running",
         **check,
     )
 
@@ -61,10 +64,11 @@ def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope)
     # Lock the game row so that a turn being resolved in another process finishes first (or
     # waits for us): orders are never stored for a turn that is already resolved.
     context.session.refresh(game, with_for_update=True)
-    turn = pending_turn(context.session, game)
+    turn = pending_turn(context.session, game) or paused_turn(context.session, game)
     if turn is None:
+        why = "has not begun" if game.status == "open" else f"is {game.status}"
         context.quarantine(
-            "no-turn", f"game {game.id} waits for no orders now", reply_to=seat.address
+            "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
         )
         return None
     if envelope.turn is not None and envelope.turn != turn.number:

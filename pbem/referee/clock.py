@@ -17,7 +17,7 @@ from pbem.store import Turn, utc
 DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTHH:MM"
 
 
-@command("pause", "", "stop the clock: no orders are taken and nothing resolves")
+@command("pause", "", "stop the clock: nothing resolves; orders sent meanwhile are kept")
 def pause(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "pause")
     if ctx.game.status != "running":

@@ -57,9 +57,10 @@ def test_pause_keeps_the_remaining_time(service: Service) -> None:
     bodies = clock_bodies(service)
     assert bodies[0] == (
         "Game g1 is paused at turn 1.\nReason: server move\n\n"
-        "No turn is resolved and no orders are taken while the game is paused.\n"
-        "Orders you sent before are kept. The time left until the deadline is\n"
-        "kept too, and restored when the game resumes.\n" + SIGNATURE
+        "No turn is resolved while the game is paused. Orders you sent before\n"
+        "are kept; orders you send now are kept too, for turn 1. The\n"
+        "time left until the deadline is kept as well, and restored when the\n"
+        "game resumes.\n" + SIGNATURE
     )
     assert bodies[2] == (
         "Game g1 goes on: turn 1 is open again.\nReason: back\n\n"

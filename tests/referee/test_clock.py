@@ -9,7 +9,7 @@ from pbem.pipeline.service import Service
 from pbem.pipeline.turns import resolve_due
 from pbem.store import loads, utc
 from tests.referee.support import Channel, referee_audit, referee_game
-from tests.support.games import game_row, quarantined, turns
+from tests.support.games import body, game_row, orders, quarantined, turns
 from tests.support.mails import order_mail
 
 
@@ -18,17 +18,25 @@ def _deadline(service: Service) -> datetime | None:
     return utc(deadline) if deadline else None
 
 
-def test_pause_stops_orders_and_resolution(service: Service, now: datetime, via: Channel) -> None:
+def test_pause_stops_resolution_and_keeps_orders(
+    service: Service, now: datetime, via: Channel
+) -> None:
     referee_game(service, now)
     assert via.run("pause", reason="the referee is on holiday") == "game g1 paused"
     assert game_row(service).status == "paused"
     receipt = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
     assert (receipt.status, receipt.outcome) == (
-        "quarantined",
-        "no-turn: game g1 waits for no orders now",
+        "accepted",
+        "orders stored for alice, turn 1: 1 accepted, 0 rejected",
+    )
+    [reply] = receipt.replies
+    assert "Game g1 is paused. These orders are kept as your orders for turn 1" in " ".join(
+        body(reply).split()
     )
     assert resolve_due(service, now=now + timedelta(days=30)) == []
     assert via.refuse("pause") == "game g1 is paused, not running"
+    via.run("resume")
+    assert [row.seat for row in orders(service)] == ["alice"]
 
 
 def test_resume_moves_the_deadline_on_by_the_pause(
