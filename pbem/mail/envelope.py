@@ -405,3 +405,19 @@ def _introduces_quote(lines: list[_Line], i: int) -> bool:
 
 def _next_content(lines: list[_Line], i: int) -> int | None:
     return next((j for j in range(i, len(lines)) if lines[j].text or lines[j].quoted), None)
+
+
+def unquoted(text: str) -> str:
+    """`text` with one level of '>' taken off its quoted lines and every other line blanked
+    (so line numbers stay the mail's); '' when nothing is quoted. A player may fill in the
+    order template inside the quoted report."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not any(line.lstrip().startswith(">") for line in lines):
+        return ""
+    return "\n".join(_unquote_line(line.lstrip()) for line in lines)
+
+
+def _unquote_line(line: str) -> str:
+    if not line.startswith(">"):
+        return ""
+    return line[2:] if line.startswith("> ") else line[1:]

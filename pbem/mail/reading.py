@@ -18,6 +18,7 @@ from pbem.mail._decode import decode_text, header_text, printable
 from pbem.mail._html import html_to_text
 
 _MAX_ID = 255  # longer Message-IDs are replaced by their hash
+_MAX_FORWARDS = 2  # forwarded messages read inside one another
 _MAX_ADDRESS = 254  # RFC 5321: a path is at most 256 characters with its brackets
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 # Detached signatures are part of signing, not something the player sent us to read.
@@ -44,6 +45,10 @@ class IncomingMail:
     size: int  # len(raw)
     too_big: bool = False  # over max_bytes: the body was not read at all
     header_items: tuple[tuple[str, str], ...] = field(default=())  # every header, in order
+    # (what, text) of each forwarded message (message/rfc822) and text/plain attachment, in
+    # order: where orders are looked for when the body has none. "the forwarded message",
+    # "attachment orders.txt".
+    enclosed: tuple[tuple[str, str], ...] = field(default=())
 
 
 def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
@@ -74,10 +79,11 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
     for name, value in items:
         headers.setdefault(name, value)
     notes: tuple[str, ...]
+    enclosed: tuple[tuple[str, str], ...] = ()
     if too_big:
         text, notes = "", (f"mail is {_size(len(raw))}, over the {_size(max_bytes)} limit",)
     else:
-        text, notes = _body(msg)
+        text, notes, enclosed = _body(msg)
     return IncomingMail(
         message_id=_message_id(headers.get("message-id", ""), raw),
         sender=_address(headers.get("from", "")),
@@ -91,6 +97,7 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         size=len(raw),
         too_big=too_big,
         header_items=items,
+        enclosed=enclosed,
     )
 
 
@@ -178,8 +185,11 @@ def _filename(part: email.message.Message) -> str:
         return ""
 
 
-def _body(msg: email.message.Message) -> tuple[str, tuple[str, ...]]:
-    """Pick the readable body and note every other part we leave unread."""
+def _body(
+    msg: email.message.Message, depth: int = 0
+) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """Pick the readable body, keep the texts orders may be enclosed in (forwarded, attached),
+    and note every other part we leave unread."""
     leaves = list(_leaves(msg))
     plain = _first(leaves, "text/plain")
     html = _first(leaves, "text/html")
@@ -190,11 +200,38 @@ def _body(msg: email.message.Message) -> tuple[str, tuple[str, ...]]:
         # Some clients send an empty text/plain beside the real HTML body.
         notes = ["read the HTML part as text"]
         text, chosen = html_to_text(_part_text(html, notes)), html
+    enclosed: list[tuple[str, str]] = []
     for part in leaves:
+        found = _enclosed(part, chosen, depth)
+        if found is not None:
+            enclosed.append(found)
+            # Noted all the same: the pipeline drops the note if it reads the orders there.
+            notes.append(
+                f"{found[0]} ({_content_type(part)}, {_size(_payload_size(part))}) ignored"
+            )
+            continue
         note = _ignored_note(part, chosen, plain, html)
         if note:
             notes.append(note)
-    return _lines(text), tuple(notes)
+    return _lines(text), tuple(notes), tuple(enclosed)
+
+
+def _enclosed(
+    part: email.message.Message, chosen: email.message.Message | None, depth: int
+) -> tuple[str, str] | None:
+    """(what, text) of a forwarded message (its body) or a text/plain attachment, else None.
+    `depth` bounds the recursion through messages forwarded inside one another."""
+    ctype = _content_type(part)
+    if ctype == "message/rfc822" and depth < _MAX_FORWARDS:
+        inner = part.get_payload()
+        first = inner[0] if isinstance(inner, list) and inner else None
+        if isinstance(first, email.message.Message):
+            text, _, _ = _body(first, depth + 1)
+            return "the forwarded message", text
+    if ctype == "text/plain" and part is not chosen and _is_attachment(part):
+        name = _filename(part)
+        return (f"attachment {name}" if name else "the attached text"), _lines(_part_text(part, []))
+    return None
 
 
 def _first(leaves: list[email.message.Message], ctype: str) -> email.message.Message | None:

@@ -4,7 +4,7 @@ registered address; HELP and STATUS show nothing private and answer the sender."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine import get_ruleset
 from pbem.clock.absence import set_command
@@ -45,15 +45,19 @@ def send_help(context: MailContext, envelope: Envelope, *, unknown: str = "") ->
     help_reply(context, envelope, unknown=unknown)
 
 
-def help_reply(context: MailContext, envelope: Envelope, *, unknown: str = "") -> None:
-    """HELP in full, or its short form after an unknown command; with the game's orders."""
+def help_reply(
+    context: MailContext, envelope: Envelope, *, unknown: str = "", looked: Sequence[str] = ()
+) -> None:
+    """HELP in full, or its short form after an unknown command or a mail with nothing to
+    read (`looked`: where orders were looked for); with the game's orders."""
     game = find_game(context.session, envelope.game) if envelope.game else None
     ruleset = get_ruleset(game.ruleset) if game else None
     context.reply(
         context.mail.sender,
         "help",
         unknown=unknown,
-        short=bool(unknown),
+        looked=list(looked),
+        short=bool(unknown or looked),
         title=ruleset.title if ruleset else "",
         order_help=ruleset.order_help() if ruleset else "",
     )

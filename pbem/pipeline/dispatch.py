@@ -3,12 +3,17 @@ order mail. Each branch ends the mail's handling with a status and, where safe, 
 
 from __future__ import annotations
 
-from pbem.mail.envelope import Envelope, parse_envelope
+from dataclasses import replace
+
+from pbem.mail.envelope import Envelope, parse_envelope, unquoted
 from pbem.mail.hygiene import refusal_reason
+from pbem.mail.reading import IncomingMail
 from pbem.pipeline.commands import HELP_HINT, help_reply, run_command
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.orders import take_orders
 from pbem.referee.by_mail import handle_referee_mail
+
+QUOTED = "the quoted text"
 
 
 def handle(context: MailContext) -> None:
@@ -23,7 +28,7 @@ def handle(context: MailContext) -> None:
         note = mail.notes[0] if mail.notes else "the mail is too big"
         context.quarantine("too-big", note, reply_to=mail.sender)
         return
-    envelope = parse_envelope(mail.text)
+    envelope = _read_envelope(context)
     context.inbound.game_id = envelope.game or None
     context.inbound.seat = envelope.seat or None
     if envelope.command:
@@ -38,16 +43,71 @@ def handle(context: MailContext) -> None:
         take_orders(context, envelope)
 
 
+def _read_envelope(context: MailContext) -> Envelope:
+    """The envelope of the mail body; where the body has no GAME line and no command, of the
+    first text that has one: the body's quoted lines (a template filled in inside the quoted
+    report), a forwarded message, a text attachment. The mail the pipeline reads from then on
+    is that text, with a note saying where the orders were found."""
+    mail = context.mail
+    envelope = parse_envelope(mail.text)
+    if _readable(envelope):
+        return envelope
+    if _prose(envelope):
+        envelope = Envelope()  # "Orders attached." is a sentence, not the ORDERS command
+    for what, text in _candidates(mail):
+        found = parse_envelope(text)
+        if _readable(found):
+            lines = "" if what == QUOTED else "; line numbers are its lines"
+            note = f"orders read from {what}{lines}"
+            kept = tuple(n for n in mail.notes if not n.startswith(f"{what} ("))
+            context.mail = replace(mail, text=text, notes=(*kept, note))
+            return found
+    return envelope
+
+
+def _readable(envelope: Envelope) -> bool:
+    if envelope.game or envelope.referee:
+        return True
+    return bool(envelope.command) and not _prose(envelope)
+
+
+def _prose(envelope: Envelope) -> bool:
+    """A first line that starts with a command word but reads as a sentence: ORDERS takes no
+    words after it, SET only ABSENCE, REPORT only a number."""
+    args = envelope.command_args
+    return (
+        (envelope.command == "ORDERS" and bool(args))
+        or (envelope.command == "SET" and args[:1] != ("absence",))
+        or (envelope.command == "REPORT" and bool(envelope.problem))
+    )
+
+
+def _candidates(mail: IncomingMail) -> list[tuple[str, str]]:
+    quoted = unquoted(mail.text)
+    found = [(QUOTED, quoted)] if quoted else []
+    return [*found, *mail.enclosed]
+
+
+def looked_at(mail: IncomingMail) -> list[str]:
+    """Where orders were looked for in a mail that has none: for the answer."""
+    places = ["the text of the mail"]
+    if unquoted(mail.text):
+        places.append(QUOTED)
+    return [*places, *(what for what, _ in mail.enclosed)]
+
+
 def _no_game_line(context: MailContext, envelope: Envelope) -> None:
-    """Neither a GAME line nor a known command: set it aside and answer with short help."""
+    """Neither a GAME line nor a known command: set it aside and answer with short help,
+    saying where we looked."""
     word = _first_word(context.mail.text)
     context.set_aside("envelope", f"no GAME line and no command ({word or 'empty mail'})")
-    help_reply(context, envelope, unknown=word or "(none)")
+    help_reply(context, envelope, unknown=word, looked=looked_at(context.mail))
 
 
 def _first_word(text: str) -> str:
+    """The word of a one-word first line (a mistyped command); '' for prose."""
     for line in text.splitlines():
         words = line.split()
         if words and not words[0].startswith(">"):
-            return words[0].upper()[:40]
+            return words[0].upper()[:40] if len(words) == 1 else ""
     return ""

@@ -59,14 +59,15 @@ def _check_reply(
         else ""
     )
     still = (
-        f"Still to send orders: {waiting}\n"
+        f"Still to send orders: {waiting}\n\n{CLOSING}"
         if waiting
-        else "Every seat has sent orders for this turn.\n"
+        else "Every seat has sent orders for this turn, so it is resolved now,\n"
+        "before the deadline. Your report follows.\n\n"
     )
     return (
         f"Orders for {seat} in game g1, turn 1: {verdict}.\n{again}\n"
         f"Accepted (1):\n  line {line}: TECH 0\n\n{middle}"
-        f"Deadline: 2026-03-03 12:00 UTC\n{still}\n{CLOSING}{SIGNATURE}"
+        f"Deadline: 2026-03-03 12:00 UTC\n{still}{SIGNATURE}"
     )
 
 

@@ -247,7 +247,7 @@ def test_second_text_part_and_attached_message_are_noted() -> None:
     assert mail.text == "one"
     assert mail.notes == (
         "another text part ignored (only the first one is read)",
-        "attachment (message/rfc822, 26 bytes) ignored",
+        "the forwarded message (message/rfc822, 26 bytes) ignored",
     )
 
 
@@ -260,6 +260,8 @@ def test_text_attachment_is_not_the_body() -> None:
     mail = read_mail(raw)
     assert mail.text == ""
     assert mail.notes == ("attachment orders.txt (text/plain, 7 bytes) ignored",)
+    # Kept where the pipeline looks for orders when the body has none.
+    assert mail.enclosed == (("attachment orders.txt", "GAME g1"),)
 
 
 def test_headers_mapping_keeps_first_occurrence_and_items_keep_all() -> None:

@@ -37,7 +37,10 @@ def test_a_mail_without_game_line_or_command_gets_short_help(
     receipt = receive(service, mail("Hello, how do I play?"), now=now)
     assert receipt.status == "quarantined"
     text = body(receipt.replies[0])
-    assert text.startswith("There is no mail command HELLO,. The commands are:\n")
+    assert text.startswith(
+        "Your mail has no GAME line and no mail command, so nothing in it was\n"
+        "read. I looked at: the text of the mail.\n"
+    )
     assert "Orders of" not in text
     assert quarantined(service)[0].reason == "envelope"
 

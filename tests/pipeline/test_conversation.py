@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from email.message import EmailMessage
 
 from pbem.pipeline.intake import receive
 from pbem.pipeline.service import Service
-from tests.support.games import body, new_game
-from tests.support.mails import order_mail
+from tests.support.games import body, new_game, orders
+from tests.support.mails import mail, order_mail
 
 PROMISE = "You may send new orders until the deadline"
 
@@ -23,7 +24,7 @@ def test_the_last_seat_is_not_promised_time_it_does_not_have(
     )
     text = body(last.replies[0])
     assert PROMISE not in text
-    assert "so it is resolved now,\nbefore the deadline: these orders are the ones played" in text
+    assert "so it is resolved now,\nbefore the deadline. Your report follows." in text
 
 
 def test_without_early_processing_the_promise_stands(service: Service, now: datetime) -> None:
@@ -35,3 +36,79 @@ def test_without_early_processing_the_promise_stands(service: Service, now: date
     text = body(last.replies[0])
     assert "Every seat has sent orders for this turn." in text
     assert PROMISE in text
+
+
+def _forwarded(inner_body: str) -> bytes:
+    inner = EmailMessage()
+    inner["From"] = "alice@example.org"
+    inner["Subject"] = "my orders"
+    inner.set_content(inner_body)
+    outer = EmailMessage()
+    outer["From"] = "alice@example.org"
+    outer["To"] = "moderator@pbem.localhost"
+    outer["Subject"] = "Fwd: my orders"
+    outer["Message-ID"] = "<fwd@x>"
+    outer.set_content("See below, I sent these to the wrong address.\n")
+    outer.add_attachment(inner)
+    return outer.as_bytes()
+
+
+def _attached(text: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = "alice@example.org"
+    message["To"] = "moderator@pbem.localhost"
+    message["Subject"] = "orders"
+    message["Message-ID"] = "<att@x>"
+    message.set_content("Orders attached.\n")
+    message.add_attachment(text, filename="orders.txt")
+    return message.as_bytes()
+
+
+ORDERS = "GAME g1 SEAT alice PASSWORD pw-alice\nADD 2\nFLY\n"
+
+
+def test_forwarded_orders_are_read(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receipt = receive(service, _forwarded(ORDERS), now=now)
+    assert receipt.status == "accepted"
+    text = body(receipt.replies[0])
+    assert "line 2: ADD 2" in text and "line 3: unknown order FLY" in text
+    assert "orders read from the forwarded message; line numbers are its lines" in text
+    assert "message/rfc822" not in text  # not also noted as ignored
+    assert [row.text for row in orders(service)] == ["ADD 2\nFLY"]
+
+
+def test_orders_in_a_text_attachment_are_read(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receipt = receive(service, _attached(ORDERS), now=now)
+    assert receipt.status == "accepted"
+    assert "orders read from attachment orders.txt" in body(receipt.replies[0])
+
+
+def test_a_template_filled_in_inside_the_quoted_report_is_read(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    text = (
+        "Here are my orders, see below.\n\n"
+        "On Mon, the moderator wrote:\n"
+        "> Game g1, report of turn 1 for alice\n"
+        ">\n"
+        "> GAME g1 SEAT alice PASSWORD pw-alice\n"
+        "> ADD 3\n"
+        "> END\n"
+    )
+    receipt = receive(service, mail(text), now=now)
+    assert receipt.status == "accepted"
+    reply = body(receipt.replies[0])
+    assert "line 7: ADD 3" in reply  # the line of the mail as sent
+    assert "orders read from the quoted text" in reply
+
+
+def test_a_mail_with_nothing_to_read_says_where_it_looked(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    receipt = receive(service, _attached("my orders: add two\n"), now=now)
+    assert receipt.status == "quarantined"
+    reply = " ".join(body(receipt.replies[0]).split())
+    assert "I looked at: the text of the mail, attachment orders.txt." in reply
+    assert "GAME <game> SEAT <seat> PASSWORD <password>" in reply

@@ -88,6 +88,12 @@ class Player:
         message["Subject"] = subject
         message["Message-ID"] = message_id or f"<{next(_serial)}.{self.address}>"
         message.set_content(body)
+        return self.send_message(message)
+
+    def send_message(self, message: EmailMessage) -> str:
+        """Submit a mail as built (plain listener, with AUTH); its Message-ID."""
+        if "Message-ID" not in message:
+            message["Message-ID"] = f"<{next(_serial)}.{self.address}>"
         with smtplib.SMTP("127.0.0.1", self.world.smtp["plain"].port, timeout=5) as client:
             client.login(self.account.address, self.account.password)
             client.send_message(message)

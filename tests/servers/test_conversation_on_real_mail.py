@@ -1,0 +1,106 @@
+"""The mail conversation on the real servers, through `pbem serve --once` and `pbem referee`:
+a deadline change reaches every player's mailbox, and orders forwarded or sent as a text
+attachment are accepted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Engine
+
+from engine import get_ruleset
+from pbem.cli import main
+from pbem.config import Settings
+from pbem.pipeline.games import pending_turn
+from pbem.store import Game, loads, transaction, utcnow
+from tests.servers.moderated import SEATS, Table, inbound_rows, logging_restored, seated_table
+from tests.servers.world import MailWorld
+
+
+@pytest.fixture
+def table(world: MailWorld, db: Engine, settings: Settings, tmp_path: Path) -> Iterator[Table]:
+    with logging_restored():
+        yield seated_table(world, db, settings, utcnow(), tmp_path)
+
+
+def _serve_once(table: Table, capsys: pytest.CaptureFixture[str]) -> list[str]:
+    capsys.readouterr()
+    assert main(["serve", "--once", "--config", str(table.config)]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_a_deadline_change_reaches_every_mailbox(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _serve_once(table, capsys)
+    table.wait_for_subjects(1)
+    table.players["alice"].send(
+        table.moderator.address, table_orders(table, "alice"), subject="turn 1"
+    )
+    _serve_once(table, capsys)
+    table.players["alice"].wait_for_mail(2)
+    argv = ["--config", str(table.config), "referee", "g1", "deadline", "set"]
+    assert main([*argv, "2030-01-02T03:04", "--reason", "the map is ready early"]) == 0
+    assert "no orders yet from bob, cy" in capsys.readouterr().out
+    _serve_once(table, capsys)
+    for seat in SEATS:
+        mails = table.players[seat].wait_for_mail(3 if seat == "alice" else 2)
+        [notice] = [m for m in mails if str(m["Subject"]) == "[g1] turn 1: new deadline"]
+        text = notice.get_content()
+        assert "Now:    2030-01-02 03:04 UTC" in text
+        assert "Reason: the map is ready early" in text
+        missing = f"We have no orders from {seat} for turn 1 yet." in " ".join(text.split())
+        assert missing == (seat != "alice")
+
+
+def table_orders(table: Table, seat: str) -> str:
+    """The bot's order mail body for `seat` on turn 1 of the table's game."""
+    with transaction(table.service.db) as session:
+        game = session.get(Game, "g1")
+        assert game is not None
+        turn = pending_turn(session, game)
+        assert turn is not None
+        state = loads(turn.state_before)
+    orders = get_ruleset("temples-and-swords").bot_orders(state, seat, 7)
+    return f"GAME g1 SEAT {seat} PASSWORD pw-{seat}\nTURN 1\n{orders}END\n"
+
+
+def test_forwarded_and_attached_orders_are_accepted(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _serve_once(table, capsys)
+    table.wait_for_subjects(1)
+    alice, bob = table.players["alice"], table.players["bob"]
+
+    inner = EmailMessage()
+    inner["From"] = alice.address
+    inner["Subject"] = "orders"
+    inner.set_content(table_orders(table, "alice"))
+    forwarded = _message(alice.address, table.moderator.address, "Fwd: orders")
+    forwarded.set_content("See below: I sent these to myself by mistake.\n")
+    forwarded.add_attachment(inner)
+    alice.send_message(forwarded)
+
+    attached = _message(bob.address, table.moderator.address, "orders")
+    attached.set_content("Orders attached.\n")
+    attached.add_attachment(table_orders(table, "bob"), filename="orders.txt")
+    bob.send_message(attached)
+
+    assert _serve_once(table, capsys)[0] == "mail in: 2 (2 accepted)"
+    assert inbound_rows(table.service) == [("accepted", 1)] * 2
+    for player, where in ((alice, "the forwarded message"), (bob, "attachment orders.txt")):
+        reply = player.wait_for_mail(2)[-1]
+        text = " ".join(reply.get_content().split())
+        assert text.startswith(f"Orders for {player.account.address.split('-')[0]} in game g1")
+        assert f"orders read from {where}; line numbers are its lines" in text
+
+
+def _message(sender: str, to: str, subject: str) -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = subject
+    return message
