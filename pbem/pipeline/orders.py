@@ -15,6 +15,7 @@ from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import paused_turn, pending_turn, stored_orders, waiting_seats
+from pbem.pipeline.lines import MailLines
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 from pbem.templates import wrap
 
@@ -113,9 +114,8 @@ def _check(
 ) -> dict[str, Any]:
     """Accepted, rejected and ignored lines, numbered as in the mail the player sent."""
 
-    def mail_line(number: int) -> int:
-        return lines[number - 1][0] if 1 <= number <= len(lines) else number
-
+    mail = MailLines([number for number, _ in lines])
+    mail_line = mail.of
     failed = {problem.line_no for problem in parsed.problems}
     skipped = {number for number, _ in parsed.ignored}
     accepted = [
@@ -124,7 +124,12 @@ def _check(
         if index not in failed | skipped and _is_order(text)
     ]
     rejected = [
-        wrap(dataclasses.replace(problem, line_no=mail_line(problem.line_no)).describe(), 70)
+        wrap(
+            dataclasses.replace(
+                problem, line_no=mail_line(problem.line_no), message=mail.in_text(problem.message)
+            ).describe(),
+            70,
+        )
         for problem in parsed.problems
     ]
     ignored = [(mail_line(number), why) for number, why in parsed.ignored]

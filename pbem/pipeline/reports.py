@@ -14,6 +14,7 @@ from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
+from pbem.pipeline.lines import MailLines
 from pbem.pipeline.outbox import Letter
 from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
 from pbem.templates import render, wrap
@@ -183,11 +184,10 @@ def event_line(event: Event) -> str:
 
 
 def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:
-    line_map = view.line_maps.get(seat.name, [])
+    mail = MailLines(view.line_maps.get(seat.name, []))
     lines = []
     for result in view.resolution.results.get(seat.name, []):
-        number = result.line_no
-        mail_no = line_map[number - 1] if 1 <= number <= len(line_map) else number
-        note = f": {result.note}" if result.note else ""
+        mail_no = mail.of(result.line_no)
+        note = f": {mail.in_text(result.note)}" if result.note else ""
         lines.append(wrap(f"line {mail_no}: {result.order} - {result.status.value}{note}"))
     return lines

@@ -112,3 +112,12 @@ def test_a_mail_with_nothing_to_read_says_where_it_looked(service: Service, now:
     reply = " ".join(body(receipt.replies[0]).split())
     assert "I looked at: the text of the mail, attachment orders.txt." in reply
     assert "GAME <game> SEAT <seat> PASSWORD <password>" in reply
+
+
+def test_every_line_number_in_a_reply_is_the_mails(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="tns")
+    text = "TURN 1\n# my first turn\nTECH 0\n\nTECH 0\n"
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", text), now=now)
+    reply = body(receipt.replies[0])
+    assert "line 4: TECH 0" in reply
+    assert "line 6: TECH was already given on line 4" in reply
