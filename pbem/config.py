@@ -42,6 +42,14 @@ class MaildirSettings:
 class LimitSettings:
     replies_per_sender: int = 30  # replies to one address within the window below
     reply_window_minutes: int = 60
+    # A mail of more lines is refused unread (a quoted report and orders fit easily); one
+    # with more order lines is refused before the ruleset reads them. Both bound the work
+    # one mail can make, so that it cannot hold up the replies to everyone else.
+    max_mail_lines: int = 5000
+    max_order_lines: int = 1000
+    # A check reply lists at most this many rejected lines (and this many accepted ones
+    # times five), then "and N more".
+    max_problems_shown: int = 30
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,17 @@ def handle(context: MailContext) -> None:
         note = mail.notes[0] if mail.notes else "the mail is too big"
         context.quarantine("too-big", note, reply_to=mail.sender)
         return
+    limit = settings.limits.max_mail_lines
+    if _line_count(mail.text) > limit:
+        count = _line_count(mail.text)
+        context.quarantine(
+            "too-long",
+            f"the mail has {count:,} lines; the moderator reads mail of at most "
+            f"{limit:,} lines. Nothing in it was read or stored.",
+            reply_to=mail.sender,
+            hint="Send your orders alone, one a line, under your GAME line.",
+        )
+        return
     envelope = _read_envelope(context)
     context.inbound.game_id = envelope.game or None
     context.inbound.seat = envelope.seat or None
@@ -55,6 +66,8 @@ def _read_envelope(context: MailContext) -> Envelope:
     if _prose(envelope):
         envelope = Envelope()  # "Orders attached." is a sentence, not the ORDERS command
     for what, text in _candidates(mail):
+        if _line_count(text) > context.settings.limits.max_mail_lines:
+            continue  # not read: the reply says where orders were looked for
         found = parse_envelope(text)
         if _readable(found):
             lines = "" if what == QUOTED else "; line numbers are its lines"
@@ -63,6 +76,10 @@ def _read_envelope(context: MailContext) -> Envelope:
             context.mail = replace(mail, text=text, notes=(*kept, note))
             return found
     return envelope
+
+
+def _line_count(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
 
 
 def _readable(envelope: Envelope) -> bool:

@@ -29,6 +29,15 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if turn is None:
         return
     lines = list(envelope.lines)
+    limit = context.settings.limits.max_order_lines
+    if len(lines) > limit:
+        context.quarantine(
+            "too-long",
+            f"the mail has {len(lines):,} order lines; at most {limit:,} are read. "
+            "Nothing was stored: your earlier orders for this turn, if any, stand.",
+            reply_to=seat.address,
+        )
+        return
     text = "\n".join(line for _, line in lines)
     state = loads(turn.state_before)
     parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
@@ -56,8 +65,24 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         paused=game.status == "paused",
         waiting=waiting,
         resolves_now=not waiting and game.early_processing and game.status == "running",
-        **check,
+        **shown(check, context.settings.limits.max_problems_shown),
     )
+
+
+def shown(check: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The check as the reply lists it: each list cut to a size a mail can carry, with how
+    many it had in all. Rejected and ignored lines get `limit` entries, accepted five times
+    as many (they take a line each)."""
+    bounds = {"accepted": 5 * limit, "rejected": limit, "ignored": limit}
+    listed: dict[str, Any] = {}
+    for name, items in check.items():
+        bound = bounds.get(name)
+        if bound is None:
+            listed[name] = items
+            continue
+        listed[name] = items[:bound]
+        listed[f"{name}_total"] = len(items)
+    return listed
 
 
 def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:

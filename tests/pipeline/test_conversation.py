@@ -121,3 +121,41 @@ def test_every_line_number_in_a_reply_is_the_mails(service: Service, now: dateti
     reply = body(receipt.replies[0])
     assert "line 4: TECH 0" in reply
     assert "line 6: TECH was already given on line 4" in reply
+
+
+def test_a_mail_of_too_many_lines_is_refused_unread(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    text = "".join(f"ADD {n}\n" for n in range(100_000))
+    raw = order_mail("g1", "alice", "pw-alice", text)
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "quarantined"
+    [reply] = receipt.replies
+    assert len(reply.raw) < 2_000
+    assert "the mail has 100,001 lines; the moderator reads mail of at most 5,000" in " ".join(
+        body(reply).split()
+    )
+    assert orders(service) == []
+
+
+def test_too_many_order_lines_are_refused_before_the_game_reads_them(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id="a@x"), now=now)
+    text = "".join(f"ADD {n}\n" for n in range(1_001))
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", text), now=now)
+    assert receipt.status == "quarantined"
+    assert receipt.replies[0].recipient == "alice@example.org"
+    assert "the mail has 1,001 order lines; at most 1,000 are read" in body(receipt.replies[0])
+    assert [row.text for row in orders(service)] == ["ADD 1"]  # the earlier orders stand
+
+
+def test_a_reply_lists_a_bounded_number_of_problems(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    text = "ADD 1\n" + "".join(f"FLY {n}\n" for n in range(900))
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", text), now=now)
+    reply = body(receipt.replies[0])
+    assert "Rejected (900):" in reply
+    assert reply.count("unknown order FLY") == 30
+    assert "  ... and 870 more\n" in reply
+    assert len(receipt.replies[0].raw) < 20_000

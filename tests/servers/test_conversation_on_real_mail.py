@@ -4,6 +4,7 @@ attachment are accepted."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -104,3 +105,24 @@ def _message(sender: str, to: str, subject: str) -> EmailMessage:
     message["To"] = to
     message["Subject"] = subject
     return message
+
+
+def test_a_huge_mail_is_answered_briefly_and_holds_up_nobody(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 100,000-line order mail, then bob's orders: bob's check reply is in his mailbox
+    within 2 s of the pass starting, and alice's answer is a short refusal."""
+    _serve_once(table, capsys)
+    table.wait_for_subjects(1)
+    alice, bob = table.players["alice"], table.players["bob"]
+    huge = "GAME g1 SEAT alice PASSWORD pw-alice\n" + "MOVE A1 B1\n" * 100_000
+    alice.send(table.moderator.address, huge, subject="many orders")
+    bob.send(table.moderator.address, table_orders(table, "bob"), subject="turn 1")
+    started = time.monotonic()
+    assert _serve_once(table, capsys)[0] == "mail in: 2 (1 accepted, 1 quarantined)"
+    bob.wait_for_mail(2, timeout=2.0)
+    assert time.monotonic() - started < 2.0
+    assert str(bob.mailbox()[-1]["Subject"]) == "Re: turn 1"
+    [refusal] = [m for m in alice.wait_for_mail(2) if str(m["Subject"]) == "Re: many orders"]
+    assert len(refusal.as_bytes()) < 3_000
+    assert "the mail has 100,001 lines" in refusal.get_content()
