@@ -55,9 +55,12 @@ def _bounce(mail: IncomingMail) -> str | None:
     return None
 
 
+NO_SENDER = "no usable sender address"
+
+
 def _robot_sender(mail: IncomingMail) -> str | None:
     if not mail.sender:
-        return "no usable sender address"
+        return NO_SENDER
     local = mail.sender.split("@", 1)[0]
     if local in _ROBOT_LOCALS or local.startswith("owner-") or local.endswith("-request"):
         return f"sender {mail.sender} is a mail robot"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pbem.mail.envelope import Envelope, parse_envelope, unquoted
-from pbem.mail.hygiene import refusal_reason
+from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
 from pbem.pipeline.commands import HELP_HINT, help_reply, run_command
 from pbem.pipeline.context import MailContext
@@ -21,6 +21,10 @@ def handle(context: MailContext) -> None:
     reason = refusal_reason(
         mail, our_addresses=settings.our_addresses(), loop_token=settings.mail.loop_token
     )
+    if reason == NO_SENDER:
+        # Nobody to answer, but an operator should see it: it may be a player's broken mail.
+        context.set_aside("no-sender", _no_sender(mail))
+        return
     if reason:
         context.finish("ignored", reason)  # never answer: that is how mail loops start
         return
@@ -52,6 +56,16 @@ def handle(context: MailContext) -> None:
         _no_game_line(context, envelope)
     else:
         take_orders(context, envelope)
+
+
+def _no_sender(mail: IncomingMail) -> str:
+    """Why the mail has no sender we could answer, for the quarantine list."""
+    if not mail.headers:
+        return "not a mail: no header could be read, so there is no sender to answer"
+    given = mail.headers.get("from", "").strip()
+    if not given:
+        return "the mail has no From header, so there is no sender to answer"
+    return f"the From header {given[:200]!r} holds no usable address, so nobody was answered"
 
 
 def _read_envelope(context: MailContext) -> Envelope:

@@ -7,7 +7,7 @@ from email.message import EmailMessage
 
 from pbem.pipeline.intake import receive
 from pbem.pipeline.service import Service
-from tests.support.games import body, new_game, orders
+from tests.support.games import body, new_game, orders, quarantined
 from tests.support.mails import mail, order_mail
 
 PROMISE = "You may send new orders until the deadline"
@@ -159,3 +159,20 @@ def test_a_reply_lists_a_bounded_number_of_problems(service: Service, now: datet
     assert reply.count("unknown order FLY") == 30
     assert "  ... and 870 more\n" in reply
     assert len(receipt.replies[0].raw) < 20_000
+
+
+def test_mail_without_a_usable_sender_is_quarantined_with_the_reason(
+    service: Service, now: datetime
+) -> None:
+    broken = mail("GAME g1 SEAT alice PASSWORD pw-alice\nADD 1\n", sender="alice at home")
+    receipt = receive(service, broken, now=now)
+    assert (receipt.status, receipt.replies) == ("quarantined", [])
+    garbage = receive(service, b"\x00\x01 this is not a mail at all \xff", now=now)
+    assert (garbage.status, garbage.replies) == ("quarantined", [])
+    assert [(entry.reason, entry.error) for entry in quarantined(service)] == [
+        (
+            "no-sender",
+            "the From header 'alice at home' holds no usable address, so nobody was answered",
+        ),
+        ("no-sender", "not a mail: no header could be read, so there is no sender to answer"),
+    ]
