@@ -49,20 +49,23 @@ class RateLimiter:
         self._clock = clock
         self._times: deque[float] = deque()
 
-    def delay(self) -> float:
-        """Seconds until one more event is allowed; 0.0 when it is allowed now."""
+    def delay(self, reserve: int = 0) -> float:
+        """Seconds until one more event is allowed; 0.0 when it is allowed now. An event that
+        must leave `reserve` slots of the window free for others waits for those too."""
         if self.per_minute == 0:
             return 0.0
         now = self._clock()
         while self._times and self._times[0] <= now - self.WINDOW:
             self._times.popleft()
-        if len(self._times) < self.per_minute:
+        allowed = max(self.per_minute - reserve, 1)
+        if len(self._times) < allowed:
             return 0.0
-        return self._times[0] + self.WINDOW - now
+        return self._times[len(self._times) - allowed] + self.WINDOW - now
 
-    def try_acquire(self) -> bool:
-        """Take a slot if one is free now (and say so); never blocks."""
-        if self.delay() > 0:
+    def try_acquire(self, reserve: int = 0) -> bool:
+        """Take a slot if one is free now, leaving `reserve` slots free (and say so); never
+        blocks."""
+        if self.delay(reserve) > 0:
             return False
         if self.per_minute:
             self._times.append(self._clock())

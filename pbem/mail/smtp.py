@@ -96,9 +96,17 @@ class SmtpSender:
         if settings.security == "plain" and not is_loopback(settings.host):
             log.warning("smtp: plain (unencrypted) connection to %s", settings.host)
 
+    @property
+    def reserve(self) -> int:
+        """Slots of the rate limit that bulk mail leaves free for replies to people who just
+        wrote: a fifth of it, at least one (none when the limit is one a minute or off)."""
+        per_minute = self.limiter.per_minute
+        return max(per_minute // 5, 1) if per_minute > 1 else 0
+
     def ready_in(self) -> float:
-        """Seconds until send() may touch the network again (backoff or rate limit); 0.0: now."""
-        return max(self._backoff.remaining(), self.limiter.delay())
+        """Seconds until send() may touch the network again (backoff, or the rate limit as
+        bulk mail sees it); 0.0: now."""
+        return max(self._backoff.remaining(), self.limiter.delay(self.reserve))
 
     def send(self, message: EmailMessage) -> None:
         """Deliver `message` to its To/Cc/Bcc (Bcc is not transmitted). Adds a Date header to a
@@ -110,11 +118,14 @@ class SmtpSender:
                 transport_down=True,
                 retry_in=waiting,
             )
-        if not self.limiter.try_acquire():
+        # A reply (RFC 3834 "auto-replied": to a mail a person just sent) may use every
+        # slot of the limit; other mail (reports, reminders) leaves the reserve free for it.
+        reply = str(message.get("Auto-Submitted", "")).startswith("auto-replied")
+        if not self.limiter.try_acquire(0 if reply else self.reserve):
             raise TemporaryFailure(
                 f"smtp: rate limit of {self.limiter.per_minute} a minute reached",
                 transport_down=True,
-                retry_in=self.limiter.delay(),
+                retry_in=self.limiter.delay(0 if reply else self.reserve),
             )
         if message["Date"] is None:
             message = copy.deepcopy(message)

@@ -30,6 +30,7 @@ from pbem.store import Outbox, Referee, transaction, utc
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
+REPLY, BULK = 0, 1  # Outbox.priority: replies to a person who just wrote go out first
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
     row = Outbox(
         message_id=letter.message_id,
         kind=letter.kind,
+        priority=REPLY if letter.kind == "reply" else BULK,
         recipient=letter.to.lower(),
         subject=letter.subject,
         raw=message.as_bytes(),
@@ -90,10 +92,10 @@ class DrainReport:
 
 
 def drain(service: Service, sender: Sender, *, now: datetime, limit: int = 1000) -> DrainReport:
-    """Send the mail that is due, oldest first, one transaction per mail. A mail the server
-    defers waits a growing delay; one it refuses, or defers too long, is recorded as bounced
-    and the game's referees are told. When the transport as a whole is down the pass stops,
-    holding nothing against the mail."""
+    """Send the mail that is due, replies before bulk and each oldest first, one transaction
+    per mail. A mail the server defers waits a growing delay; one it refuses, or defers too
+    long, is recorded as bounced and the game's referees are told. When the transport as a
+    whole is down the pass stops, holding nothing against the mail."""
     counts: Counter[str] = Counter()
     stopped = ""
     for row_id in _due_ids(service, now, limit):
@@ -198,7 +200,9 @@ def _waiting() -> Any:
 
 def _due_ids(service: Service, now: datetime, limit: int) -> list[int]:
     retry_due = or_(col(Outbox.next_attempt_at).is_(None), col(Outbox.next_attempt_at) <= utc(now))
-    query = select(Outbox.id).where(*_waiting(), retry_due).order_by(col(Outbox.id)).limit(limit)
+    # Replies first (a person is waiting for them), then bulk; each oldest first.
+    order = (col(Outbox.priority), col(Outbox.id))
+    query = select(Outbox.id).where(*_waiting(), retry_due).order_by(*order).limit(limit)
     with transaction(service.db) as session:
         return [row_id for row_id in session.exec(query) if row_id is not None]
 

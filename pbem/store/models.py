@@ -127,6 +127,8 @@ class Outbox(SQLModel, table=True):
     # Not tried again before this time (the server deferred it); None: at the next drain.
     next_attempt_at: datetime | None = None
     bounced_at: datetime | None = None  # refused for good, or deferred too long: never sent
+    # 0: a reply to a person who just wrote, sent first; 1: bulk (reports, reminders...).
+    priority: int = 1
 
 
 class AuditLog(SQLModel, table=True):

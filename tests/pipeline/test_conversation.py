@@ -6,8 +6,9 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from pbem.pipeline.intake import receive
+from pbem.pipeline.outbox import drain
 from pbem.pipeline.service import Service
-from tests.support.games import body, new_game, orders, quarantined
+from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
 PROMISE = "You may send new orders until the deadline"
@@ -176,3 +177,20 @@ def test_mail_without_a_usable_sender_is_quarantined_with_the_reason(
         ),
         ("no-sender", "not a mail: no header could be read, so there is no sender to answer"),
     ]
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.subjects: list[str] = []
+
+    def send(self, message: EmailMessage) -> None:
+        self.subjects.append(str(message["Subject"]))
+
+
+def test_replies_are_sent_before_bulk_mail(service: Service, now: datetime) -> None:
+    new_game(service, now)  # queues the start mails: bulk
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", subject="t1"), now=now)
+    sender = _Recorder()
+    assert drain(service, sender, now=now).sent == 3
+    assert sender.subjects[0] == "Re: t1"
+    assert [row.priority for row in outbox(service)] == [1, 1, 0]

@@ -5,18 +5,24 @@ attachment are accepted."""
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
+from sqlmodel import col, select
 
 from engine import get_ruleset
 from pbem.cli import main
 from pbem.config import Settings
+from pbem.mail.imap import ImapInbox
+from pbem.mail.smtp import SmtpSender
 from pbem.pipeline.games import pending_turn
-from pbem.store import Game, loads, transaction, utcnow
+from pbem.pipeline.outbox import Letter, queue
+from pbem.pipeline.poll import poll_once
+from pbem.store import Game, Outbox, loads, transaction, utcnow
 from tests.servers.moderated import SEATS, Table, inbound_rows, logging_restored, seated_table
 from tests.servers.world import MailWorld
 
@@ -126,3 +132,45 @@ def test_a_huge_mail_is_answered_briefly_and_holds_up_nobody(
     [refusal] = [m for m in alice.wait_for_mail(2) if str(m["Subject"]) == "Re: many orders"]
     assert len(refusal.as_bytes()) < 3_000
     assert "the mail has 100,001 lines" in refusal.get_content()
+
+
+def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(
+    world: MailWorld, table: Table
+) -> None:
+    """Ten mails a minute: the start mails and a wave of 20 reports fill what bulk mail may
+    use of the limit (8), then alice's orders come in; her check reply goes out at once,
+    ahead of the 15 reports still waiting, in a slot the limit keeps for replies."""
+    moderator, service = table.moderator, table.service
+    inbox = ImapInbox(world.imap_settings(moderator))
+    sender = SmtpSender(world.smtp_settings(moderator, rate_per_minute=10))
+    now = utcnow()
+    with transaction(service.db) as session:
+        for n in range(20):
+            seat = SEATS[n % 3]
+            text = f"report {n}\n"
+            letter = Letter(
+                "report",
+                table.players[seat].address,
+                f"[g1] report {n}",
+                text,
+                f"wave-{n}@pbem.test",
+                game_id="g1",
+            )
+            queue(session, service.settings, letter, now=now)
+    try:
+        first = poll_once(service, inbox, sender, now=now)
+        assert (first.drained.sent, first.drained.stopped) == (
+            8,  # what bulk may use of the limit: the 3 start mails and 5 of the wave
+            "smtp: rate limit of 10 a minute reached",
+        )
+        table.players["alice"].send(moderator.address, table_orders(table, "alice"), subject="t1")
+        second = poll_once(service, inbox, sender, now=utcnow())
+    finally:
+        inbox.close()
+    assert second.statuses == Counter(accepted=1)
+    assert second.drained.sent == 1
+    subjects = [str(m["Subject"]) for m in table.players["alice"].wait_for_mail(1)]
+    assert "Re: t1" in subjects
+    with transaction(service.db) as session:
+        waiting = session.exec(select(Outbox.kind).where(col(Outbox.sent_at).is_(None))).all()
+    assert list(waiting) == ["report"] * 15

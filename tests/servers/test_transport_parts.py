@@ -70,6 +70,18 @@ def test_rate_limiter_acquire_sleeps_until_a_slot_is_free() -> None:
     assert fake.now == 1120.0
 
 
+def test_rate_limiter_keeps_a_reserve_for_those_who_may_use_it() -> None:
+    fake = FakeTime()
+    limiter = RateLimiter(5, clock=fake.clock)
+
+    assert [limiter.try_acquire(reserve=2) for _ in range(4)] == [True, True, True, False]
+    assert limiter.delay(reserve=2) == 60.0
+    fake.advance(30)
+    assert [limiter.try_acquire() for _ in range(3)] == [True, True, False]
+    fake.advance(30)  # the first three leave the window; the two of the reserve are still in it
+    assert [limiter.try_acquire(reserve=2) for _ in range(2)] == [True, False]
+
+
 def test_rate_limiter_zero_means_no_limit() -> None:
     limiter = RateLimiter(0, clock=FakeTime().clock)
 
