@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import email.policy
 import hashlib
+import re
 from email.message import EmailMessage
 
+_ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _AUTO_VALUES = frozenset({"auto-replied", "auto-generated"})
 _MAX_LINE = 998  # RFC 5322 hard limit; longer lines need an encoding
+_MAX_REFERENCES = 20  # a long thread keeps its newest ids: clients thread on the last ones
 
 
 def compose(
@@ -22,10 +25,12 @@ def compose(
     body: str,
     message_id: str,
     in_reply_to: str = "",
+    references: tuple[str, ...] = (),
     loop_token: str,
     auto: str = "auto-replied",
 ) -> EmailMessage:
-    """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop."""
+    """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop. A reply's
+    References is the parent's thread (`references`) followed by the parent itself."""
     if auto not in _AUTO_VALUES:
         raise ValueError(f"auto must be one of {sorted(_AUTO_VALUES)}, not {auto!r}")
     msg = EmailMessage(policy=email.policy.default)
@@ -35,7 +40,8 @@ def compose(
     msg["Message-ID"] = _bracketed(message_id)
     if in_reply_to.strip():
         msg["In-Reply-To"] = _bracketed(in_reply_to)
-        msg["References"] = _bracketed(in_reply_to)
+        chain = [*references, in_reply_to][-_MAX_REFERENCES:]
+        msg["References"] = " ".join(_bracketed(ref) for ref in chain)
     msg["Auto-Submitted"] = auto
     msg["X-Loop"] = _one_line(loop_token)
     msg.set_content(_text(body), charset="utf-8", cte=_transfer_encoding(body))
@@ -71,3 +77,10 @@ def _transfer_encoding(body: str) -> str:
     if body.isascii() and all(len(line) <= _MAX_LINE for line in lines):
         return "7bit"
     return "quoted-printable"
+
+
+def thread_of(references: str, in_reply_to: str) -> tuple[str, ...]:
+    """The ids of a mail's thread, oldest first, from its References header (or, without
+    one, its In-Reply-To), as RFC 5322 3.6.4 says a reply builds its own References."""
+    found = _ANGLE_ID.findall(references or in_reply_to)
+    return tuple(found[-_MAX_REFERENCES:])

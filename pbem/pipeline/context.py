@@ -11,7 +11,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.config import Settings
-from pbem.mail.compose import stable_message_id
+from pbem.mail.compose import stable_message_id, thread_of
 from pbem.mail.reading import IncomingMail
 from pbem.pipeline.outbox import Letter, queue, replies_allowed
 from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, utc
@@ -52,6 +52,9 @@ class MailContext:
             message_id=self._reply_id(),
             in_reply_to=self.mail.message_id,
             game_id=self.inbound.game_id,
+            references=thread_of(
+                self.mail.headers.get("references", ""), self.mail.headers.get("in-reply-to", "")
+            ),
         )
         self.replies.append(queue(self.session, self.settings, letter, now=self.now))
 

@@ -44,6 +44,7 @@ class Letter:
     message_id: str
     in_reply_to: str = ""
     game_id: str | None = None
+    references: tuple[str, ...] = ()  # the thread the mail we answer belongs to
 
 
 def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
@@ -55,6 +56,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         body=letter.body,
         message_id=letter.message_id,
         in_reply_to=letter.in_reply_to,
+        references=letter.references,
         loop_token=settings.mail.loop_token,
         auto=auto,
     )

@@ -6,7 +6,7 @@ from datetime import datetime
 from email.message import EmailMessage
 
 from pbem.pipeline.intake import receive
-from pbem.pipeline.outbox import drain
+from pbem.pipeline.outbox import as_message, drain
 from pbem.pipeline.service import Service
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
@@ -194,3 +194,25 @@ def test_replies_are_sent_before_bulk_mail(service: Service, now: datetime) -> N
     assert drain(service, sender, now=now).sent == 3
     assert sender.subjects[0] == "Re: t1"
     assert [row.priority for row in outbox(service)] == [1, 1, 0]
+
+
+def test_a_reply_keeps_the_whole_thread_in_references(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    raw = mail(
+        "GAME g1 SEAT alice PASSWORD pw-alice\nADD 1\n",
+        message_id="third@x",
+        headers={"References": "<first@x> <second@x>", "In-Reply-To": "<second@x>"},
+    )
+    [reply] = receive(service, raw, now=now).replies
+    message = as_message(reply.raw)
+    assert message["In-Reply-To"] == "<third@x>"
+    assert message["References"] == "<first@x> <second@x> <third@x>"
+
+
+def test_a_reply_to_a_reply_without_references_starts_from_in_reply_to(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    raw = mail("HELP", message_id="second@x", headers={"In-Reply-To": "<first@x>"})
+    [reply] = receive(service, raw, now=now).replies
+    assert as_message(reply.raw)["References"] == "<first@x> <second@x>"

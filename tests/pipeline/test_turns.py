@@ -38,7 +38,7 @@ Points: 2 of 10
 *alice      ##                             2
  bob        ###                            3
 
-== News ==
+== Standing ==
 alice 2, bob 3
 
 == Orders for turn 2 ==

@@ -15,6 +15,7 @@ from engine.hexgrid import hex_name
 from engine.rulesets.temples_and_swords.legality import work_cost
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
 from engine.rulesets.temples_and_swords.scoring import victory_points
+from engine.words import plural
 
 CELL = 6  # five characters and a space
 MARGIN = 3  # row numbers on the left
@@ -109,7 +110,8 @@ def holdings(state: GameState, seat: str) -> str:
     holder = state.seat(seat)
     lines = [
         f"{seat} (seat {holder.letter}): {victory_points(state, seat)} VP of "
-        f"{state.options['victory_points']}, {holder.gold} GP, {holder.tech_points} tech points.",
+        f"{state.options['victory_points']}, {holder.gold} GP, "
+        f"{plural(holder.tech_points, 'tech point')}.",
         _wrap("Advances: " + (", ".join(holder.advances) or "none") + "."),
         "Hexes:",
     ]
