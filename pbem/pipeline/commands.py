@@ -4,7 +4,7 @@ registered address; HELP and STATUS show nothing private and answer the sender."
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from engine import get_ruleset
 from pbem.clock.absence import set_command
@@ -24,6 +24,7 @@ from pbem.pipeline.games import (
     turn_of,
     waiting_seats,
 )
+from pbem.pipeline.help import help_reply, send_help
 from pbem.pipeline.lifecycle import start_game
 from pbem.pipeline.reports import ResolvedTurn, report_body
 from pbem.store import Game, loads
@@ -40,31 +41,9 @@ def run_command(context: MailContext, envelope: Envelope) -> None:
     COMMANDS.get(envelope.command, _unknown)(context, envelope)
 
 
-def send_help(context: MailContext, envelope: Envelope, *, unknown: str = "") -> None:
-    context.finish("answered", "HELP")
-    help_reply(context, envelope, unknown=unknown)
-
-
-def help_reply(
-    context: MailContext, envelope: Envelope, *, unknown: str = "", looked: Sequence[str] = ()
-) -> None:
-    """HELP in full, or its short form after an unknown command or a mail with nothing to
-    read (`looked`: where orders were looked for); with the game's orders."""
-    game = find_game(context.session, envelope.game) if envelope.game else None
-    ruleset = get_ruleset(game.ruleset) if game else None
-    context.reply(
-        context.mail.sender,
-        "help",
-        unknown=unknown,
-        looked=list(looked),
-        short=bool(unknown or looked),
-        title=ruleset.title if ruleset else "",
-        order_help=ruleset.order_help() if ruleset else "",
-    )
-
-
 def _unknown(context: MailContext, envelope: Envelope) -> None:
-    send_help(context, envelope, unknown=envelope.command)
+    context.finish("answered", f"HELP (no command {envelope.command})")
+    help_reply(context, envelope, unknown=envelope.command)
 
 
 def _status(context: MailContext, envelope: Envelope) -> None:

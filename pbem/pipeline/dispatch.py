@@ -8,8 +8,9 @@ from dataclasses import replace
 from pbem.mail.envelope import Envelope, parse_envelope, unquoted
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
-from pbem.pipeline.commands import HELP_HINT, help_reply, run_command
+from pbem.pipeline.commands import HELP_HINT, run_command
 from pbem.pipeline.context import MailContext
+from pbem.pipeline.help import help_reply
 from pbem.pipeline.orders import take_orders
 from pbem.referee.by_mail import handle_referee_mail
 

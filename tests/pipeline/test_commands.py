@@ -28,7 +28,7 @@ def test_help_answers_the_sender_with_the_games_orders(service: Service, now: da
         ),
         now=now,
     )
-    assert "Orders of Counting (a test ruleset):\nADD <1-3>" in body(seat_help.replies[0])
+    assert "== Orders of Counting (a test ruleset) ==\nADD <1-3>" in body(seat_help.replies[0])
 
 
 def test_a_mail_without_game_line_or_command_gets_short_help(

@@ -112,7 +112,7 @@ def test_a_mail_with_nothing_to_read_says_where_it_looked(service: Service, now:
     assert receipt.status == "quarantined"
     reply = " ".join(body(receipt.replies[0]).split())
     assert "I looked at: the text of the mail, attachment orders.txt." in reply
-    assert "GAME <game> SEAT <seat> PASSWORD <password>" in reply
+    assert "== An order mail == Every mail about your seat starts with your GAME line" in reply
 
 
 def test_every_line_number_in_a_reply_is_the_mails(service: Service, now: datetime) -> None:

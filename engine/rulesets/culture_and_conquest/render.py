@@ -245,4 +245,4 @@ Map version (option map):
                               of an opponent that has no Army
   MOVE LEADER <name> TO <territory>
   BUILD CITY [<name>] [IN <territory>] [<points>]
-Full reference: docs/orders/culture-and-conquest.md"""
+The whole reference: send HELP ORDERS; one order: HELP <order>."""

@@ -209,4 +209,4 @@ Temples and Swords orders (one a line; '#' starts a comment):
   BUILD <hex> <project> [points]   city road temple walls market library
   BUILD <hex> [n] <unit>       soldier swordsman horseman
   MIGRATE [<from>] <to>        where a migrating population goes
-Full reference: docs/orders/temples-and-swords.md"""
+The whole reference: send HELP ORDERS; one order: HELP <order>."""

@@ -1,0 +1,194 @@
+"""The players' handbook (docs/players.md) and a game's order reference (docs/orders/<id>.md)
+as mail: the HELP replies are drawn from these files, so what a player is mailed and what the
+documentation says cannot drift apart.
+
+Markdown becomes plain text of at most 72 columns: headings become "== Heading ==", links
+and inline code their text, paragraphs and list items are wrapped, code blocks are kept as
+they are (a line too long for a mail wrapped with a hanging indent), table rows become one
+wrapped line each, HTML comments are left out."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+WIDTH = 72
+HANDBOOK = "players.md"
+# The sections of the handbook a plain HELP mails, in this order.
+HELP_SECTIONS = ("An order mail", "Mail commands")
+
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_CODE = re.compile(r"`([^`]*)`")
+_EMPHASIS = re.compile(r"\*\*([^*]+)\*\*")
+_ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+")
+_FILLER = frozenset({"a", "an", "the", "reading", "reaching", "your"})
+_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_RULE = re.compile(r"^\|?\s*:?-{3,}")
+
+
+def _docs_dir() -> Path:
+    """docs/ beside the packages (a checkout), else where a wheel installs it."""
+    beside = Path(__file__).resolve().parent.parent / "docs"
+    installed = Path(sys.prefix) / "share" / "pbem" / "docs"
+    return beside if beside.is_dir() or not installed.is_dir() else installed
+
+
+DOCS_DIR = _docs_dir()
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str  # the heading, as plain text
+    level: int  # 2 for "##", 3 for "###"
+    markdown: str  # the heading line and everything up to the next heading of its level
+
+    def words(self) -> list[str]:
+        return re.findall(r"[a-z0-9]+", self.title.lower())
+
+    def key(self) -> str:
+        """The heading's first word that says what it is about ("referee" of "Reaching the
+        referee")."""
+        return next((w for w in self.words() if w not in _FILLER), "")
+
+
+@cache
+def document(name: str) -> str:
+    """The Markdown of docs/<name>; '' when there is no such file."""
+    path = DOCS_DIR / name
+    return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+
+def sections(markdown: str) -> list[Section]:
+    """Every "##" and "###" section of `markdown`; a "##" section holds its "###" ones."""
+    lines = markdown.splitlines()
+    heads = [(i, _level(line)) for i, line in enumerate(lines) if _level(line) in (2, 3)]
+    heads = [(i, level) for i, level in heads if not _in_code(lines, i)]
+    found = []
+    for n, (start, level) in enumerate(heads):
+        end = next((i for i, lv in heads[n + 1 :] if lv <= level), len(lines))
+        title = _inline(lines[start].lstrip("#").strip())
+        found.append(Section(title, level, "\n".join(lines[start:end])))
+    return found
+
+
+def find(documents: list[str], topic: str) -> Section | None:
+    """The section `topic` names, looking in `documents` in order: first a section whose
+    heading's first key word starts with it ("MOVE: move units", "Reaching the referee"),
+    then one with any word that does ("Away: SET ABSENCE")."""
+    topic = topic.lower().strip()
+    if not topic:
+        return None
+    found = [s for markdown in documents for s in sections(markdown)]
+    for section in found:
+        if section.key().startswith(topic):
+            return section
+    for section in found:
+        if any(word.startswith(topic) for word in section.words()):
+            return section
+    return None
+
+
+def topics() -> list[str]:
+    """The handbook's parts, by the word HELP <topic> finds each with."""
+    return [s.key().upper() for s in sections(document(HANDBOOK)) if s.level == 2]
+
+
+def help_text() -> str:
+    """The handbook's sections a plain HELP mails."""
+    text = document(HANDBOOK)
+    chosen = [find_title(text, title) for title in HELP_SECTIONS]
+    return "\n\n".join(mail_text(section.markdown) for section in chosen if section)
+
+
+def find_title(markdown: str, title: str) -> Section | None:
+    return next((s for s in sections(markdown) if s.title == title), None)
+
+
+def mail_text(markdown: str, width: int = WIDTH) -> str:
+    """`markdown` as plain mail text (see the module docstring)."""
+    out: list[str] = []
+    block: list[str] = []  # the paragraph or list item being gathered
+    prefix = ""  # the list item's bullet, for the hanging indent
+    code = False
+
+    def flush() -> None:
+        nonlocal block, prefix
+        if block:
+            text = " ".join(block)
+            indent = " " * len(prefix)
+            out.append(
+                textwrap.fill(
+                    text,
+                    width,
+                    initial_indent=prefix,
+                    subsequent_indent=indent,
+                    break_long_words=False,
+                    break_on_hyphens=False,
+                )
+            )
+        block, prefix = [], ""
+
+    for line in markdown.splitlines():
+        if _COMMENT.match(line):
+            continue  # a note for the docs' own checks, not for players
+        if line.lstrip().startswith("```"):
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append(_fit(line, width))
+            continue
+        stripped = line.strip()
+        if not stripped:
+            flush()
+            out.append("")
+        elif _level(line):
+            flush()
+            out.append(_fit(f"== {_inline(stripped.lstrip('#').strip())} ==", width))
+        elif stripped.startswith("|"):
+            flush()
+            if not _RULE.match(stripped):
+                cells = [_inline(c.strip()) for c in stripped.strip("|").split("|")]
+                block, prefix = [" - ".join(c for c in cells if c)], "  "
+                flush()
+        elif item := _ITEM.match(line):
+            flush()
+            indent, bullet = item.group(1), item.group(2)
+            prefix = f"{indent}{bullet} "
+            block = [_inline(line[item.end() :])]
+        else:
+            block.append(_inline(stripped))
+    flush()
+    return _squeeze("\n".join(out))
+
+
+def _fit(line: str, width: int) -> str:
+    """A line kept as it is when it fits, else wrapped with a hanging indent."""
+    if len(line) <= width:
+        return line
+    return textwrap.fill(
+        line, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False
+    )
+
+
+def _level(line: str) -> int:
+    match = re.match(r"^(#{1,6})\s", line)
+    return len(match.group(1)) if match else 0
+
+
+def _in_code(lines: list[str], index: int) -> bool:
+    fences = sum(1 for line in lines[:index] if line.lstrip().startswith("```"))
+    return fences % 2 == 1
+
+
+def _inline(text: str) -> str:
+    return _CODE.sub(r"\1", _EMPHASIS.sub(r"\1", _LINK.sub(r"\1", text)))
+
+
+def _squeeze(text: str) -> str:
+    """No runs of blank lines, none at either end."""
+    return re.sub(r"\n{3,}", "\n\n", text).strip("\n") + "\n"

@@ -1,0 +1,91 @@
+"""HELP by mail is drawn from the players' handbook and the game's order reference: the mail
+says what docs/players.md and docs/orders/<id>.md say, at most 72 columns wide."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from itertools import count
+
+import pytest
+
+from pbem.handbook import HANDBOOK, document, find, find_title, mail_text
+from pbem.pipeline.intake import receive
+from pbem.pipeline.service import Service
+from tests.support.games import body, new_game
+from tests.support.mails import mail
+
+_IDS = count(1)
+GAME_LINE = "GAME g1 SEAT alice PASSWORD pw-alice\n"
+
+
+def _help(service: Service, now: datetime, text: str) -> str:
+    raw = mail(text, sender="x@example.org", message_id=f"help{next(_IDS)}@x")
+    receipt = receive(service, raw, now=now)
+    [reply] = receipt.replies
+    assert reply.recipient == "x@example.org"
+    answer = body(reply)
+    assert max(len(line) for line in answer.splitlines()) <= 72, answer
+    return answer
+
+
+def test_help_is_the_handbooks_text(service: Service, now: datetime) -> None:
+    answer = _help(service, now, "HELP")
+    for title in ("An order mail", "Mail commands"):
+        section = find_title(document(HANDBOOK), title)
+        assert section is not None
+        assert mail_text(section.markdown) in answer
+    assert "SET ABSENCE <YYYY-MM-DD>      you are away through that day\n" in answer
+    assert "SET ABSENCE NONE              you are back\n" in answer
+
+
+def test_help_orders_mails_the_whole_reference(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="tns")
+    answer = _help(service, now, GAME_LINE + "HELP ORDERS\n")
+    assert answer.startswith("The order reference of Temples and Swords v1.1.\n")
+    assert "== MIGRATE: where a migrating population goes (phase 8, population\n" in answer
+    assert "docs/orders/" not in answer
+    # Without a game, the ruleset may be named; the same text comes back.
+    assert _help(service, now, "HELP ORDERS tns") == answer
+
+
+def test_help_orders_without_a_game_says_how_to_ask(service: Service, now: datetime) -> None:
+    answer = " ".join(_help(service, now, "HELP ORDERS").split())
+    assert "HELP ORDERS needs to know the game" in answer
+    assert "temples-and-swords" in answer
+
+
+def test_help_on_one_order_of_the_game(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="tns")
+    answer = _help(service, now, GAME_LINE + "HELP MOVE\n")
+    section = find([document("orders/temples-and-swords.md")], "move")
+    assert section is not None
+    assert answer.startswith(mail_text(section.markdown))
+
+
+@pytest.mark.parametrize(
+    ("topic", "heading"),
+    [("ABSENCE", "== Away: SET ABSENCE =="), ("deadlines", "== Deadlines and reminders ==")],
+)
+def test_help_on_a_handbook_topic(
+    service: Service, now: datetime, topic: str, heading: str
+) -> None:
+    assert _help(service, now, f"HELP {topic}").startswith(heading + "\n")
+
+
+def test_help_on_an_unknown_topic_lists_the_topics(service: Service, now: datetime) -> None:
+    answer = " ".join(_help(service, now, "HELP WIZARDRY").split())
+    assert answer.startswith("There is no help on WIZARDRY. The topics are: JOINING, ORDER,")
+
+
+def test_the_game_summary_points_at_help_orders(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="tns")
+    answer = _help(service, now, GAME_LINE + "HELP\n")
+    assert "== Orders of Temples and Swords v1.1 ==" in answer
+    assert "The whole reference: send HELP ORDERS" in answer
+
+
+def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="tns")
+    answer = _help(service, now, GAME_LINE + "HELP RULES\n")
+    assert answer.startswith("The rules of Temples and Swords v1.1.\n")
+    assert mail_text(document("rules/temples-and-swords.md")) in answer
