@@ -82,12 +82,16 @@ def to_json(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN:
         return value
+    write = _WRITERS.get(kind)
+    if write is not None:
+        return write(value)
     if kind is list or kind is tuple:
         return [to_json(item) for item in value]
     if kind is dict:
         return {key: to_json(value[key]) for key in sorted(value)}
     if dataclasses.is_dataclass(value):
-        return _writer(kind)(value)  # type: ignore[arg-type]  # a class is hashable
+        write = _WRITERS[kind] = _writer(kind)
+        return write(value)
     if isinstance(value, enum.Enum):
         return value.value
     raise TypeError(f"cannot write a {kind.__name__} as JSON")
@@ -95,7 +99,10 @@ def to_json(value: Any) -> Any:
 
 def from_json(cls: type[T], data: Any) -> T:
     """The `cls` that `data` describes; StateFormatError naming the field when it does not fit."""
-    result: T = _reader(cls)(data, "")  # type: ignore[arg-type]  # a class is hashable
+    try:
+        result: T = _reader(cls)(data)  # type: ignore[arg-type]  # a class is hashable
+    except _Misfit as misfit:
+        raise StateFormatError(str(misfit)) from None
     return result
 
 
@@ -144,7 +151,9 @@ def _inline(cls: type) -> _FieldPlan | None:
     return plans[0]
 
 
-@cache
+_WRITERS: dict[type, Callable[[Any], Any]] = {}  # by dataclass, made on first use
+
+
 def _writer(cls: type) -> Callable[[Any], Any]:
     inline = _inline(cls)
     if inline is not None:
@@ -153,21 +162,44 @@ def _writer(cls: type) -> Callable[[Any], Any]:
     plans = _plan(cls)
     tag = dict(getattr(cls, "json_tag", {}))
 
+    fields = [(plan.name, plan.key, plan.sparse, plan.default) for plan in plans]
+
     def write(obj: Any) -> dict[str, Any]:
         data: dict[str, Any] = dict(tag)
-        for plan in plans:
-            value = getattr(obj, plan.name)
-            if plan.sparse and value == plan.default:
+        for name, key, is_sparse, default in fields:
+            value = getattr(obj, name)
+            if is_sparse and value == default:
                 continue
-            data[plan.key] = to_json(value)
+            data[key] = value if type(value) in _PLAIN else to_json(value)
         return data
 
     return write
 
 
 # -- reading ----------------------------------------------------------------------------------
+# A reader takes the JSON and returns the object. The path of a field that does not fit is put
+# together only on the way out of a failure (StateFormatError.within), so reading a good state
+# costs no string work.
 
-Reader = Callable[[Any, str], Any]
+Reader = Callable[[Any], Any]
+
+
+class _Misfit(StateFormatError):
+    """A failure on its way out, collecting the path of the field it happened in."""
+
+    def __init__(self, expected: str, data: Any) -> None:
+        found = repr(data)
+        self.reason = (
+            f"expected {expected}, found {found if len(found) <= 40 else found[:37] + '...'}"
+        )
+        self.path = ""
+        super().__init__(self.reason)
+
+    def within(self, step: str) -> _Misfit:
+        joiner = "" if self.path.startswith("[") or not self.path else "."
+        self.path = f"{step}{joiner}{self.path}"
+        self.args = (f"{self.path}: {self.reason}",)
+        return self
 
 
 @cache
@@ -175,13 +207,13 @@ def _reader(type_: Any) -> Reader:
     """A function reading JSON into `type_`, built once per type."""
     if type_ is Any:
         return _read_any
-    if type_ in _SCALARS:
-        return _SCALARS[type_]
+    if type_ in _SCALAR_KINDS:
+        return _read_scalar(_SCALAR_KINDS[type_])
     origin, args = typing.get_origin(type_), typing.get_args(type_)
     if origin in (types.UnionType, typing.Union):
         return _read_union(args)
     if origin is list:
-        return _read_list(_reader(args[0]))
+        return _read_list(args[0])
     if origin is tuple:
         return _read_tuple(args)
     if origin is dict:
@@ -193,45 +225,37 @@ def _reader(type_: Any) -> Reader:
     raise TypeError(f"the state type {type_!r} has no JSON form")
 
 
-def _where(path: str) -> str:
-    return path or "the state"
+# bool is an int to Python, but never a number in a state.
+_SCALAR_KINDS: dict[Any, tuple[frozenset[type], str]] = {
+    int: (frozenset({int}), "a whole number"),
+    float: (frozenset({float, int}), "a number"),
+    str: (frozenset({str}), "a string"),
+    bool: (frozenset({bool}), "true or false"),
+    type(None): (frozenset({type(None)}), "null"),
+}
 
 
-def _refuse(path: str, expected: str, data: Any) -> StateFormatError:
-    found = repr(data)
-    found = found if len(found) <= 40 else found[:37] + "..."
-    return StateFormatError(f"{_where(path)}: expected {expected}, found {found}")
+def _read_scalar(kind: tuple[frozenset[type], str]) -> Reader:
+    allowed, expected = kind
 
-
-def _scalar(kinds: tuple[type, ...], expected: str) -> Reader:
-    def read(data: Any, path: str) -> Any:
-        # bool is an int to Python, but never a number in a state.
-        if type(data) not in kinds:
-            raise _refuse(path, expected, data)
+    def read(data: Any) -> Any:
+        if type(data) not in allowed:
+            raise _Misfit(expected, data)
         return data
 
     return read
 
 
-_SCALARS: dict[Any, Reader] = {
-    int: _scalar((int,), "a whole number"),
-    float: _scalar((float, int), "a number"),
-    str: _scalar((str,), "a string"),
-    bool: _scalar((bool,), "true or false"),
-    type(None): _scalar((type(None),), "null"),
-}
-
-
-def _read_any(data: Any, path: str) -> Any:
+def _read_any(data: Any) -> Any:
     """Plain JSON, copied so that the state read never shares lists or dicts with its input."""
     kind = type(data)
     if kind is list:
-        return [_read_any(item, path) for item in data]
+        return [_read_any(item) for item in data]
     if kind is dict:
-        return {key: _read_any(value, path) for key, value in data.items()}
+        return {key: _read_any(value) for key, value in data.items()}
     if kind in _PLAIN:
         return data
-    raise _refuse(path, "plain JSON", data)
+    raise _Misfit("plain JSON", data)
 
 
 def _read_union(args: tuple[Any, ...]) -> Reader:
@@ -239,34 +263,46 @@ def _read_union(args: tuple[Any, ...]) -> Reader:
     if len(others) != 1 or len(args) != 2:
         raise TypeError(f"only `X | None` unions have a JSON form, not {args!r}")
     inner = _reader(others[0])
-
-    def read(data: Any, path: str) -> Any:
-        return None if data is None else inner(data, path)
-
-    return read
+    return lambda data: None if data is None else inner(data)
 
 
-def _read_list(item: Reader) -> Reader:
-    def read(data: Any, path: str) -> Any:
+def _read_list(item_type: Any) -> Reader:
+    read_item = _reader(item_type)
+    scalar = _SCALAR_KINDS.get(item_type)
+
+    def read(data: Any) -> list[Any]:
         if type(data) is not list:
-            raise _refuse(path, "a list", data)
-        return [item(value, f"{path}[{i}]") for i, value in enumerate(data)]
+            raise _Misfit("a list", data)
+        if scalar and all(type(item) in scalar[0] for item in data):
+            return list(data)
+        index = 0
+        try:
+            items = []
+            for index, item in enumerate(data):  # noqa: B007  # the index names a misfit
+                items.append(read_item(item))
+            return items
+        except _Misfit as misfit:
+            raise misfit.within(f"[{index}]") from None
 
     return read
 
 
 def _read_tuple(args: tuple[Any, ...]) -> Reader:
     if len(args) == 2 and args[1] is Ellipsis:
-        each = _read_list(_reader(args[0]))
-        return lambda data, path: tuple(each(data, path))
+        each = _read_list(args[0])
+        return lambda data: tuple(each(data))
     readers = [_reader(arg) for arg in args]
 
-    def read(data: Any, path: str) -> Any:
+    def read(data: Any) -> tuple[Any, ...]:
         if type(data) is not list or len(data) != len(readers):
-            raise _refuse(path, f"a list of {len(readers)}", data)
-        return tuple(
-            r(v, f"{path}[{i}]") for i, (r, v) in enumerate(zip(readers, data, strict=True))
-        )
+            raise _Misfit(f"a list of {len(readers)}", data)
+        items = []
+        for index, (read_item, item) in enumerate(zip(readers, data, strict=True)):
+            try:
+                items.append(read_item(item))
+            except _Misfit as misfit:
+                raise misfit.within(f"[{index}]") from None
+        return tuple(items)
 
     return read
 
@@ -274,23 +310,32 @@ def _read_tuple(args: tuple[Any, ...]) -> Reader:
 def _read_dict(args: tuple[Any, ...]) -> Reader:
     if args[0] is not str:
         raise TypeError(f"state dicts are keyed by str, not {args[0]!r}")
-    value_reader = _reader(args[1])
+    read_value = _reader(args[1])
+    scalar = _SCALAR_KINDS.get(args[1])
 
-    def read(data: Any, path: str) -> Any:
+    def read(data: Any) -> dict[str, Any]:
         if type(data) is not dict:
-            raise _refuse(path, "an object", data)
-        return {key: value_reader(value, f"{path}.{key}") for key, value in data.items()}
+            raise _Misfit("an object", data)
+        if scalar and all(type(value) in scalar[0] for value in data.values()):
+            return dict(data)
+        key = ""
+        try:
+            values = {}
+            for key, value in data.items():  # the key names a misfit
+                values[key] = read_value(value)
+            return values
+        except _Misfit as misfit:
+            raise misfit.within(key) from None
 
     return read
 
 
 def _read_enum(cls: type[enum.Enum]) -> Reader:
-    def read(data: Any, path: str) -> Any:
+    def read(data: Any) -> Any:
         try:
             return cls(data)
         except ValueError:
-            choices = ", ".join(repr(member.value) for member in cls)
-            raise _refuse(path, f"one of {choices}", data) from None
+            raise _Misfit(f"one of {', '.join(repr(m.value) for m in cls)}", data) from None
 
     return read
 
@@ -299,27 +344,52 @@ def _read_dataclass(cls: type) -> Reader:
     inline = _inline(cls)
     if inline is not None:
         name, type_ = inline.name, inline.type_
-        return lambda data, path: cls(**{name: _reader(type_)(data, path)})
+        return lambda data: cls(**{name: _reader(type_)(data)})
     plans = _plan(cls)
     tag = dict(getattr(cls, "json_tag", {}))
-    known = {plan.key for plan in plans} | set(tag)
+    known = frozenset({plan.key for plan in plans} | set(tag))
+    # (attribute, key, scalar types or None, reader or None, required); readers of nested
+    # types are found on first use, so that a class may refer to itself.
+    fields: list[tuple[str, str, frozenset[type] | None, str, bool]] = [
+        (
+            plan.name,
+            plan.key,
+            _SCALAR_KINDS[plan.type_][0] if plan.type_ in _SCALAR_KINDS else None,
+            _SCALAR_KINDS[plan.type_][1] if plan.type_ in _SCALAR_KINDS else "",
+            plan.default is _MISSING,
+        )
+        for plan in plans
+    ]
+    types_ = {plan.key: plan.type_ for plan in plans}
+    readers: dict[str, Reader] = {}
 
-    def read(data: Any, path: str) -> Any:
+    def read(data: Any) -> Any:
         if type(data) is not dict:
-            raise _refuse(path, f"an object ({cls.__name__})", data)
+            raise _Misfit(f"an object ({cls.__name__})", data)
         for key, value in tag.items():
-            if data.get(key, value) != value:
-                raise _refuse(f"{path}.{key}".lstrip("."), repr(value), data[key])
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise StateFormatError(f"{_where(path)}: unknown field {', '.join(unknown)}")
+            if key in data and data[key] != value:
+                raise _Misfit(repr(value), data[key]).within(key)
+        if not known.issuperset(data):
+            unknown = ", ".join(sorted(set(data) - known))
+            raise StateFormatError(f"unknown field {unknown} in {cls.__name__}")
         values = {}
-        for plan in plans:
-            if plan.key in data:
-                inner = f"{path}.{plan.key}".lstrip(".")
-                values[plan.name] = _reader(plan.type_)(data[plan.key], inner)
-            elif plan.default is _MISSING:
-                raise StateFormatError(f"{_where(path)}: missing field {plan.key}")
+        for name, key, allowed, expected, required in fields:
+            if key not in data:
+                if required:
+                    raise StateFormatError(f"missing field {key} in {cls.__name__}")
+                continue
+            value = data[key]
+            if allowed is None:
+                read_field = readers.get(key)
+                if read_field is None:
+                    read_field = readers[key] = _reader(types_[key])
+                try:
+                    value = read_field(value)
+                except _Misfit as misfit:
+                    raise misfit.within(key) from None
+            elif type(value) not in allowed:
+                raise _Misfit(expected, value).within(key)
+            values[name] = value
         return cls(**values)
 
     return read
