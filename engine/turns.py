@@ -14,6 +14,27 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from engine.dice import Dice
 from engine.recorder import RecordedOrder, Recorder
+from engine.ruleset import OptionSpec
+
+# The options the driver reads; every ruleset built on it offers them.
+MODE_OPTION = OptionSpec(
+    "mode",
+    "round",
+    "round: every seat orders, then the seats' turns are played in turn order; "
+    "sequential: one seat's turn at a time",
+    choices=("round", "sequential"),
+)
+
+
+def turn_limit_option(who_wins: str) -> OptionSpec:
+    """The option `close_turn` reads: after this many rounds `who_wins` (0: no limit)."""
+    return OptionSpec(
+        "turn_limit",
+        0,
+        f"end the game after this many rounds, {who_wins} winning (0: no limit, as the text)",
+        minimum=0,
+        maximum=10000,
+    )
 
 
 class PlayingSeat(Protocol):
