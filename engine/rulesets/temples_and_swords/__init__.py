@@ -24,6 +24,7 @@ class TemplesAndSwords(StateClockAnswers, Ruleset):
     min_seats = 2
     max_seats = 8
     options = OPTIONS
+    bench_options = {"victory_points": 100}
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more
