@@ -8,7 +8,7 @@ from typing import Any
 from engine.dice import Dice
 from engine.records import ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
-from engine.rulesets.culture_and_conquest import bot, edits, geography, orders, render
+from engine.rulesets.culture_and_conquest import bot, edits, examples, geography, orders, render
 from engine.rulesets.culture_and_conquest.model import (
     CAPITALS,
     CITY_NAMES,
@@ -110,6 +110,9 @@ class CultureAndConquest(StateClockAnswers, Ruleset):
 
     def edit_paths(self) -> str:
         return edits.EDIT_PATHS
+
+    def example_position(self, variant: str = "") -> State:
+        return examples.example_game(variant).to_json()
 
 
 def roll_cultures(names: list[str], seed: int) -> dict[str, tuple[str, str]]:

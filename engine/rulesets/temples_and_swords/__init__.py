@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.dice import Dice
 from engine.records import ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
-from engine.rulesets.temples_and_swords import bot, edits, orders, render
+from engine.rulesets.temples_and_swords import bot, edits, examples, orders, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import OPTIONS
@@ -24,7 +24,7 @@ class TemplesAndSwords(StateClockAnswers, Ruleset):
     min_seats = 2
     max_seats = 8
     options = OPTIONS
-    bench_options = {"victory_points": 100}
+    bench_options: ClassVar[Mapping[str, Any]] = {"victory_points": 100}
 
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more
@@ -95,6 +95,9 @@ class TemplesAndSwords(StateClockAnswers, Ruleset):
 
     def edit_paths(self) -> str:
         return edits.EDIT_PATHS
+
+    def example_position(self, variant: str = "") -> State:
+        return examples.example_game(variant).to_json()
 
 
 def _high_roller(names: list[str], seed: int) -> str:
