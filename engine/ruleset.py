@@ -147,6 +147,11 @@ class Ruleset(ABC):
     def edit_paths(self) -> str:
         """A short reference of the paths `edit` takes, with examples."""
 
+    def normalise(self, state: State) -> State:
+        """The state read into the ruleset's own objects and written back. A state the ruleset
+        wrote comes back equal: the contract suite checks so, to prove reading loses nothing."""
+        raise NotImplementedError(f"{self.id} does not say how it reads and writes its state")
+
     def example_position(self, variant: str = "") -> State:
         """The position the examples in docs/orders/<id>.md are written for: the blocks fenced
         ```orders (variant '') or ```orders <variant> are parsed as `example_seat` on it."""

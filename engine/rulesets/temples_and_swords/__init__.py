@@ -96,6 +96,9 @@ class TemplesAndSwords(StateClockAnswers, Ruleset):
     def edit_paths(self) -> str:
         return edits.EDIT_PATHS
 
+    def normalise(self, state: State) -> State:
+        return GameState.from_json(state).to_json()
+
     def example_position(self, variant: str = "") -> State:
         return examples.example_game(variant).to_json()
 
