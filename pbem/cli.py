@@ -298,7 +298,9 @@ def _turn_run(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     service = _service(args)
     receipt = receive(service, args.file.read_bytes(), now=_now(args), commit=False)
-    print(f"status: {receipt.status} ({receipt.outcome})")
+    # Nothing is kept, whatever the outcome says the mail would do.
+    print("a check only: nothing was stored, nothing is sent")
+    print(f"as a real mail: {receipt.status} ({receipt.outcome})")
     for row in receipt.replies:
         message = as_message(row.raw)
         print(f"\nTo: {message['To']}\nSubject: {message['Subject']}\n")

@@ -28,7 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], handler
 
 
 def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
-    """Run until SIGTERM/SIGINT (0), or one pass with `once` (0, or 1 if the pass failed)."""
+    """Run until SIGTERM/SIGINT (0), or one pass with `once`: 0, or 1 if the pass failed as
+    a whole, could not read the inbox or failed a game's clock work (PollReport.failed)."""
     if now is not None and not once:
         raise ValueError("--now goes with serve --once only: the daemon runs on the clock")
     configure_logging(service.settings.logging)
@@ -47,7 +48,7 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
         return 1
     for line in summary(report):
         print(line)
-    return 0
+    return 1 if report.failed else 0
 
 
 def summary(report: PollReport) -> list[str]:
@@ -61,6 +62,8 @@ def summary(report: PollReport) -> list[str]:
         )
     if report.reminders:
         lines.append(f"reminders: {report.reminders} queued")
+    if report.failed_games:
+        lines.append(f"clock work failed for: {', '.join(report.failed_games)} (see the log)")
     drained = report.drained
     lines.append(
         f"mail out: {drained.sent} sent, {drained.failed} not sent, {drained.bounced} bounced"

@@ -20,11 +20,13 @@ from types import FrameType
 from pbem.daemon.transport import PacedSender, WaitingInbox
 from pbem.daemon.wake import seconds_to_sleep
 from pbem.mail.backoff import Backoff
+from pbem.pipeline.outbox import last_outbox_id
 from pbem.pipeline.poll import PollReport, poll_once
 from pbem.pipeline.service import Service
 from pbem.store import utcnow
 
 log = logging.getLogger(__name__)
+OUTBOX_LOOK_SECONDS = 2.0  # how often a sleeping daemon looks for mail queued by others
 
 
 class _WakeUp(BaseException):
@@ -107,11 +109,31 @@ class Daemon:
         try:
             self._sleeping = True
             if not self._stop_requested:  # a signal may have come just before
-                self.inbox.wait_for_mail(seconds)
+                wake = self._new_mail_to_send()
+                self.inbox.wait_for_mail(seconds, wake, OUTBOX_LOOK_SECONDS)
         except _WakeUp:
             pass
         finally:
             self._sleeping = False  # from here on, a signal only sets the flag
+
+    def _new_mail_to_send(self) -> Callable[[], bool]:
+        """Asked while sleeping: has something else queued mail since (a referee's command
+        on the command line, `pbem game pause`)? Then the sleep ends and it goes out now,
+        not at the next wake-up. Only new rows count: mail that waits for a retry or the
+        rate limit has its own wake-up time."""
+        try:
+            baseline = last_outbox_id(self.service)
+        except Exception:  # the database away: the pass has logged that already
+            log.debug("cannot read the outbox; not watching it while asleep")
+            return lambda: False
+
+        def grown() -> bool:
+            try:
+                return last_outbox_id(self.service) > baseline
+            except Exception:  # the database away: the next pass will say so
+                return False
+
+        return grown
 
 
 def stop_on_signals(daemon: Daemon) -> None:

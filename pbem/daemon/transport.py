@@ -20,8 +20,11 @@ log = logging.getLogger(__name__)
 
 
 class WaitingInbox(Inbox, Protocol):
-    def wait_for_mail(self, timeout: float) -> bool:
-        """Block until mail may be waiting (True) or `timeout` seconds passed (False)."""
+    def wait_for_mail(
+        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
+    ) -> bool:
+        """Block until mail may be waiting (True) or `timeout` seconds passed (False); also
+        True once `wake` (asked every `every` seconds) says there is other work."""
         ...
 
     def close(self) -> None: ...
@@ -49,13 +52,17 @@ class MaildirWatch(MaildirInbox):
         self._sleep = sleep
         self._clock = clock
 
-    def wait_for_mail(self, timeout: float) -> bool:
+    def wait_for_mail(
+        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
+    ) -> bool:
         deadline = self._clock() + timeout
         while not self.pending():
             left = deadline - self._clock()
             if left <= 0:
                 return False
-            self._sleep(min(self.LOOK_EVERY, left))
+            self._sleep(min(self.LOOK_EVERY, every, left))
+            if wake is not None and wake():
+                return True
         return True
 
     def close(self) -> None:

@@ -128,12 +128,16 @@ class ImapInbox:
 
     # -- waiting ------------------------------------------------------------------------------
 
-    def wait_for_mail(self, timeout: float) -> bool:
+    def wait_for_mail(
+        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
+    ) -> bool:
         """Block until mail may be waiting (True) or `timeout` seconds passed (False).
 
         Uses IDLE when offered, else sleeps the poll interval. While the server is away it
         sleeps out the reconnect backoff, never longer than `timeout`. True is a hint, not a
-        promise: the caller then calls pending(), which may well be empty.
+        promise: the caller then calls pending(), which may well be empty. `wake`, if given,
+        is asked every `every` seconds whether there is other work (new mail to send); when
+        it says so the wait ends with True too.
         """
         deadline = self._clock() + timeout
         while True:
@@ -149,8 +153,12 @@ class ImapInbox:
             if self._has_pending(session):
                 return True
             if session.idle:
-                return self._idle(session, deadline)
-            self._sleep(max(0.0, min(float(self.settings.poll_seconds), deadline - self._clock())))
+                return self._idle(session, deadline, wake, every)
+            poll_end = min(self._clock() + float(self.settings.poll_seconds), deadline)
+            while (left := poll_end - self._clock()) > 0:
+                self._sleep(min(left, every) if wake else left)
+                if wake is not None and wake():
+                    return True
             return self._has_pending(session)
         except NETWORK_ERRORS as error:
             # Let pending() reconnect and tell; a dropped IDLE is what a server restart looks like.
@@ -290,8 +298,15 @@ class ImapInbox:
             if typ != "OK":
                 raise imaplib.IMAP4.error(f"STORE failed: {typ} {data!r}")
 
-    def _idle(self, session: _Session, deadline: float) -> bool:
-        """IDLE until new mail (True) or the deadline (False). Caller handles network errors."""
+    def _idle(
+        self,
+        session: _Session,
+        deadline: float,
+        wake: Callable[[], bool] | None = None,
+        every: float = 2.0,
+    ) -> bool:
+        """IDLE until new mail or other work (True) or the deadline (False). Listening in
+        short slices to ask `wake` sends the server nothing. Caller handles network errors."""
         idle = session.box.idle
         idle.start()
         woke = _announced_unseen(session.box)
@@ -300,13 +315,14 @@ class ImapInbox:
                 remaining = deadline - self._clock()
                 if remaining <= 0:
                     break
-                slice_seconds = min(remaining, _IDLE_SLICE_SECONDS)
+                slice_seconds = min(remaining, _IDLE_SLICE_SECONDS, every if wake else remaining)
                 started = self._clock()
                 lines = idle.poll(timeout=slice_seconds)
                 woke = _announces_mail(lines) or _announced_unseen(session.box)
                 if not lines and self._clock() - started < slice_seconds * 0.9:
                     # imap_tools returns early and empty at EOF: the connection died. Go look.
                     woke = True
+                woke = woke or (wake is not None and wake())
         finally:
             _result, responses = idle.stop()
         return woke or _announces_mail(responses)

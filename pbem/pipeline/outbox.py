@@ -216,5 +216,11 @@ def next_send_time(session: Session) -> datetime | None:
     return utc(found) if found is not None else None
 
 
+def last_outbox_id(service: Service) -> int:
+    """The id of the newest outbox row (0 if none): grows whenever anything queues mail."""
+    with transaction(service.db) as session:
+        return session.exec(select(func.max(Outbox.id))).one() or 0
+
+
 def as_message(raw: bytes) -> EmailMessage:
     return cast(EmailMessage, message_from_bytes(raw, policy=policy.default))

@@ -36,6 +36,14 @@ class PollReport:
     reminders: int = 0  # reminder mails the clocks queued
     drained: DrainReport = field(default_factory=lambda: DrainReport(0, 0))
     inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
+    failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
+
+    @property
+    def failed(self) -> bool:
+        """The pass could not do its work: the inbox was unreachable or a game's clock work
+        failed (`pbem serve --once` exits non-zero). Mail the transport could not send yet
+        is no failure of the pass: it waits in the outbox, and `outbox stopped` says why."""
+        return bool(self.inbox_error or self.failed_games)
 
     @property
     def received(self) -> int:
@@ -85,6 +93,7 @@ def poll_once(
         return report
     clocks = run_due(service, now)  # due turns, reminders, outage push-back (pbem.clock)
     report.turns, report.reminders = clocks.turns, clocks.reminders
+    report.failed_games = list(clocks.failed)
     if report.reminders:
         log.info("%d reminder(s) queued", report.reminders)
     for turn in report.turns:

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
+from pbem.clock.control import pause
 from pbem.config import Settings
 from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
@@ -182,3 +183,26 @@ def test_json_lines_name_the_game_and_the_message(tmp_path: Path) -> None:
         "message_id": "m1@x",
         "message": "hello there",
     }
+
+
+def test_mail_queued_by_others_while_it_sleeps_goes_out_at_once(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    """A referee pauses the game from the command line while the daemon sleeps (60 s until
+    its next wake-up): the daemon notices the new outbox rows within seconds and sends them,
+    rather than at its next pass."""
+    new_game(service, now)
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+
+    def pause_by_hand() -> None:
+        with transaction(service.db) as session:
+            pause(session, service.settings, "g1", now=now, actor="cli", reason="a test")
+
+    Scripted(time, pause_by_hand, lambda: daemon.request_stop("test"))
+    daemon.run()
+
+    paused = [row for row in outbox(service) if row.subject == "[g1] game paused"]
+    assert len(paused) == 2
+    assert all(row.sent_at is not None for row in paused)

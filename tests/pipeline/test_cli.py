@@ -68,7 +68,10 @@ def test_check_prints_the_reply_and_changes_nothing(
     (workdir / "orders.eml").write_bytes(order_mail("g1", "alice", "pw-alice", "ADD 2\nADD 7\n"))
     for _ in range(2):  # twice: the first check stored nothing, so no duplicate either
         out = pbem(capsys, "check", "orders.eml")
-        assert out.startswith("status: accepted (orders stored for alice, turn 1: 1 accepted, 1")
+        assert out.startswith(
+            "a check only: nothing was stored, nothing is sent\n"
+            "as a real mail: accepted (orders stored for alice, turn 1: 1 accepted, 1"
+        )
         assert "To: alice@example.org\nSubject: Re: orders\n\n" in out
         assert "  line 3: cannot add 7 points\n" in out
     assert "waiting for: alice, bob" in pbem(capsys, "game", "show", "g1")

@@ -24,6 +24,7 @@ from pbem.pipeline.outbox import Letter, queue
 from pbem.pipeline.poll import poll_once
 from pbem.store import Game, Outbox, loads, transaction, utcnow
 from tests.servers.moderated import SEATS, Table, inbound_rows, logging_restored, seated_table
+from tests.servers.test_daemon_process import Daemons
 from tests.servers.world import MailWorld
 
 
@@ -174,3 +175,40 @@ def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(
     with transaction(service.db) as session:
         waiting = session.exec(select(Outbox.kind).where(col(Outbox.sent_at).is_(None))).all()
     assert list(waiting) == ["report"] * 15
+
+
+def test_serve_once_exits_non_zero_when_the_imap_login_fails(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (table.config.parent / "mailbox-password").write_text("not the password\n")
+    capsys.readouterr()
+    assert main(["serve", "--once", "--config", str(table.config)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("inbox unavailable: ")
+
+
+def test_a_referee_action_on_the_command_line_reaches_players_at_once(
+    table: Table, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`pbem serve` sleeps in IMAP IDLE with a minute to its next wake-up; a deadline set
+    with `pbem referee` is in every mailbox within seconds, not at the next pass."""
+    table.config.write_text(
+        table.config.read_text().replace("max_wait_seconds = 5", "max_wait_seconds = 60")
+    )
+    daemons = Daemons(table.config)
+    try:
+        daemons.start()
+        table.wait_for_subjects(1)
+        time.sleep(0.5)  # the daemon is asleep now, its next wake-up a minute away
+        argv = ["--config", str(table.config), "referee", "g1", "deadline", "set"]
+        started = time.monotonic()
+        assert main([*argv, "2030-01-02T03:04", "--reason", "a test"]) == 0
+        for seat in SEATS:
+            table.players[seat].wait_for_mail(2, timeout=10)
+        assert time.monotonic() - started < 5.0
+        assert all(
+            subjects[-1] == "[g1] turn 1: new deadline"
+            for subjects in table.wait_for_subjects(2).values()
+        )
+    finally:
+        daemons.close()
