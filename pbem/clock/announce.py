@@ -7,7 +7,9 @@ the reminders still ahead of the new deadline are armed again."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlmodel import Session, select
 
@@ -16,23 +18,27 @@ from pbem.clock.notices import deadline_letter, queue_once
 from pbem.clock.policy import format_duration, parse_offsets
 from pbem.config import Settings
 from pbem.pipeline.games import seats_of, stored_orders
-from pbem.store import Game, Turn, loads, utc
+from pbem.store import Game, Seat, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """One change to tell every seat of: where it came from and why."""
+
+    game: Game
+    turn: Turn
+    now: datetime
+    reason: str
+    origin: str  # unique per use: the mails' Message-IDs derive from it
+
+
 def announce_deadline(
-    session: Session,
-    settings: Settings,
-    game: Game,
-    turn: Turn,
-    *,
-    old: datetime | None,
-    now: datetime,
-    reason: str,
-    origin: str,
+    session: Session, settings: Settings, news: Announcement, *, old: datetime | None
 ) -> list[str]:
-    """Mail every seat with an address the new deadline of `turn` (its deadline now); the
-    names of the seats that have no orders in. `origin` makes the mails' ids unique per use."""
+    """Mail every seat with an address the new deadline of the turn (its deadline now); the
+    names of the seats that have no orders in."""
+    game, turn = news.game, news.turn
     ordered = stored_orders(session, game.id, turn.number)
     asked = set(get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)))
     missing = []
@@ -40,54 +46,39 @@ def announce_deadline(
         lacking = seat.name in asked and seat.name not in ordered and seat.status == "active"
         if lacking:
             missing.append(seat.name)
-        if not seat.address:
-            continue
-        letter = deadline_letter(
-            settings,
-            game,
-            turn.number,
-            seat.address,
-            origin,
-            seat=seat.name,
-            old=old,
-            new=turn.deadline,
-            reason=reason,
-            orders="missing" if lacking else "in" if seat.name in ordered else "",
-            left=_left(turn.deadline, game, now),
-        )
-        queue_once(session, settings, letter, now=now)
-    _rearm_reminders(session, game, turn, missing, now)
+        orders = "missing" if lacking else "in" if seat.name in ordered else ""
+        left = _left(turn.deadline, game, news.now)
+        _tell(session, settings, news, seat, old=old, orders=orders, left=left)
+    _rearm_reminders(session, game, turn, missing, news.now)
     return missing
 
 
-def announce_policy(
-    session: Session,
-    settings: Settings,
-    game: Game,
-    turn: Turn,
-    *,
-    now: datetime,
-    reason: str,
-    origin: str,
-) -> None:
+def announce_policy(session: Session, settings: Settings, news: Announcement) -> None:
     """Mail every seat that later turns' deadlines follow the game's (new) policy."""
-    for seat in seats_of(session, game.id):
-        if seat.address:
-            letter = deadline_letter(
-                settings,
-                game,
-                turn.number,
-                seat.address,
-                origin,
-                seat=seat.name,
-                old=turn.deadline,
-                new=turn.deadline,
-                reason=reason,
-                orders="",
-                left="",
-                policy=game.deadline_policy,
-            )
-            queue_once(session, settings, letter, now=now)
+    policy = news.game.deadline_policy
+    for seat in seats_of(session, news.game.id):
+        _tell(
+            session, settings, news, seat, old=news.turn.deadline, orders="", left="", policy=policy
+        )
+
+
+def _tell(
+    session: Session, settings: Settings, news: Announcement, seat: Seat, **facts: Any
+) -> None:
+    if not seat.address:
+        return  # an ejected seat has nobody to tell
+    letter = deadline_letter(
+        settings,
+        news.game,
+        news.turn.number,
+        seat.address,
+        news.origin,
+        seat=seat.name,
+        new=news.turn.deadline,
+        reason=news.reason,
+        **facts,
+    )
+    queue_once(session, settings, letter, now=news.now)
 
 
 def _left(deadline: datetime | None, game: Game, now: datetime) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from pbem.clock.announce import announce_deadline, announce_policy
+from pbem.clock.announce import Announcement, announce_deadline, announce_policy
 from pbem.pipeline.deadlines import DeadlinePolicyError, canonical, describe, interval
 from pbem.pipeline.games import turn_of
 from pbem.referee.context import RefereeContext
@@ -46,7 +46,7 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     turn = ctx.pending_turn()
     old = turn.deadline
     new = _new_deadline(ctx, old, args[0].lower(), args[1])
-    move_deadline(ctx, turn, new, reason)
+    missing = move_deadline(ctx, turn, new, reason)
     zone = ctx.game.timezone
     ctx.change(
         f"the deadline of turn {turn.number} moved from {describe(old, zone)} "
@@ -54,22 +54,13 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         describe(old),
         describe(new),
     )
-    missing = announce_deadline(
-        ctx.session,
-        ctx.settings,
-        ctx.game,
-        turn,
-        old=old,
-        now=ctx.now,
-        reason=reason,
-        origin=ctx.origin,
-    )
     return f"deadline of turn {turn.number}: {describe(new, zone)}; {told(missing)}"
 
 
-def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason: str) -> None:
-    """Set the pending turn's deadline; a paused game keeps the time left until it (the
-    clock stands still while paused), so that resuming does not undo the change."""
+def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason: str) -> list[str]:
+    """Set the pending turn's deadline and tell every seat; the seats without orders. A
+    paused game keeps the time left until it (the clock stands still while paused), so that
+    resuming does not undo the change."""
     old = turn.deadline
     turn.deadline = new
     ctx.session.add(turn)
@@ -81,6 +72,11 @@ def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason:
             left = (utc(new) - utc(ctx.now)).total_seconds()
         game.paused_left = max(int(left), 0)
         ctx.session.add(game)
+    return announce_deadline(ctx.session, ctx.settings, news(ctx, turn, reason), old=old)
+
+
+def news(ctx: RefereeContext, turn: Turn, reason: str) -> Announcement:
+    return Announcement(ctx.game, turn, ctx.now, reason, ctx.origin)
 
 
 def told(missing: list[str]) -> str:
@@ -127,13 +123,5 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
     turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
     if ctx.game.status != "ended" and turn is not None and turn.resolved_at is None:
-        announce_policy(
-            ctx.session,
-            ctx.settings,
-            ctx.game,
-            turn,
-            now=ctx.now,
-            reason=reason,
-            origin=ctx.origin,
-        )
+        announce_policy(ctx.session, ctx.settings, news(ctx, turn, reason))
     return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

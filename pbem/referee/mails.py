@@ -55,32 +55,19 @@ def password_body(settings: Settings, game: Game, password: str, **seat: Any) ->
 
 
 def announcement_body(settings: Settings, game: Game, text: str) -> str:
-    title = get_ruleset(game.ruleset).title
-    return render(
-        "announcement", moderator=settings.mail.name, game=game.id, title=title, text=text
-    )
+    return _render(settings, game, "announcement", text=text)
 
 
 def farewell_body(settings: Settings, game: Game, seat: str, reason: str, *, replaced: bool) -> str:
     """For the player a referee replaced or ejected, at the address they played from."""
-    return render(
-        "farewell",
-        moderator=settings.mail.name,
-        game=game.id,
-        title=get_ruleset(game.ruleset).title,
-        seat=seat,
-        reason=reason,
-        replaced=replaced,
-    )
+    return _render(settings, game, "farewell", seat=seat, reason=reason, replaced=replaced)
 
 
 def moved_orders_body(settings: Settings, game: Game, seat: str, turn: int) -> str:
     """For a seat whose stored orders a referee's rerun left facing a changed position."""
-    return render(
-        "orders_moved",
-        moderator=settings.mail.name,
-        game=game.id,
-        title=get_ruleset(game.ruleset).title,
-        seat=seat,
-        turn=turn,
-    )
+    return _render(settings, game, "orders_moved", seat=seat, turn=turn)
+
+
+def _render(settings: Settings, game: Game, template: str, **facts: Any) -> str:
+    title = get_ruleset(game.ruleset).title
+    return render(template, moderator=settings.mail.name, game=game.id, title=title, **facts)

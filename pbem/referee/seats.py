@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from pbem.clock.announce import announce_deadline
 from pbem.passwords import hash_password, new_password
 from pbem.pipeline.deadlines import describe
 from pbem.referee.clock import duration, move_deadline
@@ -58,18 +57,7 @@ def _extend(ctx: RefereeContext, grace: timedelta, reason: str) -> str:
     seat is told of the new deadline."""
     turn = ctx.pending_turn()
     if turn.deadline is not None:
-        old = turn.deadline
         move_deadline(ctx, turn, max(utc(turn.deadline), utc(ctx.now)) + grace, reason)
-        announce_deadline(
-            ctx.session,
-            ctx.settings,
-            ctx.game,
-            turn,
-            old=old,
-            now=ctx.now,
-            reason=reason,
-            origin=ctx.origin,
-        )
     return describe(turn.deadline, ctx.game.timezone)
 
 

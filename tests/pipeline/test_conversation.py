@@ -39,28 +39,25 @@ def test_without_early_processing_the_promise_stands(service: Service, now: date
     assert PROMISE in text
 
 
+def _message(subject: str, text: str, message_id: str = "") -> EmailMessage:
+    message = EmailMessage()
+    message["From"] = "alice@example.org"
+    message["To"] = "moderator@pbem.localhost"
+    message["Subject"] = subject
+    if message_id:
+        message["Message-ID"] = f"<{message_id}>"
+    message.set_content(text)
+    return message
+
+
 def _forwarded(inner_body: str) -> bytes:
-    inner = EmailMessage()
-    inner["From"] = "alice@example.org"
-    inner["Subject"] = "my orders"
-    inner.set_content(inner_body)
-    outer = EmailMessage()
-    outer["From"] = "alice@example.org"
-    outer["To"] = "moderator@pbem.localhost"
-    outer["Subject"] = "Fwd: my orders"
-    outer["Message-ID"] = "<fwd@x>"
-    outer.set_content("See below, I sent these to the wrong address.\n")
-    outer.add_attachment(inner)
+    outer = _message("Fwd: my orders", "See below, I sent these elsewhere.\n", "fwd@x")
+    outer.add_attachment(_message("my orders", inner_body))
     return outer.as_bytes()
 
 
 def _attached(text: str) -> bytes:
-    message = EmailMessage()
-    message["From"] = "alice@example.org"
-    message["To"] = "moderator@pbem.localhost"
-    message["Subject"] = "orders"
-    message["Message-ID"] = "<att@x>"
-    message.set_content("Orders attached.\n")
+    message = _message("orders", "Orders attached.\n", "att@x")
     message.add_attachment(text, filename="orders.txt")
     return message.as_bytes()
 

@@ -18,6 +18,12 @@ _IDS = count(1)
 GAME_LINE = "GAME g1 SEAT alice PASSWORD pw-alice\n"
 
 
+def _tns_help(service: Service, now: datetime, command: str) -> str:
+    """`command` on the line after alice's GAME line in a Temples and Swords game."""
+    new_game(service, now, ruleset="tns")
+    return _help(service, now, GAME_LINE + command + "\n")
+
+
 def _help(service: Service, now: datetime, text: str) -> str:
     raw = mail(text, sender="x@example.org", message_id=f"help{next(_IDS)}@x")
     receipt = receive(service, raw, now=now)
@@ -39,8 +45,7 @@ def test_help_is_the_handbooks_text(service: Service, now: datetime) -> None:
 
 
 def test_help_orders_mails_the_whole_reference(service: Service, now: datetime) -> None:
-    new_game(service, now, ruleset="tns")
-    answer = _help(service, now, GAME_LINE + "HELP ORDERS\n")
+    answer = _tns_help(service, now, "HELP ORDERS")
     assert answer.startswith("The order reference of Temples and Swords v1.1.\n")
     assert "== MIGRATE: where a migrating population goes (phase 8, population\n" in answer
     assert "docs/orders/" not in answer
@@ -55,8 +60,7 @@ def test_help_orders_without_a_game_says_how_to_ask(service: Service, now: datet
 
 
 def test_help_on_one_order_of_the_game(service: Service, now: datetime) -> None:
-    new_game(service, now, ruleset="tns")
-    answer = _help(service, now, GAME_LINE + "HELP MOVE\n")
+    answer = _tns_help(service, now, "HELP MOVE")
     section = find([document("orders/temples-and-swords.md")], "move")
     assert section is not None
     assert answer.startswith(mail_text(section.markdown))
@@ -78,14 +82,12 @@ def test_help_on_an_unknown_topic_lists_the_topics(service: Service, now: dateti
 
 
 def test_the_game_summary_points_at_help_orders(service: Service, now: datetime) -> None:
-    new_game(service, now, ruleset="tns")
-    answer = _help(service, now, GAME_LINE + "HELP\n")
+    answer = _tns_help(service, now, "HELP")
     assert "== Orders of Temples and Swords v1.1 ==" in answer
     assert "The whole reference: send HELP ORDERS" in answer
 
 
 def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
-    new_game(service, now, ruleset="tns")
-    answer = _help(service, now, GAME_LINE + "HELP RULES\n")
+    answer = _tns_help(service, now, "HELP RULES")
     assert answer.startswith("The rules of Temples and Swords v1.1.\n")
     assert mail_text(document("rules/temples-and-swords.md")) in answer

@@ -1,59 +1,48 @@
-"""The mail conversation on the real servers, through `pbem serve --once` and `pbem referee`:
-a deadline change reaches every player's mailbox, and orders forwarded or sent as a text
-attachment are accepted."""
+"""The mail conversation on the real servers (Dovecot, the SMTP relay), through `pbem serve`
+and `pbem referee`: a deadline change reaches every player's mailbox; orders forwarded or sent
+as a text attachment are accepted; a 100,000-line mail is answered briefly while another
+player's reply still arrives within 2 s; a check reply overtakes a queued wave of reports
+under the rate limit; a failed IMAP login fails `serve --once`; a referee action on the
+command line reaches a sleeping daemon's players within seconds."""
 
 from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from engine import get_ruleset
 from pbem.cli import main
-from pbem.config import Settings
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
 from pbem.pipeline.games import pending_turn
 from pbem.pipeline.outbox import Letter, queue
 from pbem.pipeline.poll import poll_once
 from pbem.store import Game, Outbox, loads, transaction, utcnow
-from tests.servers.moderated import SEATS, Table, inbound_rows, logging_restored, seated_table
+from tests.servers.moderated import SEATS, Table, inbound_rows
+from tests.servers.test_daemon_on_real_mail import serve_once
+from tests.servers.test_daemon_on_real_mail import table as table  # the fixture
 from tests.servers.test_daemon_process import Daemons
 from tests.servers.world import MailWorld
-
-
-@pytest.fixture
-def table(world: MailWorld, db: Engine, settings: Settings, tmp_path: Path) -> Iterator[Table]:
-    with logging_restored():
-        yield seated_table(world, db, settings, utcnow(), tmp_path)
-
-
-def _serve_once(table: Table, capsys: pytest.CaptureFixture[str]) -> list[str]:
-    capsys.readouterr()
-    assert main(["serve", "--once", "--config", str(table.config)]) == 0
-    return capsys.readouterr().out.splitlines()
 
 
 def test_a_deadline_change_reaches_every_mailbox(
     table: Table, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _serve_once(table, capsys)
+    serve_once(table, capsys)
     table.wait_for_subjects(1)
     table.players["alice"].send(
         table.moderator.address, table_orders(table, "alice"), subject="turn 1"
     )
-    _serve_once(table, capsys)
+    serve_once(table, capsys)
     table.players["alice"].wait_for_mail(2)
     argv = ["--config", str(table.config), "referee", "g1", "deadline", "set"]
     assert main([*argv, "2030-01-02T03:04", "--reason", "the map is ready early"]) == 0
     assert "no orders yet from bob, cy" in capsys.readouterr().out
-    _serve_once(table, capsys)
+    serve_once(table, capsys)
     for seat in SEATS:
         mails = table.players[seat].wait_for_mail(3 if seat == "alice" else 2)
         [notice] = [m for m in mails if str(m["Subject"]) == "[g1] turn 1: new deadline"]
@@ -79,7 +68,7 @@ def table_orders(table: Table, seat: str) -> str:
 def test_forwarded_and_attached_orders_are_accepted(
     table: Table, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _serve_once(table, capsys)
+    serve_once(table, capsys)
     table.wait_for_subjects(1)
     alice, bob = table.players["alice"], table.players["bob"]
 
@@ -97,7 +86,7 @@ def test_forwarded_and_attached_orders_are_accepted(
     attached.add_attachment(table_orders(table, "bob"), filename="orders.txt")
     bob.send_message(attached)
 
-    assert _serve_once(table, capsys)[0] == "mail in: 2 (2 accepted)"
+    assert serve_once(table, capsys)[0] == "mail in: 2 (2 accepted)"
     assert inbound_rows(table.service) == [("accepted", 1)] * 2
     for player, where in ((alice, "the forwarded message"), (bob, "attachment orders.txt")):
         reply = player.wait_for_mail(2)[-1]
@@ -119,14 +108,14 @@ def test_a_huge_mail_is_answered_briefly_and_holds_up_nobody(
 ) -> None:
     """A 100,000-line order mail, then bob's orders: bob's check reply is in his mailbox
     within 2 s of the pass starting, and alice's answer is a short refusal."""
-    _serve_once(table, capsys)
+    serve_once(table, capsys)
     table.wait_for_subjects(1)
     alice, bob = table.players["alice"], table.players["bob"]
     huge = "GAME g1 SEAT alice PASSWORD pw-alice\n" + "MOVE A1 B1\n" * 100_000
     alice.send(table.moderator.address, huge, subject="many orders")
     bob.send(table.moderator.address, table_orders(table, "bob"), subject="turn 1")
     started = time.monotonic()
-    assert _serve_once(table, capsys)[0] == "mail in: 2 (1 accepted, 1 quarantined)"
+    assert serve_once(table, capsys)[0] == "mail in: 2 (1 accepted, 1 quarantined)"
     bob.wait_for_mail(2, timeout=2.0)
     assert time.monotonic() - started < 2.0
     assert str(bob.mailbox()[-1]["Subject"]) == "Re: turn 1"
