@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import ParsedOrders, get_ruleset
+from pbem.clock.due import facts_of
 from pbem.mail.envelope import Envelope
 from pbem.pipeline.audit import audit
 from pbem.pipeline.auth import authenticate
@@ -64,9 +65,17 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == "paused",
         waiting=waiting,
-        resolves_now=not waiting and game.early_processing and game.status == "running",
+        resolves_now=_resolves_now(context, game),
         **shown(check, context.settings.limits.max_problems_shown),
     )
+
+
+def _resolves_now(context: MailContext, game: Game) -> bool:
+    """Will the turn be resolved at once, for every order it waits for being in? Then the
+    reply must not invite changes. The clock's own test, so that it says what will happen
+    (a seat away is not waited for, unless the game waits for absent seats)."""
+    facts = facts_of(context.session, game, context.now)
+    return facts is not None and facts.all_in()
 
 
 def shown(check: dict[str, Any], limit: int) -> dict[str, Any]:

@@ -213,3 +213,15 @@ def test_a_reply_to_a_reply_without_references_starts_from_in_reply_to(
     raw = mail("HELP", message_id="second@x", headers={"In-Reply-To": "<first@x>"})
     [reply] = receive(service, raw, now=now).replies
     assert as_message(reply.raw)["References"] == "<first@x> <second@x>"
+
+
+def test_no_promise_when_the_only_missing_seat_is_away(service: Service, now: datetime) -> None:
+    """bob is away and the game does not wait for absent seats: alice's orders are the last
+    the turn waits for, so it resolves now, though bob is still listed as missing."""
+    new_game(service, now)
+    absence = "GAME g1 SEAT bob PASSWORD pw-bob\nSET ABSENCE 2026-03-10\n"
+    receive(service, mail(absence, sender="bob@example.org", message_id="away@x"), now=now)
+    [reply] = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now).replies
+    text = body(reply)
+    assert PROMISE not in text
+    assert "so it is resolved now" in text
