@@ -29,7 +29,8 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     address = _address(args[1])
     grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
     before = {"address": seat.address, "status": seat.status}
-    _farewell(ctx, seat, reason, replaced=True)
+    if seat.address.lower() != address:  # the same person again needs no farewell
+        _farewell(ctx, seat, reason, replaced=True)
     password = new_password()
     seat.address = address
     seat.password_hash = hash_password(password, cost=ctx.settings.security.password_cost)

@@ -103,3 +103,11 @@ def test_the_outgoing_player_is_told_once(
             "alice@example.org",
             "newbob@example.org",
         ]
+
+
+def test_a_seat_given_again_to_its_own_player_gets_no_farewell(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    _game(service, now)
+    via.run("replace", "bob", "bob@example.org", reason="a new password for bob")
+    assert [row for row in outbox(service) if "no longer play" in row.subject] == []
