@@ -97,7 +97,7 @@ def _standing_orders(
                 seat.standing.tribute = list(order.kinds)
             elif isinstance(order, SupportOrder):
                 supports = [s for s in seat.standing.supports if s.seat != order.seat]
-                if order.armies:
+                if order.armies or order.general:  # a General may be sent alone
                     supports.append(Support(order.seat, order.armies, order.general))
                 seat.standing.supports = supports
             else:

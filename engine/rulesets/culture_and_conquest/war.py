@@ -16,7 +16,7 @@ from engine.rulesets.culture_and_conquest.combat import (
 )
 from engine.rulesets.culture_and_conquest.economy import BATTLE_ADVANCES
 from engine.rulesets.culture_and_conquest.geography import border, remove_from, transfer
-from engine.rulesets.culture_and_conquest.model import City, GameState, Seat
+from engine.rulesets.culture_and_conquest.model import City, GameState, Seat, Support
 from engine.rulesets.culture_and_conquest.orders import Attack
 from engine.rulesets.culture_and_conquest.seat_turn import (
     SeatTurn,
@@ -112,25 +112,29 @@ def with_allies(
 ) -> Side:
     """The side of `seat` (its own contingent given) with the allies its SUPPORT standing orders
     send, each at most `available(ally)` Armies, and its battle rolls."""
-    generals = len(seat.leaders_of("General"))
+    bonuses = [a for a in BATTLE_ADVANCES if seat.has(a)]
+    bonuses += ["General"] * len(seat.leaders_of("General"))
     foe = enemy.name if enemy else ""
     for other in state.seats if enemy else ():
         if other.name in (seat.name, foe) or not other.alive:
             continue
         mine = next((s for s in other.standing.supports if s.seat == seat.name), None)
         theirs = next((s for s in other.standing.supports if s.seat == foe), None)
-        if not mine or not mine.armies or (theirs and theirs.armies):
+        if not _sends(mine) or _sends(theirs):  # an ally of both sides sends to neither
             continue
+        assert mine is not None
         sent = min(mine.armies, available(other))
-        general = mine.general and bool(other.leaders_of("General"))
-        if sent or general:
+        if sent:
             contingents.append(Contingent(other.name, sent))
-            generals += general
-    bonuses = [a for a in BATTLE_ADVANCES if seat.has(a)]
-    bonuses += ["General"] * generals
+        if mine.general and other.leaders_of("General"):
+            bonuses.append(f"{other.name}'s General")
     if defending and seat.has_wonder("Great Wall"):
         bonuses.append("Great Wall")
     return Side(contingents, BASE_DICE + len(bonuses), bonuses)
+
+
+def _sends(support: Support | None) -> bool:
+    return support is not None and bool(support.armies or support.general)
 
 
 def _apply_losses(state: GameState, *sides: Side) -> None:

@@ -192,3 +192,38 @@ def test_in_sequential_mode_an_acceptance_waits_for_the_offering_seats_next_turn
         "Trade 1A1: ann gives bob 3 gold; bob gives ann nothing."
     ]
     assert after.acceptances == [] and after.offers == []
+
+
+def test_labor_points_received_in_a_trade_can_be_traded_on() -> None:
+    """docs/rules: a seat may trade "its Labor specialists plus labor already received". bob
+    has no Labor specialists; the 2 labor points ann gives him in her trade phase are his to
+    trade to cat in his own (issue 13: the check compared against his Labor populations)."""
+    state = make_state(
+        ("ann", "bob", "cat"),
+        pops=FED | {"cat": {"agriculture": 5}},
+        gold=10,
+    )
+    _, resolution = play(
+        state,
+        {
+            "ann": "OFFER bob 2 LABOR POINTS FOR NOTHING",
+            "bob": "ACCEPT ann 2 LABOR POINTS FOR NOTHING\nOFFER cat 2 LABOR POINTS FOR 1 GOLD",
+            "cat": "ACCEPT bob 2 LABOR POINTS FOR 1 GOLD",
+        },
+    )
+    assert ("done", "trade 1B1 done") in _notes(resolution, "bob")
+    assert event_texts(resolution, "labor")[-1] == "Build: 2 labor points (+2 traded)."
+
+
+def test_a_labor_trade_that_fails_speaks_of_labor_points() -> None:
+    """issue 13: the refusal said "Labor populations" for any failed labor-point trade."""
+    _, resolution = play(
+        _state(),
+        {
+            "bob": "OFFER ann 3 LABOR POINTS FOR NOTHING",
+            "ann": "ACCEPT bob 3 LABOR POINTS FOR NOTHING",
+        },
+    )
+    assert _notes(resolution, "bob") == [
+        ("skipped", "trade 1B1 failed: bob has 0 labor points, not 3")
+    ]
