@@ -85,8 +85,14 @@ def build(turn: SeatTurn) -> None:
     if turn.disaster:
         for order in turn.of(Build):
             turn.rec.skipped(turn.name, order, f"no build phase after the {turn.disaster}")
-        seat.labor_credit = 0
-        turn.event("build_skipped", f"Build phase skipped: the {turn.disaster}.")
+        # Labor received is lost with the phase; labor given away is still owed, from the next
+        # build phase there is (else giving it in this turn would cost nothing).
+        seat.labor_credit = min(0, seat.labor_credit)
+        owed = f" {plural(-seat.labor_credit, 'labor point')} traded away are owed from the next."
+        turn.event(
+            "build_skipped",
+            f"Build phase skipped: the {turn.disaster}.{owed if seat.labor_credit else ''}",
+        )
         return
     builders = turn.dice("builder").roll(len(seat.leaders_of("Builder")))
     points = max(0, seat.pops["labor"] + sum(builders) + seat.labor_credit)

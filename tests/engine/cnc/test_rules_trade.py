@@ -227,3 +227,27 @@ def test_a_labor_trade_that_fails_speaks_of_labor_points() -> None:
     assert _notes(resolution, "bob") == [
         ("skipped", "trade 1B1 failed: bob has 0 labor points, not 3")
     ]
+
+
+def test_labor_given_in_a_turn_without_a_build_phase_is_owed_from_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Disasters: a culture with a Disaster "skips its build phase". Labor points traded away
+    come out of the giver's next build phase; when a disaster skips it, they are owed from the
+    one after (issue 13: giving them cost nothing while the receiver still got them)."""
+    patch_dice(monkeypatch, {("ann", "disaster"): [1, 4]})
+    after, resolution = play(
+        _state(),
+        {
+            "ann": "OFFER bob 2 LABOR POINTS FOR 1 GOLD",
+            "bob": "ACCEPT ann 2 LABOR POINTS FOR 1 GOLD",
+        },
+    )
+    assert event_texts(resolution, "build_skipped") == [
+        "Build phase skipped: the Pirates. 2 labor points traded away are owed from the next."
+    ]
+    assert event_texts(resolution, "labor") == ["Build: 2 labor points (+2 traded)."]
+    assert after.seat("ann").labor_credit == -2
+    patch_dice(monkeypatch)
+    _, resolution = play(after)
+    assert event_texts(resolution, "labor")[0] == "Build: 0 labor points (-2 traded)."
