@@ -169,6 +169,7 @@ def war_text(name: str, enemy: str, attacker: Side, defender: Side, result: War)
 def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str, ...]) -> str:
     """The first form of tribute in the winner's TRIBUTE order that the loser can give. In the
     map version a city is ceded with its territory and every token in it."""
+    roll: list[int] = []
     for kind in winner.standing.tribute:
         if kind == "gold" and loser.gold:
             gold, loser.gold = loser.gold, 0
@@ -200,7 +201,7 @@ def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str,
             break
     else:
         text = f"{loser.name} has nothing to give"
-    turn.event("tribute", f"Tribute: {text}.", public=True, also=involved)
+    turn.event("tribute", f"Tribute: {text}.", roll, public=True, also=involved)
     return text
 
 

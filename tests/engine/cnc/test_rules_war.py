@@ -256,8 +256,10 @@ def test_the_winner_chooses_the_tribute(
     state.seat("bob").pops["labor"] = 2
     patch_dice(monkeypatch, {("ann", "war"): [1, 1, 5, 5, 5, 5, 5], ("ann", "tribute"): [3, 4]})
     _after, resolution = play(state, {"ann": f"{order}\nATTACK bob"})
-    tribute = next(e.text for e in resolution.events if e.code == "tribute")
-    assert expected in tribute
+    tribute = next(e for e in resolution.events if e.code == "tribute")
+    assert expected in tribute.text
+    # every roll is in the event's dice (issue 13: the 2D6 were only in its text)
+    assert tribute.dice == ((3, 4) if order == "TRIBUTE POPULATION" else ())
 
 
 def test_no_tribute_when_both_sides_are_destroyed() -> None:
