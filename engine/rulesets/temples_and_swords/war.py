@@ -104,20 +104,34 @@ def _attack(turn: SeatTurn, order: Attack, number: int) -> None:
         state.seat(enemy).standing.defend_use,
         walls,
     )
-    battle = fight(attacker, defender, turn.dice(f"attack:{number}"), order.until)
+    length = _battle_length(turn, number)
+    battle = fight(attacker, defender, turn.dice(f"attack:{number}"), order.until, sum(length))
+    most = f" (at most 1D6 {length} = {plural(length[0], 'round')})" if length else ""
     text = (
-        f"Battle in {order.hex}: {name} attacks {enemy}. Dice (attacker/defender): "
+        f"Battle in {order.hex}: {name} attacks {enemy}{most}. Dice (attacker/defender): "
         f"{battle.dice_text() or 'none: no defending army'}. Losses: {name} {attacker.lost}, "
         f"{enemy} {defender.lost}."
     )
-    turn.event("battle", text, battle.all_dice(), public=True, also=(enemy,))
+    turn.event("battle", text, (*length, *battle.all_dice()), public=True, also=(enemy,))
     _after_battle(turn, order, battle, attacker.lost)
+
+
+def _battle_length(turn: SeatTurn, number: int) -> list[int]:
+    """Option battle_length: 'd6' limits a battle to 1D6 rounds, as a Culture and Conquest war
+    lasts at most 1D6 segments ([] for no limit: the text's step 4, 'attacker')."""
+    if turn.state.options["battle_length"] != "d6":
+        return []
+    return turn.dice(f"attack length:{number}").roll(1)
 
 
 def _after_battle(turn: SeatTurn, order: Attack, battle: Battle, lost: int) -> None:
     state, name, rec = turn.state, turn.name, turn.rec
     if battle.defender_won:
         rec.done(name, order, "the attack failed: your army was destroyed")
+        return
+    if battle.out_of_rounds:
+        rounds = plural(len(battle.rounds), "round")
+        rec.partly(name, order, f"the battle ended after {rounds} with both armies in the hex")
         return
     if not battle.attacker_won:
         rec.partly(name, order, f"you broke off after losing {plural(lost, 'unit')}")
@@ -149,6 +163,10 @@ def _spoils(turn: SeatTurn, order: Attack) -> str:
     gold = 2 * here.pop
     turn.seat.gold += gold
     survivors = state.units(order.hex, name).military()
+    if not order.capture:  # the victor "may" take control: ATTACK ... CAPTURE NO
+        text = f"{name} takes {gold} GP in {order.hex} and leaves it to {loser}."
+        turn.event("plunder", text, public=True, also=(loser,))
+        return f"won {gold} GP; you did not take the hex (CAPTURE NO)"
     if 2 * survivors < here.pop:
         text = (
             f"{name} takes {gold} GP in {order.hex} but with {survivors} units cannot hold "
