@@ -47,12 +47,14 @@ def upkeep(turn: SeatTurn) -> None:
     unpaid = max(0, armies - seat.gold)
     seat.pops["army"] -= unpaid
     seat.gold -= armies - unpaid
-    text = f"Upkeep: {eaters} populations eat {eaters - sum(starved.values())} food"
+    verb = "eats" if eaters == 1 else "eat"
+    text = f"Upkeep: {plural(eaters, 'population')} {verb} {eaters - sum(starved.values())} food"
     if starved:
         text += f"; {sum(starved.values())} starve ({describe_loss(starved)})"
-    text += f"; {plural(armies, 'Army', 'Armies')} cost {armies - unpaid} gold"
+    cost_verb = "costs" if armies == 1 else "cost"
+    text += f"; {plural(armies, 'Army', 'Armies')} {cost_verb} {armies - unpaid} gold"
     if unpaid:
-        text += f"; {unpaid} unpaid Armies are lost"
+        text += f"; {plural(unpaid, 'unpaid Army is', 'unpaid Armies are')} lost"
     turn.event("upkeep", text + f". Gold {seat.gold}, food {seat.food}.", public=bool(starved))
     _old_age(turn)
     if seat.food and not seat.has("Pottery"):

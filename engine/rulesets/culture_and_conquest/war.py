@@ -195,7 +195,7 @@ def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str,
             lost = lose_population(loser, sum(roll), spare_army=True)
             winner.pops["agriculture"] += sum(lost.values())
             text = (
-                f"{winner.name} takes {sum(lost.values())} populations of {loser.name} "
+                f"{winner.name} takes {plural(sum(lost.values()), 'population')} of {loser.name} "
                 f"(2D6 {roll}: {describe_loss(lost)}), who join its Agriculture"
             )
             break
@@ -293,5 +293,5 @@ def _rebels_win(turn: SeatTurn, kind: str, dice: Dice) -> None:
     else:
         roll = dice.roll(2)
         lost = lose_population(seat, sum(roll), spare_army=True)
-        text = f"the rebels take {sum(lost.values())} populations ({describe_loss(lost)})"
+        text = f"the rebels take {plural(sum(lost.values()), 'population')} ({describe_loss(lost)})"
     turn.event("disaster_loss", f"{kind}: {text}.", roll, public=True)

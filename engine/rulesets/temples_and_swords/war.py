@@ -169,8 +169,8 @@ def _spoils(turn: SeatTurn, order: Attack) -> str:
         return f"won {gold} GP; you did not take the hex (CAPTURE NO)"
     if 2 * survivors < here.pop:
         text = (
-            f"{name} takes {gold} GP in {order.hex} but with {survivors} units cannot hold "
-            f"{here.pop} population."
+            f"{name} takes {gold} GP in {order.hex} but with {plural(survivors, 'unit')} "
+            f"cannot hold {here.pop} population."
         )
         turn.event("plunder", text, public=True, also=(loser,))
         return f"won {gold} GP; too few units to take control"
@@ -215,19 +215,26 @@ def _warband(turn: SeatTurn) -> None:
     )
     battle = fight(raiders, defender, dice)
     text = (
-        f"Warbands: {strength} soldiers attack {target}. "
+        f"Warbands: {plural(strength, 'soldier')} {'attacks' if strength == 1 else 'attack'} "
+        f"{turn.name}'s {target}. "
         f"Dice (warband/you): {battle.dice_text() or 'none'}."
     )
+    rolled: tuple[int, ...] = ()
     if battle.attacker_won:
-        gold = min(dice.d(6), seat.gold)
+        rolled = (dice.d(6),)
+        gold = min(rolled[0], seat.gold)
         seat.gold -= gold
         here.projects, here.progress, here.laborers = [], {}, 0
         lose_population(state, target, here.pop)
         state.units_for_change(target, turn.name).slave = 0
-        text += f" The warband wins: {target} is laid waste and {turn.name} loses {gold} GP."
+        had = f" (all {turn.name} had)" if gold < rolled[0] else ""
+        text += (
+            f" The warband wins: {target} is laid waste and {turn.name} loses 1D6 "
+            f"{list(rolled)} = {gold} GP{had}."
+        )
     else:
-        text += f" The warband is destroyed; {turn.name} lost {defender.lost} units."
-    turn.event("warband", text, battle.all_dice(), public=True)
+        text += f" The warband is destroyed; {turn.name} lost {plural(defender.lost, 'unit')}."
+    turn.event("warband", text, (*battle.all_dice(), *rolled), public=True)
 
 
 def _border_hexes(state: GameState, seat: str) -> list[str]:
