@@ -36,3 +36,26 @@ def test_a_check_reply_fits_72_columns(service: Service, now: datetime) -> None:
     text = body(receipt.replies[0])
     assert "Accepted (" in text and "Rejected (" in text and "Ignored (" in text
     assert [line for line in text.splitlines() if len(line) > 72] == []
+
+
+def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
+    service: Service, now: datetime
+) -> None:
+    """issue 13: "Hi, here are my orders" after the GAME line became HIRE (LABOR) with a
+    baffling complaint, and the reply echoed the raw line, not what was understood."""
+    new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=7)
+    text = "Hi, here are my orders\nLABOR D4, 1.\nI hope the weather holds\nThanks!\n"
+    receipt = receive(service, order_mail("g1", "ann", "pw-ann", text), now=now)
+    reply = body(receipt.replies[0])
+    assert (
+        "Accepted (1):\n"
+        "  line 3: LABOR D4, 1.\n"
+        "    read as: put 1 laborer to work in D4\n\n"
+        "Rejected (1):\n"
+        "  line 4: 'I' is not an order; an order starts with one of: ADVANCE,\n"
+    ) in reply
+    assert (
+        "Ignored (2):\n"
+        "  line 2: a greeting, not an order\n"
+        "  line 5: a greeting, not an order\n"
+    ) in reply
