@@ -38,7 +38,8 @@ territory.<T>.owner = <seat>            territory.C4.owner = bob  (with
 territory.<T>.<category> = <n> [seat]   territory.C4.army = 2  (its
                                           holder's total follows; an
                                           empty territory needs the
-                                          seat: territory.C4.army = 2 bob)"""
+                                          seat: territory.C4.army =
+                                          2 bob)"""
 
 
 def edit(state: GameState, path: str, value: str) -> None:
