@@ -201,9 +201,11 @@ ORDER_HELP = """\
 Temples and Swords orders (one a line; '#' starts a comment):
   LABOR <hex> <n>              hire n laborers in your hex
   TECH <n>                     buy n tech rolls (1 GP a city, then 2)
-  ADVANCE <name>, ...          standing: which advance to take
+  ADVANCE <name>, ... [ONLY]   standing: which advance to take (ONLY:
+                               no other; ADVANCE NONE keeps the points)
   MOVE <from> <to>... [n] [type]   move an army (roads: 2 hexes a move)
   ATTACK <hex> [SEAT s] [USE type|BEST|NONE] [UNTIL n] [SLAVES n|ALL]
+         [CAPTURE NO]          (NO: take the plunder, leave the hex)
   DEFEND USE <type>|BEST|NONE  standing: advanced units in defence
   LOSSES <type>, ...           standing: which units die first
   BUILD <hex> <project> [points]   city road temple walls market library
