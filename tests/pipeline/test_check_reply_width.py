@@ -55,7 +55,5 @@ def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
         "  line 4: 'I' is not an order; an order starts with one of: ADVANCE,\n"
     ) in reply
     assert (
-        "Ignored (2):\n"
-        "  line 2: a greeting, not an order\n"
-        "  line 5: a greeting, not an order\n"
+        "Ignored (2):\n  line 2: a greeting, not an order\n  line 5: a greeting, not an order\n"
     ) in reply
