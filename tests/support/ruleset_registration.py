@@ -7,7 +7,6 @@ from engine.registry import UnknownRuleset
 from tests.support.broken_ruleset import BROKEN
 from tests.support.counting_ruleset import COUNTING
 
-
 # Test doubles, not games: the contract suite (tests/engine/contract) leaves them out.
 TEST_RULESETS = (COUNTING, BROKEN)
 
