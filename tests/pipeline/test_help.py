@@ -91,3 +91,13 @@ def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
     answer = _tns_help(service, now, "HELP RULES")
     assert answer.startswith("The rules of Temples and Swords v1.1.\n")
     assert mail_text(document("rules/temples-and-swords.md")) in answer
+
+
+def test_the_handbook_shows_every_mail_command() -> None:
+    """A command added to the envelope without a line in the handbook fails here."""
+    from pbem.mail.envelope import _COMMANDS
+
+    section = find_title(document(HANDBOOK), "Mail commands")
+    assert section is not None
+    shown = {line.split()[0] for line in section.markdown.splitlines() if line[:1].isupper()}
+    assert set(_COMMANDS.values()) <= shown
