@@ -1,5 +1,6 @@
 """Telling every seat at once that the pending turn's deadline (or the deadline policy)
-changed: a referee moved it, a new player got more time, a paused game resumed. Each seat
+changed: a referee moved it, or a new player got more time. (Pausing and resuming have their
+own mails, pbem.clock.control; an outage's push-back too, pbem.clock.run.) Each seat
 gets one mail with the new time in the game's zone; a seat without orders reads in the same
 mail that we have none from it yet, which stands in for every reminder whose time the new
 deadline has already passed (recorded as sent, so the clock does not send them again), and
