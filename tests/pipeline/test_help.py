@@ -101,3 +101,11 @@ def test_the_handbook_shows_every_mail_command() -> None:
     assert section is not None
     shown = {line.split()[0] for line in section.markdown.splitlines() if line[:1].isupper()}
     assert set(_COMMANDS.values()) <= shown
+
+
+def test_help_orders_of_a_ruleset_without_a_reference(service: Service, now: datetime) -> None:
+    new_game(service, now)  # the counting test ruleset has no docs/orders page
+    answer = _help(service, now, GAME_LINE + "HELP ORDERS\n")
+    assert answer.startswith(
+        "This moderator has no copy of the order reference of Counting (a test\nruleset)"
+    )
