@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
@@ -110,20 +111,28 @@ class DrainReport:
     flushed: int = 0  # deferred mail a success made due at once (after an outage)
 
 
-def drain(service: Service, sender: Sender, *, now: datetime, limit: int = 1000) -> DrainReport:
+def drain(
+    service: Service,
+    sender: Sender,
+    *,
+    now: datetime,
+    limit: int = 1000,
+    stop: Callable[[], bool] = lambda: False,
+) -> DrainReport:
     """Send the mail that is due, oldest first, one transaction per mail. A mail the server
     defers waits a growing delay; one it refuses, or defers too long, is recorded as bounced
     and the game's referees are told. When the transport as a whole is down the pass stops,
     holding nothing against the mail. A stale notice is dropped instead of sent. The first
     success of the pass flushes the mail deferred while the server was failing: it is tried
-    in this pass, not after its own delay (the sender's rate limit still holds)."""
+    in this pass, not after its own delay (the sender's rate limit still holds). `stop` is
+    asked between mails."""
     counts: Counter[str] = Counter()
     stopped, flushed = "", 0
     tried: set[int] = set()
     with transaction(service.db) as session:
         last_sent = last_sent_before(session, now)
         queue_ids = next_rows(session, now, limit, skip=frozenset())
-    while queue_ids and len(tried) < limit:
+    while queue_ids and len(tried) < limit and not stop():
         row_id = queue_ids.pop(0)
         tried.add(row_id)
         result, error = _deliver(service, sender, row_id, now)
