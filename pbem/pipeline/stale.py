@@ -38,7 +38,11 @@ def supersede(session: Session, topic: str, by: str, *, now: datetime) -> int:
             col(Outbox.bounced_at).is_(None),
             col(Outbox.dropped_at).is_(None),
         )
-        .values(dropped_at=utc(now), next_attempt_at=None, last_error=f"superseded by {by}")
+        .values(
+            dropped_at=utc(now),
+            next_attempt_at=None,
+            last_error=f"superseded by a newer notice {by}",
+        )
     )
     return session.execute(query).rowcount  # type: ignore[attr-defined]
 
