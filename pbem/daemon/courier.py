@@ -70,6 +70,9 @@ class Courier:
 
     def _drain(self) -> float:
         """One drain; how long to sleep before the next."""
+        waiting = self.sender.ready_in()
+        if waiting > 0:  # backing off from a server that is away, or at the rate limit
+            return waiting
         try:
             report = drain(self.service, self.sender, now=self._clock(), stop=self._stopping.is_set)
             log_drained(report)
