@@ -16,6 +16,7 @@ from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.outbox import Letter, queue
+from pbem.pipeline.stale import topic
 from pbem.store import Game, Outbox, Seat, utc
 from pbem.templates import render
 
@@ -46,7 +47,7 @@ def _letter(
         message_id,
         game_id=game.id,
         expires_at=stale.at,
-        topic=f"{stale.topic} {game.id} {to.lower()}" if stale.topic else "",
+        topic=topic(stale.topic, game.id, to) if stale.topic else "",
     )
 
 

@@ -7,19 +7,24 @@ shows it. Two ways, both set by whoever queues the notice (pbem.clock.notices):
 - `topic`: queueing a notice drops every unsent older one of the same topic (the same kind of
   notice to the same address about the same game), the newer one saying what is true now.
 
+Resolving a turn drops the game's unsent reminders and deadline notices too: they were about
+that turn (a turn resolved early, its orders all in, before its deadline).
+
 Replies to players, reports and game-end mails carry neither and are never dropped.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import or_, update
 from sqlmodel import Session, col
 
 from pbem.store import Outbox, utc
 
 NEVER_DROPPED = frozenset({"reply", "report", "game-end"})
+TURN_NOTICES = ("reminder", "deadline-moved")  # about the pending turn only
 
 
 def check_droppable(kind: str) -> None:
@@ -28,21 +33,39 @@ def check_droppable(kind: str) -> None:
         raise ValueError(f"a {kind} mail is never dropped: it takes no expiry and no topic")
 
 
+def topic(kind: str, game_id: str, address: str) -> str:
+    """The topic of a notice of `kind` ("reminder", "deadline-moved", "pause") to `address`
+    about `game_id`."""
+    return f"{kind} {game_id} {address.lower()}"
+
+
 def supersede(session: Session, topic: str, by: str, *, now: datetime) -> int:
     """Drop the unsent mail of `topic`: `by` (a Message-ID) replaces it. How many."""
+    return _drop(session, col(Outbox.topic) == topic, f"superseded by a newer notice {by}", now)
+
+
+def drop_turn_notices(session: Session, game_id: str, turn: int, *, now: datetime) -> int:
+    """Drop the unsent reminders and deadline notices of `game_id`: its pending turn `turn`
+    has just been resolved, so they can only be about that turn (or an older one). How many."""
+    about = or_(
+        *(
+            col(Outbox.topic).startswith(topic(kind, game_id, ""), autoescape=True)
+            for kind in TURN_NOTICES
+        )
+    )
+    return _drop(session, about, f"stale: turn {turn} was resolved", now)
+
+
+def _drop(session: Session, which: Any, reason: str, now: datetime) -> int:
     query = (
         update(Outbox)
         .where(
-            col(Outbox.topic) == topic,
+            which,
             col(Outbox.sent_at).is_(None),
             col(Outbox.bounced_at).is_(None),
             col(Outbox.dropped_at).is_(None),
         )
-        .values(
-            dropped_at=utc(now),
-            next_attempt_at=None,
-            last_error=f"superseded by a newer notice {by}",
-        )
+        .values(dropped_at=utc(now), next_attempt_at=None, last_error=reason)
     )
     return session.execute(query).rowcount  # type: ignore[attr-defined]
 

@@ -14,7 +14,7 @@ from pbem.mail.maildir import MaildirSender
 from pbem.pipeline.outbox import Letter, drain, queue
 from pbem.pipeline.service import Service
 from pbem.store import transaction
-from tests.clock.support import DEADLINE, HOUR, clock_game, run
+from tests.clock.support import DEADLINE, HOUR, clock_game, orders, run
 from tests.support.games import outbox
 
 
@@ -38,15 +38,28 @@ def test_a_nearer_reminder_supersedes_an_unsent_earlier_one(service: Service) ->
     ]  # fmt: skip
 
 
-def test_a_reminder_unsent_at_its_deadline_is_dropped_and_reports_go(
+def test_a_reminder_unsent_at_its_deadline_is_dropped_by_the_drain(
     service: Service, tmp_path: Path
 ) -> None:
-    clock_game(service, reminders="2h", early_processing=False)
+    clock_game(service, reminders="2h", grace="1h")  # the turn resolves an hour after it
     run(service, DEADLINE - 2 * HOUR)
-    run(service, DEADLINE)  # the turn resolves: reports for alice and bob
-    report = drain(service, MaildirSender(tmp_path), now=DEADLINE + HOUR)
-    assert (report.sent, report.dropped) == (4, 2)  # the start mails and the reports
+    report = drain(service, MaildirSender(tmp_path), now=DEADLINE + HOUR / 2)
+    assert (report.sent, report.dropped) == (2, 2)  # the start mails; the reminders
     stale = "stale: its moment passed at 2026-03-03 12:00 UTC"
+    assert clock_rows(service) == [("[g1] turn 1: orders due in 2h", False, stale)] * 2
+
+
+def test_resolving_the_turn_drops_its_unsent_reminders_and_reports_go(
+    service: Service, tmp_path: Path
+) -> None:
+    clock_game(service, reminders="2h")
+    run(service, DEADLINE - 2 * HOUR)
+    orders(service, "alice", "ADD 1", DEADLINE - HOUR)
+    orders(service, "bob", "ADD 1", DEADLINE - HOUR)
+    [turn] = run(service, DEADLINE - HOUR).turns  # every order in: resolved early
+    report = drain(service, MaildirSender(tmp_path), now=DEADLINE - HOUR)
+    assert (turn.turn, report.sent, report.dropped) == (1, 6, 0)  # start, replies, reports
+    stale = "stale: turn 1 was resolved"
     assert clock_rows(service) == [("[g1] turn 1: orders due in 2h", False, stale)] * 2
     assert all(row.sent_at is not None for row in outbox(service, "report"))
 

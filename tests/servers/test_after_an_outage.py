@@ -111,7 +111,7 @@ def test_stale_notices_are_dropped_and_reports_still_arrive(
     service = Service(db, settings)
     start = utcnow().replace(microsecond=0)
     seats = [SeatSpec(seat, player.address, f"pw-{seat}") for seat, player in players.items()]
-    options = ClockOptions(reminders="1h")
+    options = ClockOptions(reminders="1h", grace="1h")  # the turn resolves an hour late
     new_game(service, start, seats=seats, deadline_policy="interval:2h", clock=options)
     config = write_config(tmp_path, world, moderator, db, tmp_path / "pbem.log")
 
@@ -125,18 +125,19 @@ def test_stale_notices_are_dropped_and_reports_still_arrive(
     pbem(timedelta(minutes=30), "game", "pause", "g1", "--reason", "a holiday")
     pbem(timedelta(minutes=40), "game", "resume", "g1")  # the deadline: 2h10m
     pbem(timedelta(minutes=71), "serve", "--once")  # the reminders, 1 h before it
-    pbem(timedelta(minutes=131), "serve", "--once")  # the turn, resolved past its deadline
     world.smtp["starttls"].start()
-    back = pbem(timedelta(minutes=132), "serve", "--once")
+    back = pbem(timedelta(minutes=132), "serve", "--once")  # past the deadline
+    resolved = pbem(timedelta(minutes=191), "serve", "--once")  # the turn and its reports
 
-    assert back[-1] == "mail out: 6 sent, 0 not sent, 0 bounced, 2 dropped"
+    assert back[-1] == "mail out: 4 sent, 0 not sent, 0 bounced, 2 dropped"
+    assert resolved[-2:] == ["resolved g1 turn 1", "mail out: 2 sent, 0 not sent, 0 bounced"]
     for seat, player in players.items():
         assert sorted(m["Subject"] for m in player.wait_for_mail(3)) == [
             f"[g1] game begins: you are {seat}",
             "[g1] game resumed",
             "[g1] turn 1 report",
         ]
-    listing = pbem(timedelta(minutes=133), "outbox", "list")
+    listing = pbem(timedelta(minutes=192), "outbox", "list")
     assert len(listing) == 4 and all(" dropped " in line for line in listing)
     deadline = (start + timedelta(minutes=130)).strftime("%Y-%m-%d %H:%M UTC")
     stale = [line for line in listing if line.endswith(f" stale: its moment passed at {deadline}")]
