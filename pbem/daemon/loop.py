@@ -52,6 +52,7 @@ class Daemon:
         self._stop_requested = False
         self.stop_reason = ""
         self._sleeping = False
+        self._monotonic = monotonic
         self._failures = Backoff(1.0, self.cap, clock=monotonic)  # after passes that failed
 
     @property
@@ -88,7 +89,9 @@ class Daemon:
     def run(self) -> None:
         """Passes and sleeps until a stop is requested; closes the inbox at the end."""
         log.info("serving (sleeping at most %.0fs between passes)", self.cap)
-        courier = Courier(self.service, self.sender, clock=self._clock, cap=self.cap)
+        courier = Courier(
+            self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
+        )
         courier.start()
         try:
             while not self._stop_requested:

@@ -188,6 +188,7 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
         with transaction(service.db) as session:
             row = session.get(Outbox, row_id, with_for_update=True)
             if row is None or not is_waiting(row):
+                log.warning("outbox: another drain recorded %s meanwhile", message_id)
                 return "skipped", ""
             return _record(session, service.settings, row, failure, now), row.last_error
 
