@@ -81,16 +81,14 @@ class LmtpRelay:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         if self.defer and self.defer_from in (None, (envelope.mail_from or "").lower()):
             return self.defer
-        # smtplib blocks; keep the server's loop free for other connections meanwhile.
-        reply = await asyncio.get_running_loop().run_in_executor(None, self._deliver, envelope)
-        if reply.startswith("250"):
-            for address in envelope.rcpt_tos:
-                self._delivered[address.lower()] += 1
-                self._helo[address.lower()] = session.host_name or ""
-                self._login[address.lower()] = str(session.auth_data or "")
-        return reply
+        # smtplib blocks; keep the server's loop free for other connections meanwhile. The
+        # worker also counts: a client killed mid-DATA cancels this coroutine, not the delivery
+        # it started, and that mail is in the mailbox.
+        host, login = session.host_name or "", str(session.auth_data or "")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self._deliver, envelope, host, login)
 
-    def _deliver(self, envelope: Envelope) -> str:
+    def _deliver(self, envelope: Envelope, host: str, login: str) -> str:
         content = envelope.original_content or b""
         try:
             with smtplib.LMTP("127.0.0.1", self.lmtp_port, timeout=10) as lmtp:
@@ -102,6 +100,10 @@ class LmtpRelay:
             return f"{error.smtp_code} {_text(error.smtp_error)}"
         except OSError:
             return "451 4.4.1 mail store unreachable"
+        for address in envelope.rcpt_tos:
+            self._delivered[address.lower()] += 1
+            self._helo[address.lower()] = host
+            self._login[address.lower()] = login
         return "250 2.0.0 delivered"
 
 
