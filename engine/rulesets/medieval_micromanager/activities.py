@@ -76,6 +76,8 @@ def _build(turn: SeatTurn, order: Build) -> None:
     what = f"{plural(removed, 'damage token')} removed from {building.label}"
     if did:
         turn.event("build", f"{plural(did, 'unit')}: {what}, {building.damage} left.")
+    if did and not building.damage:
+        turn.event(f"complete:{building.kind}", f"{building.label} stands complete.", public=True)
     _report(turn, order, order.count, did, what, why)
 
 
@@ -103,10 +105,10 @@ def _work(turn: SeatTurn, order: Work) -> None:
             break
         if card.uses:
             seat.stock[card.uses] -= amount
-        seat.stock[card.makes] += amount
+        seat.stock[card.makes] += amount * card.amount
         seat.tools_used += amount == 2
         building.workers += 1
-        made += amount
+        made += amount * card.amount
         did += 1
     why = why or f"{building.label} takes no more units this turn"
     if did:

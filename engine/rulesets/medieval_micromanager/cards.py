@@ -33,6 +33,7 @@ class Card:
     cost: dict[str, int] = field(default_factory=dict)
     makes: str = ""  # the commodity one action produces
     uses: str = ""  # the commodity one action consumes (finished goods)
+    amount: int = 1  # how much of `makes` one action makes
     text: str = ""  # what the card does, for the reference in the report
 
     def cost_text(self) -> str:
@@ -40,9 +41,9 @@ class Card:
 
     def action_text(self) -> str:
         if self.makes and self.uses:
-            return f"1 {self.uses} -> 1 {self.makes}"
+            return f"1 {self.uses} -> {self.amount} {self.makes}"
         if self.makes:
-            return f"1 {self.makes}"
+            return f"{self.amount} {self.makes}"
         return self.text
 
 
@@ -52,7 +53,8 @@ CARDS: dict[str, Card] = {
     for card in (
         # Fields and a woodcutters' camp are cleared, not built: no lumber, so a seat that has
         # lost its lumber can always start again.
-        Card("farm", Group.RAW, {}, "grain"),
+        # A field feeds more than a pit digs: a unit costs 5 grain, 3 actions on a farm.
+        Card("farm", Group.RAW, {}, "grain", amount=2),
         Card("woodcutter", Group.RAW, {}, "lumber"),
         Card("mine", Group.RAW, LUMBER, "ore"),
         Card("quarry", Group.RAW, LUMBER, "stone"),
@@ -61,11 +63,11 @@ CARDS: dict[str, Card] = {
         Card("armourer", Group.GOODS, LUMBER, "shields", "lumber"),
         Card("granary", Group.STORAGE, LUMBER, text="stores 10 grain"),
         Card("warehouse", Group.STORAGE, LUMBER, text="stores 10 others"),
-        Card("school", Group.OTHER, LUMBER, text="tools may be used"),
-        Card("academy", Group.OTHER, LUMBER, text="units attack from it"),
-        Card("house", Group.OTHER, LUMBER, text="houses 5 units; buy here"),
+        Card("school", Group.OTHER, LUMBER, text="tools in use"),
+        Card("academy", Group.OTHER, LUMBER, text="ATTACK from here"),
+        Card("house", Group.OTHER, LUMBER, text="houses 5; BUY here"),
         # The goal: a prestige building of stone.
-        Card("cathedral", Group.OTHER, {"stone": 2}, text="prestige: the goal"),
+        Card("cathedral", Group.OTHER, {"stone": 2}, text="the goal"),
     )
 }
 KINDS = tuple(CARDS)

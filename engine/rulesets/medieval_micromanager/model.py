@@ -10,7 +10,7 @@ this turn.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rulesets.medieval_micromanager.cards import (
     CARDS,
@@ -23,6 +23,7 @@ from engine.rulesets.medieval_micromanager.cards import (
     TOKENS,
     Group,
 )
+from engine.serial import Serialisable
 
 
 @dataclass
@@ -123,8 +124,10 @@ def _room(stores: list[Building]) -> int:
 
 
 @dataclass
-class GameState:
-    seats: list[Seat]
+class GameState(Serialisable):
+    json_tag: ClassVar[dict[str, str]] = {"ruleset": "medieval-micromanager"}
+
+    seats: list[Seat]  # in seat order, as rolled at setup
     options: dict[str, Any]
     round: int = 1
     active: int = 0

@@ -191,8 +191,7 @@ def _place(context: _Context, building: Building, count: int) -> None:
     placed = context.placed.get(building.label, 0) + count
     if placed > building.places:
         raise illegal(
-            f"{building.label} takes {plural(building.places, 'unit')} a turn, "
-            f"{placed} ordered",
+            f"{building.label} takes {plural(building.places, 'unit')} a turn, {placed} ordered",
             RULES["places"],
         )
     context.placed[building.label] = placed

@@ -41,10 +41,7 @@ def _block(holder: Seat, reader: str) -> list[str]:
     you = " *" if holder.name == reader else ""
     out = "  (out of the game)" if not holder.alive else ""
     head = f"{holder.name}{you}{out}"
-    score = (
-        f"units {holder.units}/{holder.housing()} housed  "
-        f"Cathedrals {holder.cathedrals()}"
-    )
+    score = f"units {holder.units}/{holder.housing()} housed  Cathedrals {holder.cathedrals()}"
     lines = [head.ljust(WIDTH - len(score)) + score]
     lines.append(f"  {'building':<14}{'tokens':<8}{'work':<6}does")
     lines += [_building_line(b) for b in holder.buildings] or ["  (no building)"]
@@ -61,7 +58,7 @@ def _building_line(building: Building) -> str:
 
 def _does(building: Building) -> str:
     card = CARDS[building.kind]
-    return f"{card.action_text()}; builds for {card.cost_text()} a token"
+    return f"{card.action_text()}; a token: {card.cost_text()}"
 
 
 def _stock(holder: Seat) -> str:
@@ -119,9 +116,9 @@ def order_template(game: GameState, seat: str) -> str:
         wrap("#   damaged: " + ", ".join(f"{b.label} {b.damage}" for b in damaged), "#   ")
     ] * bool(damaged)
     lines.append("# WORK <n> <building>     produce where undamaged")
-    lines += [
-        wrap("#   " + ", ".join(f"{b.label} {b.places}" for b in working), "#   ")
-    ] * bool(working)
+    lines += [wrap("#   " + ", ".join(f"{b.label} {b.places}" for b in working), "#   ")] * bool(
+        working
+    )
     lines.append(f"# BUY <n>                 new units, {UNIT_PRICE} grain each, at a house")
     if holder.of_kind("academy"):
         lines.append("# ATTACK <seat> WITH <n> [SWORDS <n>] [RAZE|LOOT]   from academies")

@@ -9,10 +9,11 @@ docs/rules/medieval-micromanager.md gives every completion with its reason.
 from __future__ import annotations
 
 from engine.ruleset import OptionSpec
+from engine.turns import MODE_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "remove_units": 'Remove Units From Buildings: "On the first turn, no units will have been '
-    'placed on buildings, and so this phase can be skipped. On all subsequent turns, units will '
+    "placed on buildings, and so this phase can be skipped. On all subsequent turns, units will "
     "be on the building in which they worked last turn, and at the start of the turn must be "
     'removed in order to begin your turn."',
     "destroyed": 'Remove Destroyed Buildings: "A player must remove all buildings with five '
@@ -26,7 +27,7 @@ RULES: dict[str, str] = {
     "structure, and removed one damage token (two if using a tool). Most buildings also "
     'require lumber in order to build/repair, 1 lumber for each damage token removed."',
     "depletion_stays": 'Building/Repairing: "Depletion tokens cannot be removed."',
-    "raw": 'Producing Commodities: "Raw materials don\'t cost any other type of commodity, just '
+    "raw": "Producing Commodities: \"Raw materials don't cost any other type of commodity, just "
     'actions"',
     "places": 'Perform Activities: "An fully undepleted building allows for 5 units to work on '
     'it a turn. Each point of depletion reduces this by one."',
@@ -41,7 +42,7 @@ RULES: dict[str, str] = {
     "commodities per Warehouse. For each damage token in the storage structure, the number of "
     'commodities stored is reduced by 2."',
     "depletion": 'Check for Depletion: "For each raw material building that produced '
-    'commodities this turn, roll one six sided die. If a 1 shows up, that building gets a '
+    "commodities this turn, roll one six sided die. If a 1 shows up, that building gets a "
     'depletion token."',
     "attack_split": 'Resolve Attack(s): "Each unit may only attack a single player, and the '
     "division of how many units will attack which player must be made prior to resolving any "
@@ -63,13 +64,7 @@ RULES: dict[str, str] = {
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "mode",
-        "round",
-        "round: every seat orders, then the seats' turns are played in seat order; "
-        "sequential: one seat's turn at a time",
-        choices=("round", "sequential"),
-    ),
+    MODE_OPTION,
     OptionSpec(
         "cathedrals",
         2,
@@ -77,12 +72,5 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=10,
     ),
-    OptionSpec(
-        "turn_limit",
-        0,
-        "end the game after this many rounds, the most Cathedrals then the most units "
-        "winning (0: no limit)",
-        minimum=0,
-        maximum=10000,
-    ),
+    turn_limit_option("the most Cathedrals, then the most units"),
 )

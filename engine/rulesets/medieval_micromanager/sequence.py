@@ -55,7 +55,11 @@ def break_ground(turn: SeatTurn) -> None:
         label = seat.next_label(order.kind)
         seat.numbered[order.kind] = seat.numbered.get(order.kind, 0) + 1
         seat.buildings.append(Building(label, order.kind, damage=TOKENS))
-        turn.event("ground", f"Ground broken on {label}, with {TOKENS} damage tokens.", public=True)
+        turn.event(
+            f"ground:{order.kind}",
+            f"Ground broken on {label}, with {TOKENS} damage tokens.",
+            public=True,
+        )
         turn.rec.done(turn.name, order, f"{label} is in play with {TOKENS} damage tokens")
 
 
@@ -110,7 +114,6 @@ def surplus_units(turn: SeatTurn) -> None:
         lose_units(seat, over)
         turn.event(
             "unhoused",
-            f"{plural(over, 'unit')} without a house eliminated "
-            f"(houses for {seat.housing()}).",
+            f"{plural(over, 'unit')} without a house eliminated (houses for {seat.housing()}).",
             public=True,
         )

@@ -1,6 +1,6 @@
 """Playing a turn: every seat alive plays the eight steps in seat order (round mode), or the
-active seat alone (sequential mode); the goal is checked when the round is complete, so no
-seat gains by playing earlier in the round."""
+active seat alone (sequential mode). The goal is checked when the round is complete, so no
+seat wins by playing earlier in the round."""
 
 from __future__ import annotations
 
@@ -20,26 +20,33 @@ from engine.rulesets.medieval_micromanager.sequence import (
     surplus_units,
 )
 from engine.rulesets.medieval_micromanager.war import resolve_attacks
-from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
+from engine.turns import close_turn, finish, seats_playing
 
 
 def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
     """Play the pending turn on `game` (which it changes) and return the record."""
-    if game.winners:
-        raise ValueError("the game is over")
     rec = Recorder()
     _standing_orders(game, orders, rec)
-    for seat in seats_playing(game):
+    playing = seats_playing(game)
+    round_ends = _round_ends(game)
+    for seat in playing:
         if seat.alive:
             _play_seat(SeatTurn(game, seat, list(orders.get(seat.name, ())), rec, seed))
         _knock_out(game, rec)
         if game.winners:
             break
-    skip_unplayed(game, orders, rec)
-    if advance_clock(game):
-        _end_round(game, rec)
-    rec.sort_results()
+    if round_ends and not game.winners:
+        _goal(game, rec)
+    close_turn(game, orders, rec, _score, _describe)
     return rec
+
+
+def _round_ends(game: GameState) -> bool:
+    """Whether this turn completes a round: always in round mode; in sequential mode when
+    the last seat alive plays."""
+    if game.options["mode"] != "sequential":
+        return True
+    return not any(s.alive for s in game.seats[game.active + 1 :])
 
 
 def _play_seat(turn: SeatTurn) -> None:
@@ -64,9 +71,7 @@ def _play_seat(turn: SeatTurn) -> None:
             surplus_units(turn)
 
 
-def _standing_orders(
-    game: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder
-) -> None:
+def _standing_orders(game: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
     """DEFEND takes effect before any seat plays: it holds against an attack by a seat that
     plays earlier in the round."""
     for seat in game.seats:
@@ -81,25 +86,27 @@ def _knock_out(game: GameState, rec: Recorder) -> None:
     for seat in game.seats:
         if seat.alive and seat.units == 0:
             seat.alive = False
-            rec.event("out", seat.name, "", f"{seat.name} has no unit left and is out.", public=True)
+            rec.event(
+                "out", seat.name, "", f"{seat.name} has no unit left and is out.", public=True
+            )
     alive = [s.name for s in game.seats if s.alive]
-    if len(alive) == 1 and len(game.seats) > 1 and not game.winners:
+    if len(alive) == 1 and not game.winners:
         finish(game, rec, alive, "the last seat in the game")
 
 
-def _end_round(game: GameState, rec: Recorder) -> None:
-    target, limit = game.options["cathedrals"], game.options["turn_limit"]
-    alive = [s for s in game.seats if s.alive]
-    if not game.winners:
-        done = [s for s in alive if s.cathedrals() >= target]
-        if done:
-            finish(game, rec, _best(done), f"{target} Cathedrals standing")
-        elif limit and game.round >= limit:
-            finish(game, rec, _best(alive or game.seats), f"turn limit {limit} reached")
-    game.round += 1
+def _goal(game: GameState, rec: Recorder) -> None:
+    target = game.options["cathedrals"]
+    done = [s for s in game.seats if s.alive and s.cathedrals() >= target]
+    if done:
+        top = max(_score(s) for s in done)
+        winners = [s.name for s in done if _score(s) == top]
+        finish(game, rec, winners, f"{target} Cathedrals standing")
 
 
-def _best(seats: list[Seat]) -> list[str]:
+def _score(seat: Seat) -> tuple[int, int]:
     """The most Cathedrals, then the most units; seats still level share the win."""
-    top = max((s.cathedrals(), s.units) for s in seats)
-    return [s.name for s in seats if (s.cathedrals(), s.units) == top]
+    return seat.cathedrals(), seat.units
+
+
+def _describe(score: tuple[int, int]) -> str:
+    return f"{score[0]} Cathedrals and {score[1]} units"
