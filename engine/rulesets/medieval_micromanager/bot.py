@@ -47,6 +47,7 @@ def bot_orders(game: GameState, seat: str, seed: int) -> str:
     _goods(plan)
     _attack(plan)
     _raw(plan)
+    _defence(plan)
     return "\n".join(plan.lines()) + "\n"
 
 
@@ -149,7 +150,19 @@ def _attack(plan: _Plan) -> None:
         return
     swords = min(units, seat.stock["swords"])
     plan.free -= units
-    plan.other.append(f"ATTACK {target.name} WITH {units} SWORDS {swords} RAZE")
+    # Raze a seat that is building its Cathedrals; loot one that is not there yet.
+    then = "RAZE" if target.of_kind("cathedral") else "LOOT"
+    plan.other.append(f"ATTACK {target.name} WITH {units} SWORDS {swords} {then}")
+
+
+def _defence(plan: _Plan) -> None:
+    """With more shields than a few, keep some for the next attack: a standing order, written
+    when it changes."""
+    seat = plan.seat
+    wanted = -1 if seat.stock["shields"] <= 3 else 3
+    if wanted != seat.shields or (seat.defend != -1 and wanted == -1):
+        shields = "ALL" if wanted < 0 else str(wanted)
+        plan.other.append(f"DEFEND ALL SHIELDS {shields}")
 
 
 def _buy(plan: _Plan) -> None:

@@ -31,7 +31,7 @@ def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> R
     round_ends = _round_ends(game)
     for seat in playing:
         if seat.alive:
-            _play_seat(SeatTurn(game, seat, list(orders.get(seat.name, ())), rec, seed))
+            play_seat(SeatTurn(game, seat, list(orders.get(seat.name, ())), rec, seed))
         _knock_out(game, rec)
         if game.winners:
             break
@@ -49,7 +49,7 @@ def _round_ends(game: GameState) -> bool:
     return not any(s.alive for s in game.seats[game.active + 1 :])
 
 
-def _play_seat(turn: SeatTurn) -> None:
+def play_seat(turn: SeatTurn) -> None:
     attacks: list[tuple[Attack, int]] = []
     for phase in PHASES:
         turn.phase = phase
@@ -100,7 +100,7 @@ def _goal(game: GameState, rec: Recorder) -> None:
     if done:
         top = max(_score(s) for s in done)
         winners = [s.name for s in done if _score(s) == top]
-        finish(game, rec, winners, f"{target} Cathedrals standing")
+        finish(game, rec, winners, f"the goal: {target} Cathedrals standing")
 
 
 def _score(seat: Seat) -> tuple[int, int]:

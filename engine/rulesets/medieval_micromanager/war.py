@@ -72,7 +72,7 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     if attack > defence:
         tail = _success(turn, order, defender, attack - defence, guards)
     elif defence > attack:
-        lost = lose_units(attacker, defence - attack)
+        lost = lose_units(attacker, min(defence - attack, units))
         tail = f"routed: {plural(lost, 'attacker')} eliminated"
     else:
         tail = "a tie: no damage to either side"
