@@ -10,15 +10,17 @@ from engine.rulesets.medieval_micromanager.model import Building, GameState, Sea
 from engine.words import normal
 
 EDIT_PATHS = """\
-seat.<seat>.units = <n>                 seat.ann.units = 6
-seat.<seat>.<commodity> = <n>           seat.ann.lumber = 4  (grain lumber
-                                          ore stone tools swords shields)
-seat.<seat>.alive = yes|no              seat.bob.alive = no
-seat.<seat>.buildings = +<kind>         seat.ann.buildings = +house  (a
-                                          new card, built, no token)
-seat.<seat>.buildings = -<building>     seat.ann.buildings = -farm2
-building.<seat>.<building>.damage = <n>     building.ann.farm1.damage = 0
-building.<seat>.<building>.depletion = <n>  building.ann.farm1.depletion = 2"""
+seat.<seat>.units = <n>              seat.ann.units = 6
+seat.<seat>.<commodity> = <n>        seat.ann.lumber = 4  (grain lumber
+                                       ore stone tools swords shields)
+seat.<seat>.alive = yes|no           seat.bob.alive = no
+seat.<seat>.buildings = +<kind>      seat.ann.buildings = +house  (a new
+                                       card, built, with no token)
+seat.<seat>.buildings = -<building>  seat.ann.buildings = -farm2
+building.<seat>.<building>.damage = <n>
+                                     building.ann.farm1.damage = 0
+building.<seat>.<building>.depletion = <n>
+                                     building.ann.farm1.depletion = 2"""
 
 
 def edit(game: GameState, path: str, value: str) -> None:
