@@ -39,7 +39,7 @@ def bot_orders(game: GameState, seat: str, seed: int) -> str:
     holder = game.seat(seat)
     warlike = Dice(seed, 0, seat, "bot temper").d(6) >= 4
     plan = _Plan(game, holder, Dice(seed, game.round, seat, "bot"), warlike)
-    plan.free = holder.units
+    plan.free = holder.units - _guards(plan)
     plan.stock = dict(holder.stock)
     _buy(plan)
     _new_building(plan)
@@ -89,7 +89,7 @@ def _wanted(plan: _Plan) -> str:
         return "mine"
     if has["school"] and not has["smithy"]:
         return "smithy"
-    if plan.warlike and seat.units >= 8 and not has["academy"]:
+    if plan.warlike and seat.units >= 10 and not has["academy"] and _behind(plan):
         return "academy"
     if has["academy"] and not has["swordsmith"]:
         return "swordsmith"
@@ -101,6 +101,12 @@ def _wanted(plan: _Plan) -> str:
     if places["quarry"] and not building and seat.stock["stone"] >= 2:
         return "cathedral"
     return ""
+
+
+def _behind(plan: _Plan) -> bool:
+    """Another seat is nearer the goal."""
+    mine = _progress(plan.seat)
+    return any(_progress(s) > mine for s in plan.game.seats if s.alive and s is not plan.seat)
 
 
 def _threatened(plan: _Plan) -> bool:
@@ -136,23 +142,63 @@ def _repairs(plan: _Plan) -> None:
         plan.build.append(f"BUILD {units} {building.label}")
 
 
-def _attack(plan: _Plan) -> None:
+def _guards(plan: _Plan) -> int:
+    """Units left at home to defend: as many as the strongest academy of another seat could
+    send, up to a third of the seat's units."""
     seat = plan.seat
-    academies = sum(b.places for b in seat.of_kind("academy", undamaged=True))
-    if not academies or seat.units < 8 or plan.game.round % 2:
-        return
-    others = [s for s in plan.game.seats if s.alive and s.name != seat.name]
-    if not others:
-        return
-    target = max(others, key=lambda s: (s.cathedrals(), len(s.buildings), s.units))
-    units = min(academies, plan.free // 2, seat.stock["swords"] + 1)
-    if units < 2:
+    threat = max(
+        (
+            min(_academy_places(other), other.units)
+            for other in plan.game.seats
+            if other.alive and other.name != seat.name
+        ),
+        default=0,
+    )
+    return min(threat, seat.units // 3)
+
+
+def _academy_places(seat: Seat) -> int:
+    return sum(b.places for b in seat.of_kind("academy", undamaged=True))
+
+
+def _attack(plan: _Plan) -> None:
+    """Attack a seat nearer the goal where the expected hits beat the expected saves by a
+    margin: the seat nearest the goal among those."""
+    seat = plan.seat
+    units = min(_academy_places(seat), plan.free)
+    if units < 2 or seat.units < 8:
         return
     swords = min(units, seat.stock["swords"])
+    hits = swords * 2 / 3 + (units - swords) / 2
+    weak = [
+        other
+        for other in plan.game.seats
+        if other.alive
+        and other.name != seat.name
+        and _progress(other) > _progress(seat)
+        and hits > _saves(other) + 1
+    ]
+    if not weak:
+        return
+    target = max(weak, key=lambda s: (s.cathedrals(), len(s.of_kind("cathedral")), -s.units))
     plan.free -= units
-    # Raze a seat that is building its Cathedrals; loot one that is not there yet.
-    then = "RAZE" if target.of_kind("cathedral") else "LOOT"
+    # Raze a Cathedral standing; otherwise take a kind of commodity (stone, with luck).
+    then = "RAZE" if target.cathedrals() else "LOOT"
     plan.other.append(f"ATTACK {target.name} WITH {units} SWORDS {swords} {then}")
+
+
+def _progress(seat: Seat) -> tuple[int, int]:
+    """How near the goal a seat is: Cathedrals standing, then Cathedral tokens removed."""
+    building = sum(5 - b.damage for b in seat.of_kind("cathedral"))
+    return seat.cathedrals(), building
+
+
+def _saves(other: Seat) -> float:
+    home = other.units - other.working()
+    guards = home if other.defend < 0 else min(other.defend, home)
+    wanted = guards if other.shields < 0 else min(other.shields, guards)
+    shields = min(wanted, other.stock["shields"])
+    return shields / 2 + (guards - shields) / 3
 
 
 def _defence(plan: _Plan) -> None:

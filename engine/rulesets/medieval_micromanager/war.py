@@ -1,10 +1,12 @@
 """Step 7, Resolve Attack(s): the units set at the academy attack, one attack a player, in the
 order the attacker wrote them.
 
-By email the defender's decisions are standing orders (DEFEND: how many units and shields;
-by default every unit and a shield each), and where razing damage goes is the defender's
-default rule below. Every die of an attack is rolled from the attacker's streams, so the
-attacker's orders never move another seat's dice.
+Only the defender's units that are not on a building defend: units stay on the building they
+worked on until their seat's next turn begins (step 1), so a seat that leaves units at home
+is guarded. By email the defender's decisions are standing orders (DEFEND: how many of the
+units at home and how many shields; by default all of them and a shield each), and where
+razing damage goes is the defender's default rule below. Every die of an attack is rolled
+from the attacker's streams, so the attacker's orders never move another seat's dice.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     attacker = turn.seat
     swords = min(order.swords, attacker.stock["swords"], units)
     attacker.stock["swords"] -= swords
-    guards = defender.units if defender.defend < 0 else min(defender.defend, defender.units)
+    guards = at_home(defender) if defender.defend < 0 else min(defender.defend, at_home(defender))
     wanted = guards if defender.shields < 0 else min(defender.shields, guards)
     shields = min(wanted, defender.stock["shields"])
     defender.stock["shields"] -= shields
@@ -86,6 +88,13 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     return f"scored {attack} against {defence}: {tail}"
 
 
+def at_home(seat: Seat) -> int:
+    """Completion of "the defended decides how many of his units will defend": units on a
+    building (where they worked in the seat's last turn, until its next turn begins) are at
+    work; the others may defend."""
+    return seat.units - seat.working()
+
+
 def _success(turn: SeatTurn, order: Attack, defender: Seat, excess: int, guards: int) -> str:
     """ "For each point of excess, one defender is eliminated. If all defenders are eliminated,
     and there is still an excess, then the attacker decides whether to loot or raze." """
@@ -101,14 +110,15 @@ def _success(turn: SeatTurn, order: Attack, defender: Seat, excess: int, guards:
 
 def _loot(turn: SeatTurn, defender: Seat) -> str:
     """ "he gets to choose one commodity at random from the defending player's commodities"
-    (read as one piece, each piece the defender holds as likely as any other)."""
-    pieces = [what for what in COMMODITIES for _ in range(defender.stock[what])]
-    if not pieces:
+    (read as one kind of commodity, each kind the defender holds as likely as any other; the
+    attacker takes all the defender has of it)."""
+    kinds = [what for what in COMMODITIES if defender.stock[what]]
+    if not kinds:
         return "nothing to loot"
-    taken = turn.dice(f"loot {defender.name}").choice(pieces)
-    defender.stock[taken] -= 1
-    turn.seat.stock[taken] += 1
-    return f"looted 1 {taken}"
+    taken = turn.dice(f"loot {defender.name}").choice(kinds)
+    count, defender.stock[taken] = defender.stock[taken], 0
+    turn.seat.stock[taken] += count
+    return f"looted {count} {taken}"
 
 
 def _raze(defender: Seat, tokens: int) -> str:

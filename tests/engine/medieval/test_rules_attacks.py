@@ -78,7 +78,9 @@ def test_a_sword_hits_on_three_and_more() -> None:
     sided die. A sword improves his chances such that he only misses on a 1 or a 2." """
     game = _game(stock={"ann": {"swords": 1}})
     game.seat("bob").defend = 0
-    turn = _attack(game, "ATTACK bob WITH 2 SWORDS 1 LOOT", {"attack bob": [3, 3]})
+    turn = _attack(
+        game, "ATTACK bob WITH 2 SWORDS 1 LOOT", {"attack bob": [3, 3], "loot bob": [1]}
+    )
     assert results(turn)[0][1].startswith("scored 1 against 0")
 
 
@@ -164,13 +166,24 @@ def test_raze_puts_a_damage_token_for_each_further_point() -> None:
 
 def test_loot_takes_one_commodity_at_random() -> None:
     """ "If he chooses loot, then he gets to choose one commodity at random from the defending
-    player's commodities." """
-    game = _game(stock={"bob": {"grain": 2, "lumber": 1}})
+    player's commodities." Reading: one kind of commodity, each kind held as likely; all of
+    it."""
+    game = _game(stock={"bob": {"grain": 2, "lumber": 3, "ore": 1}})
     game.seat("bob").defend = 0
-    turn = _attack(game, "ATTACK bob WITH 2 LOOT", {"attack bob": [6, 6], "loot bob": [3]})
+    turn = _attack(game, "ATTACK bob WITH 2 LOOT", {"attack bob": [6, 6], "loot bob": [2]})
     assert game.seat("bob").stock["lumber"] == 0
-    assert game.seat("ann").stock["lumber"] == 5 + 1
-    assert results(turn)[0][1].endswith("looted 1 lumber")
+    assert (game.seat("bob").stock["grain"], game.seat("bob").stock["ore"]) == (2, 1)
+    assert game.seat("ann").stock["lumber"] == 5 + 3
+    assert results(turn)[0][1].endswith("looted 3 lumber")
+
+
+def test_units_at_work_on_a_building_do_not_defend() -> None:
+    """Completion of "the defended decides how many of his units will defend": units stay on
+    the building they worked on until their seat's next turn; only those at home defend."""
+    game = _game()
+    card(game, "bob", "farm1").workers = 3
+    turn = _attack(game, "ATTACK bob WITH 2 LOOT", {"attack bob": [1, 1], "defence bob": [6]})
+    assert "1 defenders (0 shields) score 1" in turn.rec.events[-1].text
 
 
 def test_a_routed_attack_loses_attackers_and_nothing_more() -> None:
