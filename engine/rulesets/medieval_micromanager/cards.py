@@ -63,7 +63,7 @@ CARDS: dict[str, Card] = {
         Card("armourer", Group.GOODS, LUMBER, "shields", "lumber"),
         Card("granary", Group.STORAGE, LUMBER, text="stores 10 grain"),
         Card("warehouse", Group.STORAGE, LUMBER, text="stores 10 others"),
-        Card("school", Group.OTHER, LUMBER, text="tools in use"),
+        Card("school", Group.OTHER, LUMBER, text="tools double work"),
         Card("academy", Group.OTHER, LUMBER, text="ATTACK from here"),
         Card("house", Group.OTHER, LUMBER, text="houses 5; BUY here"),
         # The goal: a prestige building of stone.

@@ -31,8 +31,9 @@ def render_map(game: GameState, seat: str) -> str:
         lines.append("-" * WIDTH)
     lines[-1] = "=" * WIDTH
     lines += [
-        "Tokens: D damage, d depletion, . free. Work: units working / places",
-        "(5 less 1 a depletion token). * marks you.",
+        "Tokens: D damage, d depletion, . free. Work: units on it since their",
+        "last turn / places (5 less 1 a depletion token). Home: units on no",
+        "building, who defend. * marks you.",
     ]
     return "\n".join(lines)
 
@@ -41,7 +42,11 @@ def _block(holder: Seat, reader: str) -> list[str]:
     you = " *" if holder.name == reader else ""
     out = "  (out of the game)" if not holder.alive else ""
     head = f"{holder.name}{you}{out}"
-    score = f"units {holder.units}/{holder.housing()} housed  Cathedrals {holder.cathedrals()}"
+    home = holder.units - holder.working()
+    score = (
+        f"units {holder.units}/{holder.housing()} housed, {home} home  "
+        f"Cathedrals {holder.cathedrals()}"
+    )
     lines = [head.ljust(WIDTH - len(score)) + score]
     lines.append(f"  {'building':<14}{'tokens':<8}{'work':<6}does")
     lines += [_building_line(b) for b in holder.buildings] or ["  (no building)"]
@@ -74,7 +79,8 @@ def holdings(game: GameState, seat: str) -> str:
     stock = ", ".join(f"{holder.stock[c]} {c}" for c in COMMODITIES)
     school = "tools double work (a school stands)" if holder.has_school() else "no school"
     lines = [
-        f"{seat}: {plural(holder.units, 'unit')}, houses for {holder.housing()}; "
+        f"{seat}: {plural(holder.units, 'unit')} ({holder.units - holder.working()} at home), "
+        f"houses for {holder.housing()}; "
         f"Cathedrals {holder.cathedrals()} of {game.options['cathedrals']}.",
         wrap(f"Stock: {stock}."),
         f"Storage: {holder.grain_room()} grain, {holder.other_room()} others; {school}.",
@@ -123,6 +129,7 @@ def order_template(game: GameState, seat: str) -> str:
     if holder.of_kind("academy"):
         lines.append("# ATTACK <seat> WITH <n> [SWORDS <n>] [RAZE|LOOT]   from academies")
         lines.append(wrap("#   seats: " + " ".join(others), "#   "))
+    lines.append("# Units you give no action stay home and defend against attacks.")
     lines.append(f"# Standing: {_defence(holder)}; change with")
     lines.append("#   DEFEND ALL|<n> [SHIELDS ALL|<n>]")
     return "\n".join(lines)
@@ -152,7 +159,8 @@ Medieval Micromanager orders (one a line; '#' starts a comment):
                              an undamaged house
   ATTACK <seat> WITH <n> [SWORDS <n>] [RAZE|LOOT]
                              n units attack from your academies
-  DEFEND ALL|<n> [SHIELDS ALL|<n>]   standing: your defence
+  DEFEND ALL|<n> [SHIELDS ALL|<n>]   standing: your defence (units
+                             given no action stay home and defend)
 Kinds: farm woodcutter mine quarry smithy swordsmith armourer granary
        warehouse school academy house cathedral
 Full reference: docs/orders/medieval-micromanager.md"""

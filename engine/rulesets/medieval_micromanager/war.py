@@ -72,14 +72,14 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
         f"({plural(shields, 'shield')}) score {defence}"
     )
     if attack > defence:
-        tail = _success(turn, order, defender, attack - defence, guards)
+        outcome, tail = _success(turn, order, defender, attack - defence, guards)
     elif defence > attack:
         lost = lose_units(attacker, min(defence - attack, units))
-        tail = f"routed: {plural(lost, 'attacker')} eliminated"
+        outcome, tail = "routed", f"routed: {plural(lost, 'attacker')} eliminated"
     else:
-        tail = "a tie: no damage to either side"
+        outcome, tail = "tie", "a tie: no damage to either side"
     turn.event(
-        "attack",
+        f"attack:{outcome}",
         f"{head}; {tail}.",
         hits + saves,
         public=True,
@@ -95,17 +95,22 @@ def at_home(seat: Seat) -> int:
     return seat.units - seat.working()
 
 
-def _success(turn: SeatTurn, order: Attack, defender: Seat, excess: int, guards: int) -> str:
+def _success(
+    turn: SeatTurn, order: Attack, defender: Seat, excess: int, guards: int
+) -> tuple[str, str]:
     """ "For each point of excess, one defender is eliminated. If all defenders are eliminated,
     and there is still an excess, then the attacker decides whether to loot or raze." """
     killed = lose_units(defender, min(excess, guards))
     parts = [f"{plural(killed, 'defender')} eliminated"]
     rest = excess - guards
+    outcome = "killed"
     if rest > 0 and order.raze:
+        outcome = "razed"
         parts.append("razed: " + _raze(defender, rest))
     elif rest > 0:
+        outcome = "looted"
         parts.append(_loot(turn, defender))
-    return ", ".join(parts)
+    return outcome, ", ".join(parts)
 
 
 def _loot(turn: SeatTurn, defender: Seat) -> str:

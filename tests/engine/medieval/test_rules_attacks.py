@@ -46,7 +46,7 @@ def test_the_division_of_units_is_made_before_any_attack() -> None:
         "ATTACK bob WITH 3\nATTACK cat WITH 2",
         {"attack bob": [1, 1, 1], "defence bob": [1] * 4, "attack cat": [1, 1]},
     )
-    assert [e.text.split(":")[0] for e in turn.rec.events if e.code == "attack"] == [
+    assert [e.text.split(":")[0] for e in turn.rec.events if e.code.startswith("attack:")] == [
         "ann attacks bob",
         "ann attacks cat",
     ]
@@ -70,7 +70,7 @@ def test_the_attacks_are_fought_in_the_order_written() -> None:
         "ATTACK cat WITH 1\nATTACK bob WITH 1",
         {"attack bob": [1], "attack cat": [1], "defence cat": [1] * 4, "defence bob": [1] * 4},
     )
-    assert [e.also for e in turn.rec.events if e.code == "attack"] == [("cat",), ("bob",)]
+    assert [e.also for e in turn.rec.events if e.code.startswith("attack:")] == [("cat",), ("bob",)]
 
 
 def test_a_sword_hits_on_three_and_more() -> None:
@@ -78,9 +78,7 @@ def test_a_sword_hits_on_three_and_more() -> None:
     sided die. A sword improves his chances such that he only misses on a 1 or a 2." """
     game = _game(stock={"ann": {"swords": 1}})
     game.seat("bob").defend = 0
-    turn = _attack(
-        game, "ATTACK bob WITH 2 SWORDS 1 LOOT", {"attack bob": [3, 3], "loot bob": [1]}
-    )
+    turn = _attack(game, "ATTACK bob WITH 2 SWORDS 1 LOOT", {"attack bob": [3, 3], "loot bob": [1]})
     assert results(turn)[0][1].startswith("scored 1 against 0")
 
 
