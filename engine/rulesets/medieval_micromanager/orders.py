@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from engine.order_lines import read_order_lines
+from engine.order_lines import OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.medieval_micromanager.cards import CARDS, KINDS, TOKENS, Group
@@ -29,7 +30,8 @@ class Order:
     text: str
 
     def understood(self) -> str:
-        raise NotImplementedError
+        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ KIND_WORDS = spellings_of(
 )
 assert set(KIND_WORDS.values()) == set(KINDS)
 FILLER = {"ON", "AT", "IN", "UNITS", "UNIT", "WORKERS", "WORKER"}
+# A line starting with a kind of building ("HOUSE") is told to try BREAK GROUND.
+TOPICS = {spelling: "BREAK" for spelling in KIND_WORDS}
 
 
 @dataclass
@@ -140,13 +144,11 @@ class _Context:
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
     context = _Context(state, state.seat(seat))
-    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
+    return read_orders(text, KEYWORDS, EXAMPLES, partial(_read_line, context=context), TOPICS)
 
 
-def _read_line(line_no: int, line: str, context: _Context) -> Order:
-    words = line.split()
-    keyword = match_word(words[0], KEYWORDS, "order", EXAMPLES["WORK"])
-    return PARSERS[keyword](Order(line_no, line), words[1:], context)
+def _read_line(line: OrderLine, context: _Context) -> Order:
+    return PARSERS[line.keyword](Order(line.line_no, line.text), line.words, context)
 
 
 def _count(words: list[str], keyword: str) -> tuple[int, list[str]]:
@@ -159,14 +161,14 @@ def _count(words: list[str], keyword: str) -> tuple[int, list[str]]:
 
 
 def _act(context: _Context, count: int) -> None:
-    """ "Each unit may perform one action": no more actions than units."""
+    """ "Each unit may perform one action": no more actions than units. Called before the line
+    changes anything in the context, so that a refused line leaves it as it was."""
     if context.acting + count > context.seat.units:
         raise illegal(
             f"{plural(context.acting + count, 'action')} ordered for "
             f"{plural(context.seat.units, 'unit')}",
             RULES["one_action"],
         )
-    context.acting += count
 
 
 def _building(words: list[str], context: _Context, keyword: str) -> Building:
@@ -187,14 +189,17 @@ def _building(words: list[str], context: _Context, keyword: str) -> Building:
 
 
 def _place(context: _Context, building: Building, count: int) -> None:
-    """ "An fully undepleted building allows for 5 units to work on it a turn." """
+    """ "An fully undepleted building allows for 5 units to work on it a turn." Checks the
+    units' actions too, then counts them both."""
     placed = context.placed.get(building.label, 0) + count
     if placed > building.places:
         raise illegal(
             f"{building.label} takes {plural(building.places, 'unit')} a turn, {placed} ordered",
             RULES["places"],
         )
+    _act(context, count)
     context.placed[building.label] = placed
+    context.acting += count
 
 
 def _break(base: Order, words: list[str], context: _Context) -> BreakGround:
@@ -222,7 +227,6 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
             RULES["depletion_stays"] if building.depletion else RULES["repair"],
         )
     _place(context, building, count)
-    _act(context, count)
     context.built.add(building.label)
     return Build(base.line_no, base.text, count, building.label)
 
@@ -244,7 +248,6 @@ def _work(base: Order, words: list[str], context: _Context) -> Work:
             RULES["damaged"],
         )
     _place(context, building, count)
-    _act(context, count)
     return Work(base.line_no, base.text, count, building.label)
 
 
@@ -253,6 +256,7 @@ def _buy(base: Order, words: list[str], context: _Context) -> Buy:
     if not context.seat.of_kind("house"):
         raise illegal("you have no house to buy units at", RULES["buy"])
     _act(context, count)
+    context.acting += count
     return Buy(base.line_no, base.text, count)
 
 
@@ -296,6 +300,7 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
             RULES["academy"],
         )
     _act(context, count)
+    context.acting += count
     context.attacked.add(target)
     context.at_academy += count
     return Attack(base.line_no, base.text, target, count, swords, raze)
