@@ -38,8 +38,19 @@ def _report(turn: SeatTurn, order: Order, asked: int, did: int, what: str, why: 
         turn.rec.skipped(turn.name, order, why)
 
 
-def _units(turn: SeatTurn, order: Order, asked: int) -> int:
-    return min(asked, turn.seat.idle())
+def _units(turn: SeatTurn, asked: int, room: int, full: str) -> tuple[int, str]:
+    """How many of an order's units act: those that can still act (an earlier seat's attack
+    may have killed some since the order was read) and the building has room for; and why
+    not all of them, if not (`full`: the building's reason)."""
+    units = min(asked, turn.seat.idle())
+    if units < asked and units < room:
+        return (
+            units,
+            f"only {plural(units, 'unit')} left to act" if units else "no unit left to act",
+        )
+    if room < asked:
+        return room, full
+    return asked, ""
 
 
 def _found(turn: SeatTurn, order: Order, label: str) -> Building | None:
@@ -56,10 +67,11 @@ def _build(turn: SeatTurn, order: Build) -> None:
         return
     card = CARDS[building.kind]
     removed = did = 0
-    why = "every unit had acted" if not seat.idle() else ""
-    for _ in range(min(_units(turn, order, order.count), building.free_places)):
+    full = f"{building.label} takes no more units this turn"
+    units, why = _units(turn, order.count, building.free_places, full)
+    for _ in range(units):
         if not building.damage:
-            why = why or f"{building.label} has no damage token left"
+            why = f"{building.label} has no damage token left"
             break
         tokens = 2 if building.damage >= 2 and seat.tools_free() and _pays(seat, card, 2) else 1
         if not _pays(seat, card, tokens):
@@ -72,7 +84,6 @@ def _build(turn: SeatTurn, order: Build) -> None:
         building.workers += 1
         removed += tokens
         did += 1
-    why = why or f"{building.label} takes no more units this turn"
     what = f"{plural(removed, 'damage token')} removed from {building.label}"
     if did:
         turn.event("build", f"{plural(did, 'unit')}: {what}, {building.damage} left.")
@@ -97,8 +108,9 @@ def _work(turn: SeatTurn, order: Work) -> None:
         return
     card = CARDS[building.kind]
     made = did = 0
-    why = "every unit had acted" if not seat.idle() else ""
-    for _ in range(min(_units(turn, order, order.count), building.free_places)):
+    full = f"{building.label} takes no more units this turn"
+    units, why = _units(turn, order.count, building.free_places, full)
+    for _ in range(units):
         amount = 2 if seat.tools_free() and _has_input(seat, card, 2) else 1
         if not _has_input(seat, card, amount):
             why = f"no {card.uses} left to make {card.makes} of"
@@ -110,7 +122,6 @@ def _work(turn: SeatTurn, order: Work) -> None:
         building.workers += 1
         made += amount * card.amount
         did += 1
-    why = why or f"{building.label} takes no more units this turn"
     if did:
         building.produced = card.group is Group.RAW or building.produced
         turn.event("produce", f"{building.label}: {plural(did, 'unit')} made {made} {card.makes}.")
@@ -124,12 +135,10 @@ def _has_input(seat: Seat, card: Card, amount: int) -> bool:
 def _buy(turn: SeatTurn, order: Buy) -> None:
     seat = turn.seat
     did = 0
-    why = "every unit had acted"
-    for _ in range(_units(turn, order, order.count)):
-        house = next((h for h in seat.of_kind("house", undamaged=True) if h.free_places), None)
-        if house is None:
-            why = "no undamaged house with room to work in"
-            break
+    room = sum(h.free_places for h in seat.of_kind("house", undamaged=True))
+    units, why = _units(turn, order.count, room, "no undamaged house with room to work in")
+    for _ in range(units):
+        house = next(h for h in seat.of_kind("house", undamaged=True) if h.free_places)
         if seat.stock["grain"] < UNIT_PRICE:
             why = f"a unit costs {UNIT_PRICE} grain"
             break
@@ -146,13 +155,14 @@ def _buy(turn: SeatTurn, order: Buy) -> None:
 def _set_attack(turn: SeatTurn, order: Attack) -> int:
     """ "setting a unit to attack an enemy, which is done at an undamaged Academy" """
     seat = turn.seat
-    count = _units(turn, order, order.count)
+    academies = seat.of_kind("academy", undamaged=True)
+    room = sum(academy.free_places for academy in academies)
+    count, why = _units(turn, order.count, room, "no undamaged academy with room")
     placed = 0
-    for academy in seat.of_kind("academy", undamaged=True):
+    for academy in academies:
         here = min(count - placed, academy.free_places)
         academy.workers += here
         placed += here
     if not placed:
-        why = "no undamaged academy with room" if seat.idle() else "every unit had acted"
         turn.rec.skipped(turn.name, order, why)
     return placed

@@ -13,15 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from engine.rulesets.medieval_micromanager.cards import (
-    CARDS,
     COMMODITIES,
-    GRAIN,
     HOUSED,
     OTHER_COMMODITIES,
     STORE,
     STORE_LOSS,
     TOKENS,
-    Group,
 )
 from engine.serial import Serialisable
 
@@ -34,10 +31,6 @@ class Building:
     depletion: int = 0
     workers: int = 0  # units placed on it this turn (taken off at the start of the next)
     produced: bool = False  # produced commodities this turn (for the depletion check)
-
-    @property
-    def card_group(self) -> Group:
-        return CARDS[self.kind].group
 
     @property
     def places(self) -> int:
@@ -57,9 +50,6 @@ class Building:
     def destroyed(self) -> bool:
         """ "all buildings with five damage or depletion tokens on them" """
         return self.tokens >= TOKENS
-
-    def describe(self) -> str:
-        return f"{self.label} ({self.kind})"
 
 
 @dataclass
@@ -140,7 +130,3 @@ class GameState(Serialisable):
             if seat.name == name:
                 return seat
         raise KeyError(name)
-
-
-def storage_of(seat: Seat, commodity: str) -> int:
-    return seat.grain_room() if commodity == GRAIN else seat.other_room()

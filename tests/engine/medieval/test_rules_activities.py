@@ -28,7 +28,7 @@ def test_units_lost_before_the_turn_act_no_more() -> None:
     game.seat("ann").units = 2
     play_seat(turn)
     assert game.seat("ann").stock["grain"] == 4
-    assert results(turn)[0][0] == "partly done"
+    assert results(turn) == [("partly done", "4 grain made; only 2 units left to act")]
 
 
 def test_a_tool_doubles_production_once_a_school_stands() -> None:
@@ -165,6 +165,7 @@ def test_attacks_are_set_at_an_undamaged_academy() -> None:
     turn = scripted_turn(game, "ann", "ATTACK bob WITH 2")
     play_seat(turn)
     assert results(turn) == [("skipped", "no undamaged academy with room")]
+    assert game.seat("ann").idle() == 5
     assert game.seat("bob").units == 4
     assert problems(make_game(), "ann", "ATTACK bob WITH 2")[0].rule == RULES["academy"]
 
