@@ -161,14 +161,16 @@ def _count(words: list[str], keyword: str) -> tuple[int, list[str]]:
 
 
 def _act(context: _Context, count: int) -> None:
-    """ "Each unit may perform one action": no more actions than units. Called before the line
-    changes anything in the context, so that a refused line leaves it as it was."""
+    """ "Each unit may perform one action": no more actions than units. Called after the
+    line's other checks and before it changes anything else in the context, so that a refused
+    line leaves the context as it was."""
     if context.acting + count > context.seat.units:
         raise illegal(
             f"{plural(context.acting + count, 'action')} ordered for "
             f"{plural(context.seat.units, 'unit')}",
             RULES["one_action"],
         )
+    context.acting += count
 
 
 def _building(words: list[str], context: _Context, keyword: str) -> Building:
@@ -199,7 +201,6 @@ def _place(context: _Context, building: Building, count: int) -> None:
         )
     _act(context, count)
     context.placed[building.label] = placed
-    context.acting += count
 
 
 def _break(base: Order, words: list[str], context: _Context) -> BreakGround:
@@ -256,7 +257,6 @@ def _buy(base: Order, words: list[str], context: _Context) -> Buy:
     if not context.seat.of_kind("house"):
         raise illegal("you have no house to buy units at", RULES["buy"])
     _act(context, count)
-    context.acting += count
     return Buy(base.line_no, base.text, count)
 
 
@@ -300,7 +300,6 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
             RULES["academy"],
         )
     _act(context, count)
-    context.acting += count
     context.attacked.add(target)
     context.at_academy += count
     return Attack(base.line_no, base.text, target, count, swords, raze)

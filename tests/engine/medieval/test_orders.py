@@ -104,3 +104,19 @@ def test_buying_without_a_house_is_illegal() -> None:
 def test_building_an_undamaged_card_is_illegal() -> None:
     [problem] = problems(position(), "ann", "BUILD 1 farm1")
     assert (problem.kind, problem.rule) == (ProblemKind.ILLEGAL, RULES["repair"])
+
+
+def test_a_refused_line_does_not_count_against_later_lines() -> None:
+    """A line refused for its building's places spends no units: the next line may."""
+    game = make_game(units={"ann": 5})
+    parsed = parse(game, "ann", "WORK 6 farm1\nWORK 4 woodcutter1\nWORK 1 farm1")
+    assert [p.line_no for p in parsed.problems] == [1]
+    assert [o.line_no for o in parsed.orders] == [2, 3]
+
+
+def test_a_greeting_is_passed_over_and_a_near_keyword_is_suggested() -> None:
+    parsed = parse(position(), "ann", "Hi, here are my orders\nATACK bob WITH 2")
+    assert parsed.orders == []
+    assert [why for _, why in parsed.ignored] == ["a greeting, not an order"]
+    [problem] = parsed.problems
+    assert "did you mean ATTACK" in problem.message
