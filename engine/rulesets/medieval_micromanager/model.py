@@ -20,17 +20,18 @@ from engine.rulesets.medieval_micromanager.cards import (
     STORE_LOSS,
     TOKENS,
 )
-from engine.serial import Serialisable
+from engine.serial import Serialisable, sparse
 
 
 @dataclass
 class Building:
     label: str  # the card's name in orders and reports: kind and number, "farm2"
     kind: str
-    damage: int = 0
-    depletion: int = 0
-    workers: int = 0  # units placed on it this turn (taken off at the start of the next)
-    produced: bool = False  # produced commodities this turn (for the depletion check)
+    # Most cards carry no token and no worker most of the time: left out of the JSON then.
+    damage: int = sparse(0)
+    depletion: int = sparse(0)
+    workers: int = sparse(0)  # units placed on it this turn (taken off at the start of the next)
+    produced: bool = sparse(False)  # produced commodities this turn (for the depletion check)
 
     @property
     def places(self) -> int:
@@ -60,10 +61,10 @@ class Seat:
     stock: dict[str, int] = field(default_factory=lambda: dict.fromkeys(COMMODITIES, 0))
     buildings: list[Building] = field(default_factory=list)
     numbered: dict[str, int] = field(default_factory=dict)  # the last number given a kind
-    defend: int = -1  # standing order: units that defend an attack (-1: all)
-    shields: int = -1  # standing order: shields used in defence (-1: one a defender)
-    bought: int = 0  # units bought this turn (they act from the next turn)
-    tools_used: int = 0  # tools in use this turn (each used once a turn)
+    defend: int = sparse(-1)  # standing order: units at home that defend (-1: all)
+    shields: int = sparse(-1)  # standing order: shields used in defence (-1: one a defender)
+    bought: int = sparse(0)  # units bought this turn (they act from the next turn)
+    tools_used: int = sparse(0)  # tools in use this turn (each used once a turn)
 
     def building(self, label: str) -> Building | None:
         return next((b for b in self.buildings if b.label == label), None)

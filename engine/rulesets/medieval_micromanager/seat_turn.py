@@ -27,7 +27,7 @@ class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
 
 def lose_units(seat: Seat, count: int) -> int:
     """Eliminate up to `count` of the seat's units; the pieces on its buildings this turn go
-    with them (from the academy first, then the building worked last). Returns how many."""
+    with them (from the academy first, then in the order of the cards). Returns how many."""
     lost = min(count, seat.units)
     seat.units -= lost
     seat.bought = min(seat.bought, seat.units)
