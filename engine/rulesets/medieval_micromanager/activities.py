@@ -3,7 +3,7 @@ setting units to attack at the academy, each order carried out in the order writ
 
 from __future__ import annotations
 
-from engine.rulesets.medieval_micromanager.cards import CARDS, UNIT_PRICE, Card, Group
+from engine.rulesets.medieval_micromanager.cards import CARDS, UNIT_PRICE, Card, Group, counted
 from engine.rulesets.medieval_micromanager.model import Building, Seat
 from engine.rulesets.medieval_micromanager.orders import Attack, Build, Buy, Order, Work
 from engine.rulesets.medieval_micromanager.rules import RULES
@@ -122,10 +122,11 @@ def _work(turn: SeatTurn, order: Work) -> None:
         building.workers += 1
         made += amount * card.amount
         did += 1
+    made_text = counted(made, card.makes)
     if did:
         building.produced = card.group is Group.RAW or building.produced
-        turn.event("produce", f"{building.label}: {plural(did, 'unit')} made {made} {card.makes}.")
-    _report(turn, order, order.count, did, f"{made} {card.makes} made", why)
+        turn.event("produce", f"{building.label}: {plural(did, 'unit')} made {made_text}.")
+    _report(turn, order, order.count, did, f"{made_text} made", why)
 
 
 def _has_input(seat: Seat, card: Card, amount: int) -> bool:

@@ -25,6 +25,13 @@ COMMODITIES = RAW_MATERIALS + FINISHED_GOODS
 OTHER_COMMODITIES = COMMODITIES[1:]  # what a warehouse stores: everything but grain
 
 
+def counted(count: int, commodity: str) -> str:
+    """'3 grain', '1 tool', '2 tools': finished goods are counted pieces."""
+    if count == 1 and commodity in FINISHED_GOODS:
+        return f"1 {commodity[:-1]}"
+    return f"{count} {commodity}"
+
+
 @dataclass(frozen=True)
 class Card:
     kind: str
@@ -41,9 +48,9 @@ class Card:
 
     def action_text(self) -> str:
         if self.makes and self.uses:
-            return f"1 {self.uses} -> {self.amount} {self.makes}"
+            return f"1 {self.uses} -> {counted(self.amount, self.makes)}"
         if self.makes:
-            return f"{self.amount} {self.makes}"
+            return counted(self.amount, self.makes)
         return self.text
 
 

@@ -10,6 +10,7 @@ from engine.rulesets.medieval_micromanager.cards import (
     OTHER_COMMODITIES,
     TOKENS,
     Group,
+    counted,
 )
 from engine.rulesets.medieval_micromanager.model import Building
 from engine.rulesets.medieval_micromanager.orders import BreakGround
@@ -79,7 +80,7 @@ def surplus_commodities(turn: SeatTurn) -> None:
         seat.stock[most] -= 1
         lost[most] = lost.get(most, 0) + 1
     if lost:
-        spoilt = ", ".join(f"{n} {what}" for what, n in lost.items())
+        spoilt = ", ".join(counted(n, what) for what, n in lost.items())
         turn.event(
             "spoilt",
             f"Not stored, lost: {spoilt} (room for {seat.grain_room()} grain and "

@@ -11,7 +11,7 @@ from the attacker's streams, so the attacker's orders never move another seat's 
 
 from __future__ import annotations
 
-from engine.rulesets.medieval_micromanager.cards import COMMODITIES, KINDS, TOKENS
+from engine.rulesets.medieval_micromanager.cards import COMMODITIES, KINDS, TOKENS, counted
 from engine.rulesets.medieval_micromanager.model import Building, Seat
 from engine.rulesets.medieval_micromanager.orders import Attack
 from engine.rulesets.medieval_micromanager.seat_turn import SeatTurn, lose_units
@@ -123,7 +123,7 @@ def _loot(turn: SeatTurn, defender: Seat) -> str:
     taken = turn.dice(f"loot {defender.name}").choice(kinds)
     count, defender.stock[taken] = defender.stock[taken], 0
     turn.seat.stock[taken] += count
-    return f"looted {count} {taken}"
+    return f"looted {counted(count, taken)}"
 
 
 def _raze(defender: Seat, tokens: int) -> str:
