@@ -22,11 +22,12 @@ WIDTH = 72
 
 
 def render_map(game: GameState, seat: str) -> str:
-    """The tableau: a block for every seat in seat order; `seat`'s own is marked with *."""
+    """The tableau: a block for every seat, `seat`'s own first (marked with *), then the
+    others in seat order."""
     goal = f"goal: {game.options['cathedrals']} Cathedrals"
     title = f"Medieval Micromanager - round {game.round}"
     lines = [title.ljust(WIDTH - len(goal)) + goal, "=" * WIDTH]
-    for holder in game.seats:
+    for holder in sorted(game.seats, key=lambda s: s.name != seat):
         lines += _block(holder, seat)
         lines.append("-" * WIDTH)
     lines[-1] = "=" * WIDTH
