@@ -202,9 +202,12 @@ def _saves(other: Seat) -> float:
 
 
 def _defence(plan: _Plan) -> None:
-    """With more shields than a few, keep some for the next attack: a standing order, written
-    when it changes."""
+    """With more shields than a few, keep some for the next attack; once threatened, spare
+    the Cathedrals from razing. Standing orders, written when they change."""
     seat = plan.seat
+    spare = [b.label for b in seat.of_kind("cathedral")] if _threatened(plan) else []
+    if spare and spare != seat.spare:
+        plan.other.append("SPARE " + " ".join(spare))
     wanted = -1 if seat.stock["shields"] <= 3 else 3
     if wanted != seat.shields or (seat.defend != -1 and wanted == -1):
         shields = "ALL" if wanted < 0 else str(wanted)

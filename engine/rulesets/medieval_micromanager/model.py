@@ -63,6 +63,7 @@ class Seat:
     numbered: dict[str, int] = field(default_factory=dict)  # the last number given a kind
     defend: int = sparse(-1)  # standing order: units at home that defend (-1: all)
     shields: int = sparse(-1)  # standing order: shields used in defence (-1: one a defender)
+    spare: list[str] = sparse(default_factory=list)  # standing order: razed last, first last
     bought: int = sparse(0)  # units bought this turn (they act from the next turn)
     tools_used: int = sparse(0)  # tools in use this turn (each used once a turn)
 

@@ -95,7 +95,15 @@ class Defend(Order):
         return f"from now on defend with {units} and {shields}"
 
 
-ACTIONS = (Build, Work, Buy, Attack)
+@dataclass(frozen=True)
+class Spare(Order):
+    labels: tuple[str, ...]  # () for none
+
+    def understood(self) -> str:
+        if not self.labels:
+            return "from now on spare no building in particular from razing"
+        return f"from now on put razing damage on {', '.join(self.labels)} last"
+
 
 EXAMPLES = {
     "BREAK": "BREAK GROUND HOUSE",
@@ -104,6 +112,7 @@ EXAMPLES = {
     "BUY": "BUY 1",
     "ATTACK": "ATTACK bob WITH 3 SWORDS 2 RAZE",
     "DEFEND": "DEFEND ALL SHIELDS 2",
+    "SPARE": "SPARE cathedral1 house1",
 }
 KIND_WORDS = spellings_of(
     {
@@ -322,6 +331,23 @@ def _defend(base: Order, words: list[str], context: _Context) -> Defend:
     return Defend(base.line_no, base.text, _all_or_count(upper[0], "units"), shields)
 
 
+def _spare(base: Order, words: list[str], context: _Context) -> Spare:
+    """The defender's choice of where razing damage goes ("The defending player may apply it
+    to any building he wishes"), made in advance: these buildings last, the first named last
+    of all."""
+    if [w.upper() for w in words] == ["NONE"]:
+        return Spare(base.line_no, base.text, ())
+    if not words:
+        raise syntax("SPARE needs buildings of yours, or NONE", EXAMPLES["SPARE"])
+    labels = {normal(b.label): b.label for b in context.seat.buildings}
+    named: list[str] = []
+    for word in words:
+        label = match_word(word, labels, "building of yours", EXAMPLES["SPARE"])
+        if label not in named:
+            named.append(label)
+    return Spare(base.line_no, base.text, tuple(named))
+
+
 PARSERS: dict[str, Callable[[Order, list[str], _Context], Order]] = {
     "BREAK": _break,
     "BUILD": _build,
@@ -329,6 +355,7 @@ PARSERS: dict[str, Callable[[Order, list[str], _Context], Order]] = {
     "BUY": _buy,
     "ATTACK": _attack,
     "DEFEND": _defend,
+    "SPARE": _spare,
 }
 KEYWORDS = spellings_of(
     {
@@ -338,6 +365,7 @@ KEYWORDS = spellings_of(
         "BUY": ("HIRE",),
         "ATTACK": ("RAID",),
         "DEFEND": ("DEFENCE", "DEFENSE"),
+        "SPARE": ("PROTECT",),
     }
 )
 assert set(KEYWORDS.values()) == set(PARSERS)

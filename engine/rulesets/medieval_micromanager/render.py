@@ -86,8 +86,15 @@ def holdings(game: GameState, seat: str) -> str:
         wrap(f"Stock: {stock}."),
         f"Storage: {holder.grain_room()} grain, {holder.other_room()} others; {school}.",
         f"Standing: {_defence(holder)}.",
+        wrap(f"Standing: {_spare(holder)}."),
     ]
     return "\n".join(lines)
+
+
+def _spare(holder: Seat) -> str:
+    if not holder.spare:
+        return "SPARE none (razing damage by the default rule)"
+    return "SPARE " + " ".join(holder.spare) + " (razing damage on these last)"
 
 
 def _defence(holder: Seat) -> str:
@@ -133,6 +140,8 @@ def order_template(game: GameState, seat: str) -> str:
     lines.append("# Units you give no action stay home and defend against attacks.")
     lines.append(f"# Standing: {_defence(holder)}; change with")
     lines.append("#   DEFEND ALL|<n> [SHIELDS ALL|<n>]")
+    lines.append(wrap(f"# Standing: {_spare(holder)}; change with", "#   "))
+    lines.append("#   SPARE <building> ... | SPARE NONE")
     return "\n".join(lines)
 
 
@@ -162,6 +171,7 @@ Medieval Micromanager orders (one a line; '#' starts a comment):
                              n units attack from your academies
   DEFEND ALL|<n> [SHIELDS ALL|<n>]   standing: your defence (units
                              given no action stay home and defend)
+  SPARE <building> ... | NONE  standing: razing damage on these last
 Kinds: farm woodcutter mine quarry smithy swordsmith armourer granary
        warehouse school academy house cathedral
 Full reference: docs/orders/medieval-micromanager.md"""

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from engine.recorder import Recorder
 from engine.rulesets.medieval_micromanager.activities import perform
 from engine.rulesets.medieval_micromanager.model import GameState, Seat
-from engine.rulesets.medieval_micromanager.orders import Attack, Defend, Order
+from engine.rulesets.medieval_micromanager.orders import Attack, Defend, Order, Spare
 from engine.rulesets.medieval_micromanager.seat_turn import PHASES, SeatTurn
 from engine.rulesets.medieval_micromanager.sequence import (
     break_ground,
@@ -72,13 +72,17 @@ def play_seat(turn: SeatTurn) -> None:
 
 
 def _standing_orders(game: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
-    """DEFEND takes effect before any seat plays: it holds against an attack by a seat that
-    plays earlier in the round."""
+    """DEFEND and SPARE take effect before any seat plays: they hold against an attack by a
+    seat that plays earlier in the round."""
     for seat in game.seats:
         for order in orders.get(seat.name, ()):
             if isinstance(order, Defend):
                 seat.defend, seat.shields = order.units, order.shields
-                rec.done(seat.name, order, "standing order recorded")
+            elif isinstance(order, Spare):
+                seat.spare = list(order.labels)
+            else:
+                continue
+            rec.done(seat.name, order, "standing order recorded")
 
 
 def _knock_out(game: GameState, rec: Recorder) -> None:

@@ -19,9 +19,9 @@ from engine.words import plural
 
 SWORD_HITS, HITS = 3, 4  # "he only misses on a 1 or a 2"; "a roll of 4,5, or 6"
 SHIELD_SAVES, SAVES = 4, 5  # "A shield improves this to also include 4s"; "a roll of 5 or 6"
-# Completion: the defender's default for razing damage: a building already damaged first
-# (but none pushed to five tokens while another could take it), then by this order: what
-# a seat can best do without first, houses and cathedrals last.
+# Completion: the defender's default for razing damage (his standing SPARE order aside): a
+# building already damaged first (but none pushed to five tokens while another could take
+# it), then by this order: what a seat can best do without first, houses and cathedrals last.
 SPARE_LAST = (
     "academy",
     "swordsmith",
@@ -133,7 +133,7 @@ def _raze(defender: Seat, tokens: int) -> str:
     for _ in range(tokens):
         if not defender.buildings:
             break
-        target = min(defender.buildings, key=_spared)
+        target = min(defender.buildings, key=lambda b: _spared(b, defender.spare))
         target.damage += 1
         hit[target.label] = hit.get(target.label, 0) + 1
     if not hit:
@@ -141,9 +141,14 @@ def _raze(defender: Seat, tokens: int) -> str:
     return ", ".join(f"{plural(n, 'damage token')} on {label}" for label, n in hit.items())
 
 
-def _spared(building: Building) -> tuple[bool, bool, int, str]:
+def _spared(building: Building, spare: list[str]) -> tuple[bool, int, bool, int, str]:
+    """The defender's order of preference for a damage token, lowest first: none taken to
+    five tokens while another can take it; the buildings he SPAREs last (the first named
+    last of all); a building already damaged; then by kind."""
+    named = len(spare) - spare.index(building.label) if building.label in spare else 0
     return (
         building.tokens + 1 >= TOKENS,
+        named,
         not building.damage,
         SPARE_LAST.index(building.kind),
         building.label,

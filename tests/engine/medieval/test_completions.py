@@ -181,3 +181,12 @@ def test_sequential_mode_plays_one_seat_a_turn_and_checks_the_goal_after_the_las
     assert (game.winners, game.active) == ([], 1)
     play(game, {}, 0)
     assert game.winners == ["ann"]
+
+
+def test_spare_is_a_standing_order_and_none_clears_it() -> None:
+    """Completion: SPARE, the defender's choice of where razing damage goes, made in advance."""
+    game = make_game(("ann", "bob"))
+    play(game, {"bob": parse(game, "bob", "SPARE house1 farm1").orders}, 0)
+    assert game.seat("bob").spare == ["house1", "farm1"]
+    play(game, {"bob": parse(game, "bob", "SPARE NONE").orders}, 0)
+    assert game.seat("bob").spare == []

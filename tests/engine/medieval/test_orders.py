@@ -30,6 +30,8 @@ from .support import make_game, problems
         ("raid cat 2 loot", "attack cat with 2 units from the academy, 0 swords, then loot"),
         ("DEFEND ALL", "from now on defend with all units and a shield each"),
         ("defend 3 shields 0", "from now on defend with 3 units and 0 shields"),
+        ("SPARE house1 school", "from now on put razing damage on house1, school1 last"),
+        ("protect none", "from now on spare no building in particular from razing"),
     ],
 )
 def test_every_order_reads_and_says_how_it_was_understood(line: str, understood: str) -> None:
@@ -56,6 +58,8 @@ def test_every_order_reads_and_says_how_it_was_understood(line: str, understood:
         ("ATTACK bob WITH 2 3", ProblemKind.SYNTAX),
         ("DEFEND", ProblemKind.SYNTAX),
         ("DEFEND some", ProblemKind.SYNTAX),
+        ("SPARE", ProblemKind.SYNTAX),
+        ("SPARE castle1", ProblemKind.SYNTAX),
     ],
 )
 def test_a_bad_line_is_a_problem_of_its_kind(line: str, kind: ProblemKind) -> None:

@@ -209,3 +209,21 @@ def test_razing_damage_goes_where_it_hurts_least() -> None:
     turn = _attack(game, "ATTACK bob WITH 3", {"attack bob": [6, 6, 6]})
     assert (card(game, "bob", "house2").damage, card(game, "bob", "school1").damage) == (4, 2)
     assert results(turn)[0][1].endswith("1 damage token on house2, 2 damage tokens on school1")
+
+
+def test_the_defender_spares_the_buildings_he_names() -> None:
+    """ "The defending player may apply it to any building he wishes." - by the standing order
+    SPARE: the buildings named take razing damage last, the first named last of all."""
+    cards = [Building("school1", "school"), Building("cathedral1", "cathedral")]
+    game = make_game(
+        SEATS,
+        units={"ann": 8},
+        cards={"ann": [Building("academy1", "academy"), Building("house2", "house")], "bob": cards},
+    )
+    bob = game.seat("bob")
+    bob.defend, bob.spare = 0, ["school1", "cathedral1"]
+    others = [b.label for b in bob.buildings if b.label not in bob.spare]
+    turn = _attack(game, "ATTACK bob WITH 5", {"attack bob": [6] * 5})
+    assert (card(game, "bob", "school1").damage, card(game, "bob", "cathedral1").damage) == (0, 0)
+    assert sum(card(game, "bob", label).damage for label in others) == 5
+    assert "razed" in results(turn)[0][1]
