@@ -49,7 +49,8 @@ class Build(Order):
     label: str
 
     def understood(self) -> str:
-        return f"{plural(self.count, 'unit')} build or repair {self.label}"
+        verb = "builds or repairs" if self.count == 1 else "build or repair"
+        return f"{plural(self.count, 'unit')} {verb} {self.label}"
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,9 @@ class Work(Order):
     label: str
 
     def understood(self) -> str:
-        return f"{plural(self.count, 'unit')} produce at {self.label}"
+        return (
+            f"{plural(self.count, 'unit')} {'works' if self.count == 1 else 'work'} at {self.label}"
+        )
 
 
 @dataclass(frozen=True)
@@ -66,7 +69,9 @@ class Buy(Order):
     count: int
 
     def understood(self) -> str:
-        return f"{plural(self.count, 'unit')} buy {plural(self.count, 'new unit')} at a house"
+        if self.count == 1:
+            return "1 unit buys a new unit at a house"
+        return f"{self.count} units buy {self.count} new units at a house"
 
 
 @dataclass(frozen=True)
@@ -78,9 +83,10 @@ class Attack(Order):
 
     def understood(self) -> str:
         then = "raze" if self.raze else "loot"
+        swords = f"{plural(self.swords, 'sword')}" if self.swords else "no sword"
         return (
             f"attack {self.target} with {plural(self.count, 'unit')} from the academy, "
-            f"{plural(self.swords, 'sword')}, then {then}"
+            f"{swords}, then {then}"
         )
 
 
@@ -90,7 +96,7 @@ class Defend(Order):
     shields: int  # -1: one a defender
 
     def understood(self) -> str:
-        units = "all units" if self.units < 0 else plural(self.units, "unit")
+        units = "all units at home" if self.units < 0 else f"{plural(self.units, 'unit')} at home"
         shields = "a shield each" if self.shields < 0 else plural(self.shields, "shield")
         return f"from now on defend with {units} and {shields}"
 

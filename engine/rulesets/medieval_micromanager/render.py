@@ -98,7 +98,11 @@ def _spare(holder: Seat) -> str:
 
 
 def _defence(holder: Seat) -> str:
-    units = "all units" if holder.defend < 0 else plural(holder.defend, "unit")
+    units = (
+        "all units at home"
+        if holder.defend < 0
+        else plural(holder.defend, "unit at home", "units at home")
+    )
     shields = "a shield each" if holder.shields < 0 else plural(holder.shields, "shield")
     return f"DEFEND with {units} and {shields}"
 

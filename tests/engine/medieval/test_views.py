@@ -26,7 +26,7 @@ def test_the_tableau_shows_tokens_workers_stock_and_housing() -> None:
 def test_the_holdings_count_the_units_at_home_and_the_standing_defence() -> None:
     text = render.holdings(position(), "ann")
     assert text.splitlines()[0] == "ann: 7 units (7 at home), houses for 7; Cathedrals 0 of 2."
-    assert "Standing: DEFEND with all units and a shield each." in text
+    assert "Standing: DEFEND with all units at home and a shield each." in text
 
 
 def test_the_template_names_the_buildings_to_work_and_to_repair() -> None:
