@@ -2,7 +2,9 @@
 
 from engine.registry import register
 from engine.rulesets.culture_and_conquest import CultureAndConquest
+from engine.rulesets.medieval_micromanager import MedievalMicromanager
 from engine.rulesets.temples_and_swords import TemplesAndSwords
 
 register(TemplesAndSwords())
 register(CultureAndConquest())
+register(MedievalMicromanager())
