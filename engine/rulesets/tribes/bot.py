@@ -67,14 +67,15 @@ def _around(state: GameState, name: str) -> tuple[str, ...]:
 
 
 def _spread(plan: _Plan) -> None:
-    """People beyond what a hex can work move to a free land hex next door, sites first."""
+    """One person a turn from each crowded hex to a free land hex next door, the sites the
+    tribe lacks first; the barracks hex keeps two, to work and to be converted."""
     state, seat = plan.state, plan.seat
     taken: set[str] = set()
-    for name in state.held(seat):
-        extra = state.units(name, seat).population - WORKERS_A_HEX
-        if state.peek(name).has("barracks"):
-            extra -= 1  # one stays to be converted
-        if extra <= 0:
+    held = state.held(seat)
+    worked = {SITES.get(state.ground(n), "") for n in held}
+    for name in held:
+        keep = 2 if state.peek(name).has("barracks") else 1
+        if state.units(name, seat).population <= keep:
             continue
         free = [
             n
@@ -83,10 +84,15 @@ def _spread(plan: _Plan) -> None:
         ]
         if not free:
             continue
-        target = max(free, key=lambda n: (SITES.get(state.ground(n), "") != "", n))
+        target = max(free, key=lambda n: (_site_value(state.ground(n), worked), n))
         taken.add(target)
-        plan.leaving[name] = extra
-        plan.lines.append(f"MOVE {name} {target} {extra} POPULATION")
+        plan.leaving[name] = 1
+        plan.lines.append(f"MOVE {name} {target} 1 POPULATION")
+
+
+def _site_value(ground: str, worked: set[str]) -> int:
+    site = SITES.get(ground, "")
+    return 3 if site and site not in worked else (2 if site == "food" else (1 if site else 0))
 
 
 def _enemy_hexes(state: GameState, seat: str) -> list[str]:

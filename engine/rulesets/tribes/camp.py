@@ -72,7 +72,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         sea = launch_hex(state, seat, order.hex)
         state.place(sea).owner = seat
         state.place(sea).units.ship += 1
-        turn.event("ship", f"Build: a ship at {order.hex}'s dock, launched in {sea} ({paid}).")
+        turn.event("build:ship", f"Build: a ship at {order.hex}'s dock, launched in {sea} ({paid}).")
         turn.rec.done(seat, order, f"ship in {sea}")
         return
     here = state.place(order.hex)
@@ -82,7 +82,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         turn.seat.built_kinds.append(order.work)
         turn.seat.fame += 1
         fame = "; the first of its kind: fame +1"
-    turn.event("build", f"Build: a {order.work} in {order.hex} ({paid}){fame}.", public=bool(fame))
+    turn.event(f"build:{order.work}", f"Build: a {order.work} in {order.hex} ({paid}){fame}.", public=bool(fame))
     turn.rec.done(seat, order, f"built ({paid})")
 
 
@@ -119,7 +119,8 @@ def _convert(turn: SeatTurn, order: Convert) -> None:
     if order.to and march is None:
         transfer(state, seat, order.hex, path[-1], new)
         text += f", which march by road to {path[-1]}"
-    turn.event("convert", text + f" ({order.count()} money).")
+    kinds = "+".join(k for k in ("melee", "ranged", "magic") if new.get(k))
+    turn.event(f"convert:{kinds}", text + f" ({order.count()} money).")
     if march:
         turn.rec.partly(seat, order, f"converted, but they stay: {march.message}")
     else:
@@ -136,5 +137,5 @@ def _upgrade(turn: SeatTurn, order: Upgrade) -> None:
     turn.seat.pay(paid_in, cost)
     turn.seat.gain(order.track, 1)
     level = "I" * turn.seat.level(order.track)
-    turn.event("upgrade", f"Upgrade: {order.track} {level} for {cost} {paid_in}.", public=True)
+    turn.event(f"upgrade:{order.track}", f"Upgrade: {order.track} {level} for {cost} {paid_in}.", public=True)
     turn.rec.done(seat, order, f"{order.track} {level}")

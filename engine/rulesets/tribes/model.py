@@ -1,4 +1,4 @@
-"""The game state of Tribes: plain typed dataclasses (the ruleset kit turns them into JSON).
+"""The game state of Tribes: plain typed dataclasses (engine.serial writes and reads them).
 
 A hex holds the units of at most one tribe at a time, so a hex's units and its owner are one
 record (`Place`); its buildings stay when the units leave, and belong to whoever has a unit
@@ -9,9 +9,10 @@ are computed, not stored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.hexgrid import hex_name, parse_hex_name
+from engine.serial import Serialisable, sparse
 
 UNIT_KINDS = ("population", "melee", "ranged", "magic", "ship")
 MILITARY = ("melee", "ranged", "magic")  # the units a barracks supports (rule "barracks")
@@ -39,14 +40,14 @@ SITES = {"w": "wood", "s": "stone", "o": "ore", "g": "food"}  # resource sites o
 
 
 @dataclass
-class Units:
+class Units(Serialisable):
     """One tribe's units in one hex."""
 
-    population: int = 0
-    melee: int = 0
-    ranged: int = 0
-    magic: int = 0
-    ship: int = 0
+    population: int = sparse(0)
+    melee: int = sparse(0)
+    ranged: int = sparse(0)
+    magic: int = sparse(0)
+    ship: int = sparse(0)
 
     def get(self, kind: str) -> int:
         return int(getattr(self, kind))
@@ -66,13 +67,13 @@ class Units:
 
 
 @dataclass
-class Place:
+class Place(Serialisable):
     """What stands on one hex: one tribe's units (owner '' when none) and the buildings.
     Hexes with nothing on them are not stored."""
 
-    owner: str = ""
-    units: Units = field(default_factory=Units)
-    buildings: list[str] = field(default_factory=list)  # in BUILDINGS order
+    owner: str = sparse("")
+    units: Units = sparse(default_factory=Units)
+    buildings: list[str] = sparse(default_factory=list)  # in BUILDINGS order
 
     def has(self, building: str) -> bool:
         return building in self.buildings
@@ -82,7 +83,7 @@ class Place:
 
 
 @dataclass
-class Seat:
+class Seat(Serialisable):
     """A tribe and its tribe card."""
 
     name: str
@@ -114,7 +115,9 @@ class Seat:
 
 
 @dataclass
-class GameState:
+class GameState(Serialisable):
+    json_tag: ClassVar[dict[str, str]] = {"ruleset": "tribes"}
+
     terrain: list[str]  # one string a row; see SEA, LAND, SITES
     seats: list[Seat]  # in order of play, as rolled at setup
     places: dict[str, Place]

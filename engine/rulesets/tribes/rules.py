@@ -7,6 +7,7 @@ docs/rules/tribes.md gives every completion with its reason.
 from __future__ import annotations
 
 from engine.ruleset import OptionSpec
+from engine.turns import MODE_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "attack_roll": 'Attack Modifiers: "During battle resolution, an attack roll of a 4 or '
@@ -64,8 +65,8 @@ RULES: dict[str, str] = {
     "held by another tribe, land against land and ships against ships",
     "work": "Work (completion): phase 4; every population unit that has not spent its work "
     "works its hex",
-    "food": "Food (completion): phase 4; every population and military unit eats one food; a "
-    "tribe that cannot feed them all takes a hunger chip and loses 1 fame",
+    "food": "Food (completion): phase 4; every population unit eats one food; a tribe that "
+    "cannot feed them all takes a hunger chip and loses 1 fame",
     "grow": "Growth (completion): phase 4; a tribe with no hunger chip turns each 3 food left "
     "over into a population unit, at most 2 a turn, in a hex it holds",
     "fame": "Fame (completion): +1 for the first building of each kind, +1 for each battle "
@@ -78,13 +79,7 @@ RULES: dict[str, str] = {
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "mode",
-        "round",
-        "round: every seat orders, then the seats' turns are played in seat order; "
-        "sequential: one seat's turn at a time",
-        choices=("round", "sequential"),
-    ),
+    MODE_OPTION,
     OptionSpec(
         "mage_bonus",
         3,
@@ -107,13 +102,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=100,
     ),
-    OptionSpec(
-        "turn_limit",
-        60,
-        "end the game after this many rounds, the most fame winning (0: no limit)",
-        minimum=0,
-        maximum=10000,
-    ),
+    turn_limit_option("the most fame"),
     OptionSpec(
         "starting_money",
         5,

@@ -7,12 +7,12 @@ from collections.abc import Callable, Mapping, Sequence
 
 from engine.recorder import Recorder
 from engine.rulesets.tribes.camp import bribes_and_buildings
-from engine.rulesets.tribes.model import GameState
+from engine.rulesets.tribes.model import GameState, Seat
 from engine.rulesets.tribes.orders import Order
 from engine.rulesets.tribes.seat_turn import PHASES, SeatTurn
 from engine.rulesets.tribes.upkeep import work_and_upkeep
 from engine.rulesets.tribes.war import battle, movement
-from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
+from engine.turns import close_turn, play_seats
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     movement,
@@ -23,25 +23,20 @@ PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
 
 
 def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
-    """Play the pending turn on `state` (which it changes) and return the record."""
-    if state.winners:
-        raise ValueError("the game is over")
+    """Play the pending turn on `state` (which it changes) and return its record."""
     rec = Recorder()
-    for seat in seats_playing(state):
-        if not seat.alive:
-            continue
-        turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
-        for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
-            turn.phase = phase
-            step(turn)
+
+    def play_seat(seat: Seat) -> None:
+        if seat.alive:
+            turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
+            for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
+                turn.phase = phase
+                step(turn)
         state.tidy()
         _eliminate(state, rec)
-        if _victory(state, rec, seat.name):
-            break
-    skip_unplayed(state, orders, rec)
-    if advance_clock(state):
-        _end_round(state, rec)
-    rec.sort_results()
+
+    play_seats(state, rec, play_seat, lambda name: victory(state, name))
+    close_turn(state, orders, rec, lambda s: s.fame, lambda fame: f"{fame} fame")
     state.tidy()
     return rec
 
@@ -51,32 +46,18 @@ def _eliminate(state: GameState, rec: Recorder) -> None:
     for seat in state.seats:
         if seat.alive and not state.held(seat.name):
             seat.alive = False
-            rec.event("out", seat.name, "End", f"{seat.name} has no units left and is out.", public=True)
+            text = f"{seat.name} has no units left and is out."
+            rec.event("out", seat.name, "End", text, public=True)
 
 
-def _victory(state: GameState, rec: Recorder, name: str) -> bool:
-    """Rule "victory": fame_to_win fame at the end of the tribe's turn, or the last tribe."""
-    alive = [s for s in state.seats if s.alive]
+def victory(state: GameState, name: str) -> str:
+    """Rule "victory": the fame of option fame_to_win at the end of the tribe's turn, or the
+    last tribe left. The reason, or '' for none."""
     target = int(state.options["fame_to_win"])
     seat = state.seat(name)
     if seat.alive and seat.fame >= target:
-        finish(state, rec, [name], f"{seat.fame} fame of {target}")
-        return True
-    if len(alive) == 1:
-        finish(state, rec, [alive[0].name], "the last tribe left")
-        return True
-    return False
-
-
-def _end_round(state: GameState, rec: Recorder) -> None:
-    limit = int(state.options["turn_limit"])
-    if not state.winners and limit and state.round >= limit:
-        fame = {s.name: s.fame for s in state.seats if s.alive}
-        best = max(fame.values())
-        finish(
-            state,
-            rec,
-            [n for n, f in fame.items() if f == best],
-            f"turn limit {limit} reached with {best} fame",
-        )
-    state.round += 1
+        return f"{seat.fame} fame of {target}"
+    alive = [s.name for s in state.seats if s.alive]
+    if alive == [name]:
+        return "the last tribe left"
+    return ""

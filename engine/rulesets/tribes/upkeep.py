@@ -74,9 +74,9 @@ def _work(turn: SeatTurn) -> None:
 
 
 def eaters(state: GameState, seat: str, bribed: int = 0) -> int:
-    """Population and military eat a food each (ships fish for themselves)."""
-    units = [state.places[n].units for n in state.held(seat)]
-    return sum(u.population + u.military() for u in units) - bribed
+    """Every population unit eats a food (completion: the fragment feeds population; its
+    military are kept by the barracks, and ships fish)."""
+    return sum(state.places[n].units.population for n in state.held(seat)) - bribed
 
 
 def _feed(turn: SeatTurn) -> None:
@@ -143,9 +143,7 @@ def _grow(turn: SeatTurn) -> None:
     """A tribe with no hunger chip turns each 3 food left into a new population unit, at most
     2 a turn, placed where GROW orders say (in order), else where its population is fewest."""
     state, seat = turn.state, turn.seat
-    if seat.hunger:
-        return
-    count = min(GROWTH_MOST, seat.food // GROWTH_FOOD)
+    count = 0 if seat.hunger else min(GROWTH_MOST, seat.food // GROWTH_FOOD)
     orders = turn.of(Grow)
     placed = []
     for number in range(count):
