@@ -137,7 +137,9 @@ def _target(plan: _Plan, name: str, force: int, attacked: set[str]) -> str:
         if state.is_sea(other) != state.is_sea(name):
             continue
         defenders = here.units.total() + (2 if here.has("fortress") else 0)
-        if force >= defenders + 2 and (not best or here.units.total() > state.peek(best).units.total()):
+        if force >= defenders + 2 and (
+            not best or here.units.total() > state.peek(best).units.total()
+        ):
             best = other
     return best
 
@@ -173,8 +175,10 @@ def _bribe(plan: _Plan) -> None:
         other = state.seat(here.owner)
         if other.fame > me.fame or here.units.total() < 2:
             continue
-        if not any(state.peek(n).owner == seat and state.is_sea(n) == state.is_sea(name)
-                   for n in _around(state, name)):
+        if not any(
+            state.peek(n).owner == seat and state.is_sea(n) == state.is_sea(name)
+            for n in _around(state, name)
+        ):
             continue
         cost = bribe_price(me, other) * here.units.total()
         if cost <= plan.money - 3:
@@ -207,12 +211,16 @@ def _build(plan: _Plan) -> None:
             built += 1
     ships = sum(state.units(n, seat).ship for n in state.held(seat))
     for name in state.held(seat):
-        if state.peek(name).has("dock") and ships < 3 and stock["wood"] >= 1 and plan.free_pop(name) > 0:
-            if refuse_build(state, seat, name, "ship", plan.busy, card) is None:
-                stock["wood"] -= 1
-                plan.busy[name] = plan.busy.get(name, 0) + 1
-                plan.lines.append(f"BUILD {name} SHIP")
-                break
+        if (
+            state.peek(name).has("dock")
+            and ships < 3
+            and stock["wood"] >= 1
+            and plan.free_pop(name) > 0
+        ) and refuse_build(state, seat, name, "ship", plan.busy, card) is None:
+            stock["wood"] -= 1
+            plan.busy[name] = plan.busy.get(name, 0) + 1
+            plan.lines.append(f"BUILD {name} SHIP")
+            break
 
 
 def _needs_barracks(plan: _Plan) -> bool:
@@ -228,14 +236,17 @@ def _site_for(plan: _Plan, work: str) -> str:
     fits = [
         n
         for n in state.held(seat)
-        if plan.free_pop(n) > 0
-        and refuse_build(state, seat, n, work, plan.busy, card) is None
+        if plan.free_pop(n) > 0 and refuse_build(state, seat, n, work, plan.busy, card) is None
     ]
     if work == "farm":
         fits = [n for n in fits if SITES.get(state.ground(n), "food") == "food"]
     if work == "road":
-        fits = [n for n in fits if any(state.peek(m).has("road") for m in _around(state, n))
-                or state.peek(n).has("barracks")]
+        fits = [
+            n
+            for n in fits
+            if any(state.peek(m).has("road") for m in _around(state, n))
+            or state.peek(n).has("barracks")
+        ]
     if not fits:
         return ""
     return max(fits, key=lambda n: (state.units(n, seat).population, n))
@@ -270,7 +281,9 @@ def _convert(plan: _Plan) -> None:
             return
         kinds = _recruits(plan, count, magic_room)
         magic_room -= kinds.count("magic")
-        parts = [f"{kinds.count(k)} {k.upper()}" for k in ("melee", "ranged", "magic") if k in kinds]
+        parts = [
+            f"{kinds.count(k)} {k.upper()}" for k in ("melee", "ranged", "magic") if k in kinds
+        ]
         march = _road_march(plan, name)
         plan.lines.append(f"CONVERT {name} {' '.join(parts)}" + (f" TO {march}" if march else ""))
         plan.money -= count
@@ -279,11 +292,12 @@ def _convert(plan: _Plan) -> None:
 
 
 def _recruits(plan: _Plan, count: int, magic_room: int) -> list[str]:
+    """A magic unit where a Shrine keeps one, then melee and ranged after the upgrades."""
     card = plan.state.seat(plan.seat)
     kinds = ["magic"] * max(0, min(count, magic_room, 1))
-    melee_first = card.melee + card.beasts >= card.ranged
+    ranged_share = 2 if card.ranged > card.melee + card.beasts else 1
     while len(kinds) < count:
-        kinds.append("melee" if melee_first or len(kinds) % 2 else "ranged")
+        kinds.append("ranged" if len(kinds) < ranged_share else "melee")
     return kinds
 
 
@@ -294,7 +308,8 @@ def _road_march(plan: _Plan, name: str) -> str:
         return ""
     enemies = _enemy_hexes(state, plan.seat)
     roads = [
-        n for n in _around(state, name)
+        n
+        for n in _around(state, name)
         if state.peek(n).has("road") and refuse_path(state, plan.seat, [name, n], "melee") is None
     ]
     if not roads or not enemies:

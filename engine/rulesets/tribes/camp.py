@@ -35,7 +35,7 @@ def bribes_and_buildings(turn: SeatTurn) -> None:
 
 
 def _bribe(turn: SeatTurn, order: Bribe) -> None:
-    """"Once bribed the player removes all units and replaces them with units of his own
+    """ "Once bribed the player removes all units and replaces them with units of his own
     color." Buildings in the hex then belong to the briber, whose units stand there."""
     state, seat = turn.state, turn.name
     refusal = refuse_bribe(state, seat, order.target, turn.seat.money)
@@ -72,7 +72,9 @@ def _build(turn: SeatTurn, order: Build) -> None:
         sea = launch_hex(state, seat, order.hex)
         state.place(sea).owner = seat
         state.place(sea).units.ship += 1
-        turn.event("build:ship", f"Build: a ship at {order.hex}'s dock, launched in {sea} ({paid}).")
+        turn.event(
+            "build:ship", f"Build: a ship at {order.hex}'s dock, launched in {sea} ({paid})."
+        )
         turn.rec.done(seat, order, f"ship in {sea}")
         return
     here = state.place(order.hex)
@@ -82,7 +84,11 @@ def _build(turn: SeatTurn, order: Build) -> None:
         turn.seat.built_kinds.append(order.work)
         turn.seat.fame += 1
         fame = "; the first of its kind: fame +1"
-    turn.event(f"build:{order.work}", f"Build: a {order.work} in {order.hex} ({paid}){fame}.", public=bool(fame))
+    turn.event(
+        f"build:{order.work}",
+        f"Build: a {order.work} in {order.hex} ({paid}){fame}.",
+        public=bool(fame),
+    )
     turn.rec.done(seat, order, f"built ({paid})")
 
 
@@ -94,7 +100,9 @@ def _pay(turn: SeatTurn, order: Build) -> str:
         material = part
         if part == "wood|stone":
             wanted = order.material or ("wood" if turn.seat.wood >= turn.seat.stone else "stone")
-            material = wanted if turn.seat.stock(wanted) else ("stone" if wanted == "wood" else "wood")
+            material = (
+                wanted if turn.seat.stock(wanted) else ("stone" if wanted == "wood" else "wood")
+            )
         turn.seat.pay(material, 1)
         paid.append(material)
     return ", ".join(paid) + " and one work"
@@ -137,5 +145,9 @@ def _upgrade(turn: SeatTurn, order: Upgrade) -> None:
     turn.seat.pay(paid_in, cost)
     turn.seat.gain(order.track, 1)
     level = "I" * turn.seat.level(order.track)
-    turn.event(f"upgrade:{order.track}", f"Upgrade: {order.track} {level} for {cost} {paid_in}.", public=True)
+    turn.event(
+        f"upgrade:{order.track}",
+        f"Upgrade: {order.track} {level} for {cost} {paid_in}.",
+        public=True,
+    )
     turn.rec.done(seat, order, f"{order.track} {level}")

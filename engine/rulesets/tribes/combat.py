@@ -47,13 +47,13 @@ def defence(state: GameState, seat: Seat, kind: str, in_fortress: bool) -> int:
 
 
 def _beast_or_fortress(seat: Seat, fortress: int) -> int:
-    """"Beast upgrades and Fortress upgrades are mutually exclusive": a tribe with mounted
+    """ "Beast upgrades and Fortress upgrades are mutually exclusive": a tribe with mounted
     beasts fights with the beast bonus, in a fortress or not; without, with the fortress's."""
     return seat.beasts if seat.beasts else fortress
 
 
 def combined_strength(rolls: Sequence[int], modifiers: Sequence[int]) -> int:
-    """"the highest attack roll of the units attacking together, plus one for every unit that
+    """ "the highest attack roll of the units attacking together, plus one for every unit that
     joined the attack": each unit's roll with its modifier, the best of them, +1 for each
     other unit of the group."""
     best = max(roll + modifier for roll, modifier in zip(rolls, modifiers, strict=True))
@@ -95,7 +95,9 @@ class Side:
 def line_up(state: GameState, seat: Seat, units: Units, in_fortress: bool) -> Side:
     """The side's units, the hardest to kill in front (completion: a tribe shields its weak)."""
     fighters = [
-        Fighter(kind, offence(state, seat, kind, in_fortress), defence(state, seat, kind, in_fortress))
+        Fighter(
+            kind, offence(state, seat, kind, in_fortress), defence(state, seat, kind, in_fortress)
+        )
         for kind in FRONT_ORDER
         for _ in range(units.get(kind))
     ]

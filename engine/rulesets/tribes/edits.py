@@ -71,6 +71,8 @@ def _edit_hex(state: GameState, name: str, field: str, value: str) -> None:
         setattr(here.units, field, whole_number(value, 0, 99))
     elif field in BUILDINGS:
         wanted = yes_or_no(value)
-        here.buildings = [b for b in BUILDINGS if (b == field and wanted) or (b != field and b in here.buildings)]
+        here.buildings = [
+            b for b in BUILDINGS if (b == field and wanted) or (b != field and b in here.buildings)
+        ]
     else:
         raise EditError(f"a hex has no {field!r} (owner, units, buildings)")

@@ -35,7 +35,9 @@ def generate_map(seats: int, dice: Dice) -> tuple[list[str], list[str]]:
         homes = _homes(grid, width, height, seats, dice)
         if homes:
             _sites(grid, width, height, homes, dice)
-            return ["".join(grid[hex_name(c, r)] for c in range(width)) for r in range(height)], homes
+            return [
+                "".join(grid[hex_name(c, r)] for c in range(width)) for r in range(height)
+            ], homes
     raise RuntimeError("could not place the homes")  # not reached for 2..8 seats
 
 
@@ -80,17 +82,13 @@ def _homes(grid: dict[str, str], width: int, height: int, seats: int, dice: Dice
     return homes
 
 
-def _sites(
-    grid: dict[str, str], width: int, height: int, homes: list[str], dice: Dice
-) -> None:
+def _sites(grid: dict[str, str], width: int, height: int, homes: list[str], dice: Dice) -> None:
     """The same sites around every home, then sites at random on the rest of the land."""
     reserved = set(homes)
     for home in homes:
         first = [n for n in neighbours(width, height, home) if n not in reserved]
         second = sorted(
-            n
-            for n in grid
-            if distance(n, home) == 2 and n not in reserved and grid[n] == LAND
+            n for n in grid if distance(n, home) == 2 and n not in reserved and grid[n] == LAND
         )
         for ring, sites in ((first, FIRST_RING), (second, SECOND_RING)):
             dice.shuffle(ring)

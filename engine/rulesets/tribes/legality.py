@@ -6,6 +6,7 @@ Each check returns None, or a Refusal naming the rule (a key of rules.RULES) tha
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -53,7 +54,7 @@ def bribe_price(briber: Seat, target: Seat) -> int:
 
 def refuse_path(state: GameState, seat: str, path: Sequence[str], kind: str) -> Refusal | None:
     """A move along `path` (start first) by units of `kind`."""
-    for here, there in zip(path, path[1:], strict=False):
+    for here, there in itertools.pairwise(path):
         if distance(here, there) != 1:
             return Refusal(f"{here} and {there} are not next to each other", "move")
     by_sea = kind == "ship"
@@ -101,7 +102,9 @@ def refuse_bribe(state: GameState, seat: str, target: str, money: int) -> Refusa
         return Refusal(f"you have no {kind} next to {target}", rule)
     briber, other = state.seat(seat), state.seat(owner)
     if other.fame > briber.fame:
-        return Refusal(f"{owner} has more fame ({other.fame}) than you ({briber.fame})", "bribe_cost")
+        return Refusal(
+            f"{owner} has more fame ({other.fame}) than you ({briber.fame})", "bribe_cost"
+        )
     cost = bribe_price(briber, other) * state.peek(target).units.total()
     if cost > money:
         return Refusal(f"bribing {target} costs {cost} money; you have {money}", "bribe_cost")
@@ -147,7 +150,9 @@ def missing_materials(stock: Seat, work: str) -> str:
         if part == "wood|stone":
             continue
         needed[part] = needed.get(part, 0) + 1
-    short = [f"{n} {m} (you have {stock.stock(m)})" for m, n in needed.items() if stock.stock(m) < n]
+    short = [
+        f"{n} {m} (you have {stock.stock(m)})" for m, n in needed.items() if stock.stock(m) < n
+    ]
     if "wood|stone" in COSTS[work] and stock.wood < 1 and stock.stone < 1:
         short.append("one wood or stone (you have none)")
     return ", ".join(short)

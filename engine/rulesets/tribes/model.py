@@ -190,4 +190,6 @@ class GameState(Serialisable):
         for here in self.places.values():
             if not here.units.total():
                 here.owner = ""
-        self.places = {n: self.places[n] for n in sorted(self.places) if not self.places[n].is_empty()}
+        self.places = {
+            n: self.places[n] for n in sorted(self.places) if not self.places[n].is_empty()
+        }

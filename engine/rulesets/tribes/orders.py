@@ -45,7 +45,9 @@ class Move(Order):
     kind: str  # '': every kind that can make the move
 
     def understood(self) -> str:
-        what = f"{self.count} {self.kind or 'units'}" if self.count else f"all {self.kind or 'units'}"
+        what = (
+            f"{self.count} {self.kind or 'units'}" if self.count else f"all {self.kind or 'units'}"
+        )
         return f"move {what} from {self.path[0]} to {' then '.join(self.path[1:])}"
 
 
@@ -211,7 +213,9 @@ def _move(base: Order, words: list[str], context: _Context) -> Move:
     if not present.total():
         raise illegal(f"you have no units in {path[0]}", RULES["move"])
     if kind and count > present.get(kind):
-        raise illegal(f"you have {present.get(kind)} {kind} in {path[0]}, not {count}", RULES["move"])
+        raise illegal(
+            f"you have {present.get(kind)} {kind} in {path[0]}, not {count}", RULES["move"]
+        )
     if count and not kind and count > present.total():
         raise illegal(f"you have {present.total()} units in {path[0]}, not {count}", RULES["move"])
     _refused(refuse_path(state, seat, path, kind or ("ship" if state.is_sea(path[0]) else "melee")))
@@ -265,7 +269,10 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
     material = ""
     if len(words) == 3:
         if work not in ("barracks", "blacksmith"):
-            raise syntax(f"a {work} has a fixed cost; WOOD or STONE is for barracks and blacksmiths", "BUILD C4 FARM")
+            raise syntax(
+                f"a {work} has a fixed cost; WOOD or STONE is for barracks and blacksmiths",
+                "BUILD C4 FARM",
+            )
         material = match_word(words[2], MATERIAL_WORDS, "material", EXAMPLES["BUILD"])
     state = context.state
     _refused(refuse_build(state, context.seat, name, work, context.spent, state.seat(context.seat)))
@@ -293,20 +300,37 @@ def _convert(base: Order, words: list[str], context: _Context) -> Convert:
         rest.pop(0)
         path = [name, *_hexes(rest, context, example)]
         if len(path) < 2 or rest:
-            raise syntax("TO is followed by the road hexes the new units march to", "CONVERT C4 3 MELEE TO D4 E4")
+            raise syntax(
+                "TO is followed by the road hexes the new units march to",
+                "CONVERT C4 3 MELEE TO D4 E4",
+            )
     state = context.state
-    _refused(refuse_convert(state, context.seat, name, sum(counts.values()), context.spent, context.money))
+    _refused(
+        refuse_convert(
+            state, context.seat, name, sum(counts.values()), context.spent, context.money
+        )
+    )
     if path:
         _refused(refuse_road_march(state, context.seat, path))
     context.spent[name] = context.spent.get(name, 0) + 1
     context.money -= min(3, context.money)
-    return Convert(base.line_no, base.text, name, counts["melee"], counts["ranged"], counts["magic"], tuple(path[1:]))
+    return Convert(
+        base.line_no,
+        base.text,
+        name,
+        counts["melee"],
+        counts["ranged"],
+        counts["magic"],
+        tuple(path[1:]),
+    )
 
 
 def refuse_road_march(state: GameState, seat: str, path: list[str]) -> Refusal | None:
     """New military "may then use roads on that very turn": every hex of the march has a road."""
     if not all(state.peek(n).has("road") for n in path):
-        return Refusal("the new units march only along roads, from a barracks with a road", "roads_same_turn")
+        return Refusal(
+            "the new units march only along roads, from a barracks with a road", "roads_same_turn"
+        )
     return refuse_path(state, seat, path, "melee")
 
 

@@ -14,7 +14,7 @@ import textwrap
 
 from engine.hextext import WIDTH, hex_sections
 from engine.rulesets.tribes.legality import bribe_price
-from engine.rulesets.tribes.model import BUILDINGS, SEA, GameState
+from engine.rulesets.tribes.model import BUILDINGS, SEA, GameState, Seat
 from engine.rulesets.tribes.upkeep import SUPPORT, eaters
 
 BUILDING_LETTERS = {
@@ -62,7 +62,7 @@ def _bottom(state: GameState, name: str) -> str:
 
 def _legend(state: GameState, seat: str) -> str:
     seats = "  ".join(
-        f"{s.letter}={s.name}" + (" (you)" if s.name == seat else "") for s in state.seats
+        f"{s.letter}={s.name}" + (" (you)" if s.name == seat else "") for s in by_letter(state)
     )
     return "\n".join(
         [
@@ -74,6 +74,11 @@ def _legend(state: GameState, seat: str) -> str:
             wrap(f"Tribes: {seats}"),
         ]
     )
+
+
+def by_letter(state: GameState) -> list[Seat]:
+    """The tribes in the order of their letters (the order of play moves every round)."""
+    return sorted(state.seats, key=lambda s: s.letter)
 
 
 def wrap(text: str, first: str = "", rest: str = "  ") -> str:
@@ -107,7 +112,7 @@ def holdings(state: GameState, seat: str) -> str:
 
 def public_summary(state: GameState) -> str:
     lines = ["Tribe        Fame  Hunger  Hexes  Pop  Military  Ships  Buildings"]
-    for card in state.seats:
+    for card in by_letter(state):
         units = [state.places[n].units for n in state.held(card.name)]
         built = sum(len(state.places[n].buildings) for n in state.held(card.name))
         out = "" if card.alive else "  (out)"

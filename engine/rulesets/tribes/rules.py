@@ -6,6 +6,8 @@ docs/rules/tribes.md gives every completion with its reason.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.ruleset import OptionSpec
 from engine.turns import MODE_OPTION, turn_limit_option
 
@@ -16,7 +18,7 @@ RULES: dict[str, str] = {
     "Fortress (+1), Stables: Mounted Beast (+1 / +2); Ranged Refinery (+1 / +2), Fortress "
     '(+1); Ship none"',
     "defence": 'DEFENSIVE MODIFIERS: "Population Fortress (-1); Melee (starts with a -1 '
-    'modifier) Black Smith (-1 / -2) Fortress (-1) Stables: Mounted Beast (-1 / -2); Ranged '
+    "modifier) Black Smith (-1 / -2) Fortress (-1) Stables: Mounted Beast (-1 / -2); Ranged "
     'Fortress (+1); Ship" (the ranged entry is read as -1; option ranged_fortress)',
     "exclusive": '"Beast upgrades and Fortress upgrades are mutually exclusive"; "the fortress '
     'bonus does NOT stack with the beast bonus."',
@@ -71,8 +73,9 @@ RULES: dict[str, str] = {
     "over into a population unit, at most 2 a turn, in a hex it holds",
     "fame": "Fame (completion): +1 for the first building of each kind, +1 for each battle "
     "won, +1 a turn for each worked Shrine; -1 for a hunger chip, -1 for a hex lost",
-    "victory": "Victory (completion): the first tribe with the fame of option fame_to_win at "
-    "the end of its turn wins; so does the last tribe left",
+    "victory": "Victory (completion): at the end of a round the tribe with the most fame wins "
+    "if it has the fame of option fame_to_win (ties share); so does the last tribe left",
+    "rotation": "Order of play (completion): the tribe that played first plays last the next round",
     "map": "Map (completion): hexes named by column letter and row number; land (with wood, "
     "stone, ore or game sites) and sea",
 }
@@ -102,7 +105,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=100,
     ),
-    turn_limit_option("the most fame"),
+    replace(turn_limit_option("the most fame"), default=60),
     OptionSpec(
         "starting_money",
         5,

@@ -11,15 +11,14 @@ from engine.rulesets.tribes.hexmap import generate_map
 from engine.rulesets.tribes.model import SEAT_LETTERS, GameState, Place, Seat, Units
 
 HOME_UNITS = Units(population=3, melee=2)
-HOME_STOCK = {"wood": 1, "stone": 1, "food": 4}
 
 
 def setup(names: Sequence[str], options: dict[str, Any], seed: int) -> GameState:
-    """Each tribe starts in its home hex with 3 population, 2 melee and a barracks; the seats
-    play in the order listed."""
+    """Each tribe starts in its home hex with 3 population, 2 melee and a barracks, and holds
+    the starting money, 1 wood, 1 stone and 4 food; the seats play in the order listed."""
     terrain, homes = generate_map(len(names), Dice(seed, 0, "", "map"))
     seats = [
-        Seat(name, SEAT_LETTERS[i], money=int(options["starting_money"]), **HOME_STOCK)
+        Seat(name, SEAT_LETTERS[i], money=int(options["starting_money"]), wood=1, stone=1, food=4)
         for i, name in enumerate(names)
     ]
     places = {

@@ -12,7 +12,7 @@ from engine.rulesets.tribes.orders import Order
 from engine.rulesets.tribes.seat_turn import PHASES, SeatTurn
 from engine.rulesets.tribes.upkeep import work_and_upkeep
 from engine.rulesets.tribes.war import battle, movement
-from engine.turns import close_turn, play_seats
+from engine.turns import close_turn, finish, play_seats
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     movement,
@@ -36,9 +36,25 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         _eliminate(state, rec)
 
     play_seats(state, rec, play_seat, lambda name: victory(state, name))
+    round_mode = state.options["mode"] == "round"
+    if round_mode and not state.winners:
+        _fame_victory(state, rec)
     close_turn(state, orders, rec, lambda s: s.fame, lambda fame: f"{fame} fame")
+    if round_mode and not state.winners:
+        state.seats.append(state.seats.pop(0))  # the first tribe plays last next round
     state.tidy()
     return rec
+
+
+def _fame_victory(state: GameState, rec: Recorder) -> None:
+    """Round mode: the fame goal is counted when every tribe has played the round, and the
+    most fame wins (ties share the win), so playing first is no head start."""
+    target = int(state.options["fame_to_win"])
+    fame = {s.name: s.fame for s in state.seats if s.alive}
+    best = max(fame.values(), default=0)
+    if best >= target:
+        winners = [name for name, value in fame.items() if value == best]
+        finish(state, rec, winners, f"{'/'.join(winners)} reached {best} fame of {target}")
 
 
 def _eliminate(state: GameState, rec: Recorder) -> None:
@@ -51,12 +67,12 @@ def _eliminate(state: GameState, rec: Recorder) -> None:
 
 
 def victory(state: GameState, name: str) -> str:
-    """Rule "victory": the fame of option fame_to_win at the end of the tribe's turn, or the
-    last tribe left. The reason, or '' for none."""
+    """Rule "victory" after a tribe's turn: the last tribe left; in sequential mode also the
+    fame of option fame_to_win. The reason, or '' for none."""
     target = int(state.options["fame_to_win"])
     seat = state.seat(name)
-    if seat.alive and seat.fame >= target:
-        return f"{seat.fame} fame of {target}"
+    if state.options["mode"] == "sequential" and seat.alive and seat.fame >= target:
+        return f"{name} reached {seat.fame} fame of {target}"
     alive = [s.name for s in state.seats if s.alive]
     if alive == [name]:
         return "the last tribe left"

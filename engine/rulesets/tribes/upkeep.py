@@ -80,7 +80,7 @@ def eaters(state: GameState, seat: str, bribed: int = 0) -> int:
 
 
 def _feed(turn: SeatTurn) -> None:
-    """"bribed population units also do not need to be fed on the turn they were bribed"."""
+    """ "bribed population units also do not need to be fed on the turn they were bribed"."""
     seat = turn.seat
     need = eaters(turn.state, turn.name, sum(turn.bribed.values()))
     if seat.food >= need:
@@ -96,14 +96,13 @@ def _feed(turn: SeatTurn) -> None:
     seat.fame = max(0, seat.fame - 1)
     turn.event(
         "hunger",
-        f"Hunger: {need} to feed and not enough food: a hunger chip ({seat.hunger} now), "
-        "fame -1.",
+        f"Hunger: {need} to feed and not enough food: a hunger chip ({seat.hunger} now), fame -1.",
         public=True,
     )
 
 
 def _support(turn: SeatTurn) -> None:
-    """"In phase 4, a player is required to remove military units until he has not exceeded
+    """ "In phase 4, a player is required to remove military units until he has not exceeded
     his maximum allowed by his barracks." Magic beyond the Shrines' keep goes first."""
     state, seat = turn.state, turn.name
     magic_room = MAGIC_A_SHRINE * state.owned_buildings(seat, "shrine")

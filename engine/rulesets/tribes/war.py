@@ -102,8 +102,14 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     if not source.units.total():
         source.owner = ""
     result = _result_text(order.target, defender_name, won, attacker.lost, defender.lost)
-    turn.event("battle", f"Battle: {seat} attack {order.target} from {order.source}. "
-               + "; ".join(log.rounds) + f". {result}", log.dice, public=True)
+    turn.event(
+        "battle",
+        f"Battle: {seat} attack {order.target} from {order.source}. "
+        + "; ".join(log.rounds)
+        + f". {result}",
+        log.dice,
+        public=True,
+    )
     turn.rec.done(seat, order, result)
 
 
