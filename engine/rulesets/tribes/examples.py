@@ -8,8 +8,8 @@ from engine.rulesets.tribes.rules import OPTIONS
 
 TERRAIN = [
     "..w.s~~~",
-    ".g..o~~~",
-    "..s..~~~",
+    ".g.o.~~~",
+    ".s...~~~",
     "w..g..~~",
     ".o...w..",
     "..g.s...",
