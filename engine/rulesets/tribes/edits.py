@@ -25,9 +25,10 @@ seat.<seat>.<stock> = <n>          seat.ann.money = 12
   (money wood stone ore food fame hunger; upgrades melee beasts ranged
   0 to 2)
 seat.<seat>.alive = yes|no         seat.bob.alive = no
-hex.<hex>.owner = <seat>|none      hex.C4.owner = ann
-hex.<hex>.<unit> = <n>             hex.C4.melee = 3
-  (population melee ranged magic ship; the hex needs an owner)
+units.<hex>.<seat>.<unit> = <n>    units.C4.ann.melee = 3
+  (population melee ranged magic ship; one tribe's units a hex)
+hex.<hex>.owner = <seat>           hex.C4.owner = ann  (its units change
+  hands)
 hex.<hex>.<building> = yes|no      hex.C4.fortress = yes"""
 
 
@@ -38,9 +39,14 @@ def edit(state: GameState, path: str, value: str) -> None:
     if kind == "seat" and len(parts) == 3:
         _edit_seat(state, parts[1], parts[2].lower(), value.strip())
     elif kind == "hex" and len(parts) == 3:
-        _edit_hex(state, parts[1], parts[2].lower(), value.strip())
+        _edit_hex(state, _hex(state, parts[1]), parts[2].lower(), value.strip())
+    elif kind == "units" and len(parts) == 4:
+        _edit_units(state, _hex(state, parts[1]), parts[2], parts[3].lower(), value.strip())
     else:
-        raise EditError("an edit path is seat.<seat>.<field> or hex.<hex>.<field>")
+        raise EditError(
+            "an edit path is seat.<seat>.<field>, hex.<hex>.<field> or "
+            "units.<hex>.<seat>.<unit>"
+        )
     state.tidy()
 
 
@@ -56,23 +62,36 @@ def _edit_seat(state: GameState, name: str, field: str, value: str) -> None:
         raise EditError(f"a tribe has no {field!r} ({', '.join(SEAT_FIELDS)}, alive)")
 
 
-def _edit_hex(state: GameState, name: str, field: str, value: str) -> None:
+def _hex(state: GameState, name: str) -> str:
     place = parse_hex_name(name)
     if place is None or not state.contains(name):
         raise EditError(f"{name!r} is not a hex of this map")
-    here = state.place(hex_name(*place))
+    return hex_name(*place)  # "c04" -> "C4"
+
+
+def _edit_hex(state: GameState, name: str, field: str, value: str) -> None:
+    here = state.place(name)
     if field == "owner":
-        here.owner = "" if value.lower() == "none" else named_seat(state.seats, value).name
-    elif field in UNIT_KINDS:
-        if not here.owner:
-            raise EditError("give the hex an owner first (hex.<hex>.owner = <seat>)")
-        if (field == "ship") != state.is_sea(hex_name(*place)):
-            raise EditError("ships stand on sea hexes and land units on land")
-        setattr(here.units, field, whole_number(value, 0, 99))
+        if not here.units.total():
+            raise EditError(f"{name} has no units to change hands (units.{name}.<seat>.<unit>)")
+        here.owner = named_seat(state.seats, value).name
     elif field in BUILDINGS:
         wanted = yes_or_no(value)
         here.buildings = [
             b for b in BUILDINGS if (b == field and wanted) or (b != field and b in here.buildings)
         ]
     else:
-        raise EditError(f"a hex has no {field!r} (owner, units, buildings)")
+        raise EditError(f"a hex has no {field!r} (owner or a building)")
+
+
+def _edit_units(state: GameState, name: str, seat_name: str, kind: str, value: str) -> None:
+    seat = named_seat(state.seats, seat_name).name
+    here = state.place(name)
+    if kind not in UNIT_KINDS:
+        raise EditError(f"no unit type {kind!r} ({', '.join(UNIT_KINDS)})")
+    if here.owner and here.owner != seat and here.units.total():
+        raise EditError(f"{name} holds {here.owner}'s units; a hex holds one tribe's units")
+    if (kind == "ship") != state.is_sea(name):
+        raise EditError("ships stand on sea hexes and land units on land")
+    here.owner = seat
+    setattr(here.units, kind, whole_number(value, 0, 99))
