@@ -44,8 +44,7 @@ def edit(state: GameState, path: str, value: str) -> None:
         _edit_units(state, _hex(state, parts[1]), parts[2], parts[3].lower(), value.strip())
     else:
         raise EditError(
-            "an edit path is seat.<seat>.<field>, hex.<hex>.<field> or "
-            "units.<hex>.<seat>.<unit>"
+            "an edit path is seat.<seat>.<field>, hex.<hex>.<field> or units.<hex>.<seat>.<unit>"
         )
     state.tidy()
 

@@ -27,4 +27,4 @@ class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
 
     def refuse(self, order: Order, message: str, rule: str) -> None:
         """Skip an order that its phase found impossible, citing the rule."""
-        self.rec.skipped(self.name, order, f"{message} ({RULES[rule].split(':')[0]})")
+        self.rec.skipped(self.name, order, f"{message}; rule: {RULES[rule].split(':')[0]}")

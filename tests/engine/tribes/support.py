@@ -16,7 +16,9 @@ def game() -> GameState:
     return position()
 
 
-def put(state: GameState, name: str, seat: str, buildings: tuple[str, ...] = (), **units: int) -> None:
+def put(
+    state: GameState, name: str, seat: str, buildings: tuple[str, ...] = (), **units: int
+) -> None:
     """Set a hex's contents outright."""
     state.places[name] = Place(seat, Units(**units), list(buildings))
 

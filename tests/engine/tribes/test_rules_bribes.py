@@ -7,7 +7,7 @@ from tests.engine.tribes.support import codes, game, notes, put, read, run
 
 
 def test_bribing_is_done_in_phase_three() -> None:
-    """"Bribing is done in phase three." """
+    """ "Bribing is done in phase three." """
     state = game()
     rec = run(state, {"ann": "BRIBE C4"})
     bribes = [e for e in rec.events if e.code == "bribe"]
@@ -15,14 +15,14 @@ def test_bribing_is_done_in_phase_three() -> None:
 
 
 def test_a_unit_must_stand_next_to_the_hex_bribed() -> None:
-    """"A player must have a unit adjacent to the hex that will be bribed." """
+    """ "A player must have a unit adjacent to the hex that will be bribed." """
     state = game()
     parsed = read(state, "ann", "BRIBE H6")
     assert parsed.problems and "no land unit next to H6" in parsed.problems[0].message
 
 
 def test_every_unit_of_the_hex_is_bribed_but_not_the_building() -> None:
-    """"if a hex has 3 military units, one population unit, and one building, that would be a
+    """ "if a hex has 3 military units, one population unit, and one building, that would be a
     total of 4 units that must be bribed. (The building doesn't count)." """
     state = game()
     put(state, "C4", "bob", ("farm",), population=1, melee=3)
@@ -35,7 +35,7 @@ def test_every_unit_of_the_hex_is_bribed_but_not_the_building() -> None:
 
 
 def test_five_money_a_unit_at_equal_fame() -> None:
-    """"If the player is tied with you in fame, the cost is 5 money per unit." """
+    """ "If the player is tied with you in fame, the cost is 5 money per unit." """
     state = game()
     ann, bob = state.seat("ann"), state.seat("bob")
     bob.fame = ann.fame
@@ -43,7 +43,7 @@ def test_five_money_a_unit_at_equal_fame() -> None:
 
 
 def test_one_less_for_every_fame_point_above() -> None:
-    """"So if you have 3 more points, your cost to bribe is 5 minus 3, which is two. To bribe 4
+    """ "So if you have 3 more points, your cost to bribe is 5 minus 3, which is two. To bribe 4
     units, you would pay 4 (units) times 2 (the cost to bribe) for 8 money." """
     state = game()
     ann, bob = state.seat("ann"), state.seat("bob")
@@ -53,7 +53,7 @@ def test_one_less_for_every_fame_point_above() -> None:
 
 
 def test_nobody_bribes_a_tribe_with_more_fame() -> None:
-    """"(You cannot bribe someone with more fame points)." """
+    """ "(You cannot bribe someone with more fame points)." """
     state = game()
     state.seat("bob").fame = state.seat("ann").fame + 1
     parsed = read(state, "ann", "BRIBE C4")
@@ -61,7 +61,7 @@ def test_nobody_bribes_a_tribe_with_more_fame() -> None:
 
 
 def test_each_hunger_chip_takes_a_money_off() -> None:
-    """"If the player you wish to bribe has a hunger chip on their tribe card, then the cost to
+    """ "If the player you wish to bribe has a hunger chip on their tribe card, then the cost to
     bribe per unit is one less money. If there are 2 hunger chips, then bribing is 2 less money
     per unit, etc." """
     state = game()
@@ -82,7 +82,7 @@ def test_the_price_never_falls_below_one() -> None:
 
 
 def test_bribed_military_beyond_the_barracks_are_removed_in_phase_four() -> None:
-    """"You may bribe military units past your limit set by the amount of barracks you own. In
+    """ "You may bribe military units past your limit set by the amount of barracks you own. In
     phase four, you will still need to remove unsupported military." """
     state = game()
     put(state, "C4", "bob", melee=5)
@@ -96,7 +96,7 @@ def test_bribed_military_beyond_the_barracks_are_removed_in_phase_four() -> None
 
 
 def test_only_a_ship_next_to_a_ship_bribes_it() -> None:
-    """"Only a ship adjeacent to another ship may bribe a ship. Ships can't bribe land, and land
+    """ "Only a ship adjeacent to another ship may bribe a ship. Ships can't bribe land, and land
     can't bribe ships." """
     state = game()
     put(state, "G3", "bob", ship=2)  # next to ann's ship in F2
@@ -113,7 +113,7 @@ def test_only_a_ship_next_to_a_ship_bribes_it() -> None:
 
 
 def test_bribed_units_change_colour() -> None:
-    """"Once bribed the player removes all units and replaces them with units of his own
+    """ "Once bribed the player removes all units and replaces them with units of his own
     color." """
     state = game()
     rec = run(state, {"ann": "BRIBE C4"})
@@ -124,7 +124,7 @@ def test_bribed_units_change_colour() -> None:
 
 
 def test_bribed_population_neither_works_nor_eats_that_turn() -> None:
-    """"Bribed population units may not do work that turn, they must stay as they are ...
+    """ "Bribed population units may not do work that turn, they must stay as they are ...
     However, bribed population units also do not need to be fed on the turn they were
     bribed." """
     state = game()

@@ -8,7 +8,7 @@ from tests.engine.tribes.support import codes, game, notes, put, read, run
 
 
 def test_a_barracks_costs_one_stone_or_wood_and_one_work() -> None:
-    """"Barracks cost one stone or wood plus one work to build." """
+    """ "Barracks cost one stone or wood plus one work to build." """
     state = game()
     ann = state.seat("ann")
     run(state, {"ann": "BUILD D3 BARRACKS STONE"})
@@ -21,14 +21,14 @@ def test_a_barracks_costs_one_stone_or_wood_and_one_work() -> None:
 
 
 def test_the_building_is_built_in_phase_three() -> None:
-    """"The building is built in phase 3." """
+    """ "The building is built in phase 3." """
     state = game()
     rec = run(state, {"ann": "BUILD D3 BARRACKS"})
     assert [e.phase for e in rec.events if e.code == "build:barracks"] == ["3 Bribes and buildings"]
 
 
 def test_each_barracks_supports_six_military_removed_in_phase_four() -> None:
-    """"For each barracks a player owns, he may support 6 military units ... In phase 4, a
+    """ "For each barracks a player owns, he may support 6 military units ... In phase 4, a
     player is required to remove military units until he has not exceeded his maximum allowed
     by his barracks. Two barracks will allow for 12 military units" """
     state = game()
@@ -45,7 +45,7 @@ def test_each_barracks_supports_six_military_removed_in_phase_four() -> None:
 
 
 def test_a_building_is_owned_only_with_a_unit_in_its_hex() -> None:
-    """"A building is only legally owned by a player if the player has either a military or
+    """ "A building is only legally owned by a player if the player has either a military or
     population unit in the hex with the barracks." """
     state = game()
     put(state, "B2", "", ("barracks",))
@@ -56,7 +56,7 @@ def test_a_building_is_owned_only_with_a_unit_in_its_hex() -> None:
 
 
 def test_converting_a_population_unit_into_three_military() -> None:
-    """"one population unit that has not spent his work for that turn must be taken from the
+    """ "one population unit that has not spent his work for that turn must be taken from the
     board off of a hex with a barracks, as well as 3 money ... Then any combination of 3
     military units (melee, ranged or magic) may be placed in that same hex." """
     state = game()
@@ -68,7 +68,7 @@ def test_converting_a_population_unit_into_three_military() -> None:
 
 
 def test_a_population_unit_that_worked_is_not_converted() -> None:
-    """"one population unit that has not spent his work for that turn": the work of C3's
+    """ "one population unit that has not spent his work for that turn": the work of C3's
     people given to buildings leaves none to convert."""
     state = game()
     put(state, "C3", "ann", ("barracks",), population=1, melee=1)
@@ -78,7 +78,7 @@ def test_a_population_unit_that_worked_is_not_converted() -> None:
 
 
 def test_less_than_three_money_buys_one_or_two() -> None:
-    """"If a player has less than 3 money in his money supply, he may sacrifice a population
+    """ "If a player has less than 3 money in his money supply, he may sacrifice a population
     unit for all of his money, getting a return of one or two military units, pending on
     whether 1 or 2 money was spent." """
     state = game()
@@ -93,7 +93,7 @@ def test_less_than_three_money_buys_one_or_two() -> None:
 
 
 def test_three_money_must_all_be_spent() -> None:
-    """"If a player has 3 money, then the player must use all three money for military units.
+    """ "If a player has 3 money, then the player must use all three money for military units.
     (Even if doing so would exceed the amount he can support for the barracks. In phase four
     excess military must be removed from play.)" """
     state = game()
@@ -106,7 +106,7 @@ def test_three_money_must_all_be_spent() -> None:
 
 
 def test_new_military_may_use_roads_that_very_turn() -> None:
-    """"Military units may then use roads on that very turn." """
+    """ "Military units may then use roads on that very turn." """
     state = game()
     run(state, {"ann": "CONVERT C3 3 MELEE TO D3"})
     assert state.places["D3"].units.melee == 3
@@ -116,7 +116,7 @@ def test_new_military_may_use_roads_that_very_turn() -> None:
 
 
 def test_a_blacksmith_costs_one_wood_or_stone_and_one_work() -> None:
-    """"A blacksmith costs either one wood or stone and one work in the hex the player wants to
+    """ "A blacksmith costs either one wood or stone and one work in the hex the player wants to
     build." """
     state = game()
     wood = state.seat("ann").wood
@@ -127,7 +127,7 @@ def test_a_blacksmith_costs_one_wood_or_stone_and_one_work() -> None:
 
 
 def test_the_blacksmith_is_required_for_the_melee_upgrades() -> None:
-    """"A blacksmith is required for two upgrades." Completion: Melee I costs 1 ore, Melee II
+    """ "A blacksmith is required for two upgrades." Completion: Melee I costs 1 ore, Melee II
     2 more; each adds +1 attack and -1 defence to every melee unit ("+1 / +2")."""
     state = game()
     run(state, {"ann": "UPGRADE MELEE"})

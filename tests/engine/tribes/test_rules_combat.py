@@ -17,7 +17,7 @@ from tests.engine.tribes.support import codes, game, put, read, run
 
 
 def test_an_attack_roll_of_4_or_more_kills() -> None:
-    """"During battle resolution, an attack roll of a 4 or greater kills the target." """
+    """ "During battle resolution, an attack roll of a 4 or greater kills the target." """
     assert kills(4, 0)
     assert kills(6, 0)
     assert not kills(3, 0)
@@ -28,12 +28,18 @@ def test_population_attacks_and_defends_better_in_a_fortress() -> None:
     Fortress (-1)"."""
     state = game()
     ann = state.seat("ann")
-    assert (offence(state, ann, "population", False), offence(state, ann, "population", True)) == (0, 1)
-    assert (defence(state, ann, "population", False), defence(state, ann, "population", True)) == (0, -1)
+    assert (offence(state, ann, "population", False), offence(state, ann, "population", True)) == (
+        0,
+        1,
+    )
+    assert (defence(state, ann, "population", False), defence(state, ann, "population", True)) == (
+        0,
+        -1,
+    )
 
 
 def test_melee_blacksmith_upgrades_add_one_then_two() -> None:
-    """"Melee Black Smith (+1 / +2)" and defensive "Black Smith (-1 / -2)"."""
+    """ "Melee Black Smith (+1 / +2)" and defensive "Black Smith (-1 / -2)"."""
     state = game()
     ann = state.seat("ann")
     found = []
@@ -57,7 +63,7 @@ def test_melee_in_a_fortress() -> None:
 
 
 def test_mounted_beasts_add_one_then_two() -> None:
-    """"Stables: Mounted Beast (+1 / +2)" and "(-1 / -2)"."""
+    """ "Stables: Mounted Beast (+1 / +2)" and "(-1 / -2)"."""
     state = game()
     bob = state.seat("bob")
     bob.beasts = 2
@@ -65,7 +71,7 @@ def test_mounted_beasts_add_one_then_two() -> None:
 
 
 def test_beast_and_fortress_bonuses_do_not_stack() -> None:
-    """"(Beast upgrades and Fortress upgrades are mutually exclusive)"; "Note that the fortress
+    """ "(Beast upgrades and Fortress upgrades are mutually exclusive)"; "Note that the fortress
     bonus does NOT stack with the beast bonus." """
     state = game()
     bob = state.seat("bob")
@@ -75,7 +81,7 @@ def test_beast_and_fortress_bonuses_do_not_stack() -> None:
 
 
 def test_ranged_refinery_and_fortress() -> None:
-    """"Ranged Refinery (+1 / +2) Fortress (+1)" (offensive)."""
+    """ "Ranged Refinery (+1 / +2) Fortress (+1)" (offensive)."""
     state = game()
     bob = state.seat("bob")
     bob.ranged = 2
@@ -95,7 +101,7 @@ def test_ranged_fortress_defence_is_an_option() -> None:
 
 
 def test_ships_have_no_modifiers() -> None:
-    """"Ship none" (offensive); "Ship" with no entry (defensive)."""
+    """ "Ship none" (offensive); "Ship" with no entry (defensive)."""
     state = game()
     bob = state.seat("bob")
     bob.melee = bob.beasts = bob.ranged = 2
@@ -103,14 +109,14 @@ def test_ships_have_no_modifiers() -> None:
 
 
 def test_combined_attack_is_the_highest_roll_plus_one_a_joiner() -> None:
-    """"The final attack strength ... will be the highest attack roll of the units attacking
+    """ "The final attack strength ... will be the highest attack roll of the units attacking
     together, plus one for every unit that joined the attack." """
     assert combined_strength([2, 5, 1], [0, 0, 0]) == 5 + 2
     assert combined_strength([3], [1]) == 4
 
 
 def test_the_texts_worked_example() -> None:
-    """"if a melee, a ranged, and a magic unit each rolled an attack roll. The magic rolled a
+    """ "if a melee, a ranged, and a magic unit each rolled an attack roll. The magic rolled a
     4. The attack roll is then 4 + 3 (for the mage bonus) + 2 (for the melee and ranged unit
     that joined the battle). The defender would then have to have enough negative defensive
     modifiers to get the attack strength below 4. Not likely." """

@@ -67,7 +67,9 @@ def test_a_move_an_earlier_tribe_made_impossible_is_skipped() -> None:
     state.seats = [state.seat("bob"), *[s for s in state.seats if s.name != "bob"]]
     put(state, "C4", "bob", ("barracks",), population=1, melee=1)
     rec = run(state, {"bob": "MOVE C4 B4 1 MELEE", "ann": "MOVE C3 B4 1 MELEE"})
-    assert notes(rec, "ann") == ["skipped: B4 holds bob's units: ATTACK it instead (Movement)"]
+    assert notes(rec, "ann") == [
+        "skipped: B4 holds bob's units: ATTACK it instead; rule: Movement (completion)"
+    ]
 
 
 def test_hunger_chip_and_fame_lost_when_food_runs_short() -> None:
