@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.records import ParsedOrders
 from engine.recorder import Recorder
+from engine.records import ParsedOrders
 from engine.rulesets.tribes.examples import position
 from engine.rulesets.tribes.model import GameState, Place, Units
 from engine.rulesets.tribes.orders import parse
