@@ -270,6 +270,9 @@ def _convert(plan: _Plan) -> None:
     military = sum(state.units(n, seat).military() for n in state.held(seat))
     magic = sum(state.units(n, seat).magic for n in state.held(seat))
     room = SUPPORT * state.owned_buildings(seat, "barracks") - military
+    people = sum(state.units(n, seat).population for n in state.held(seat))
+    if people < 5 or (military >= people and not _threatened(plan)):
+        return  # the people are the tribe's wealth: recruit from a surplus, or in danger
     magic_room = MAGIC_A_SHRINE * state.owned_buildings(seat, "shrine") - magic
     for name in state.held(seat):
         if plan.money <= 0 or room <= 0:
@@ -289,6 +292,17 @@ def _convert(plan: _Plan) -> None:
         plan.money -= count
         plan.busy[name] = plan.busy.get(name, 0) + 1
         room -= count
+
+
+def _threatened(plan: _Plan) -> bool:
+    """Another tribe's military stands within two hexes of one of ours."""
+    state = plan.state
+    ours = state.held(plan.seat)
+    return any(
+        p.owner != plan.seat and p.units.military() and any(distance(n, m) <= 2 for m in ours)
+        for n, p in state.places.items()
+        if p.owner
+    )
 
 
 def _recruits(plan: _Plan, count: int, magic_room: int) -> list[str]:

@@ -132,7 +132,7 @@ def order_template(state: GameState, seat: str) -> str:
     for name in state.held(seat):
         lines.append(f"#   {name}: {state.places[name].units.described()}")
     lines.append("# Phase 2: ATTACK <hex> FROM <hex> [COMBINE n|ALL] [UNTIL n]")
-    lines.append("# Phase 3: BRIBE <hex>  (cost a unit by tribe:")
+    lines.append("# Phase 3: BRIBE <hex>")
     lines.append(wrap(_bribe_prices(state, seat), "#   ", "#   "))
     lines.append("#   BUILD <hex> <building> [WOOD|STONE]   BUILD <dock hex> SHIP")
     lines.append(f"#   CONVERT <hex> <n> <type>... [TO <road hexes>] ({card.money} money)")
@@ -147,9 +147,9 @@ def _bribe_prices(state: GameState, seat: str) -> str:
     for other in state.seats:
         if other.name == seat or not other.alive:
             continue
-        price = "no: more fame" if other.fame > card.fame else str(bribe_price(card, other))
+        price = "none (more fame)" if other.fame > card.fame else str(bribe_price(card, other))
         prices.append(f"{other.name} {price}")
-    return ", ".join(prices) + ")"
+    return "money a unit: " + ", ".join(prices)
 
 
 ORDER_HELP = """\
