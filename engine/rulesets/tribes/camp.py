@@ -72,9 +72,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         sea = launch_hex(state, seat, order.hex)
         state.place(sea).owner = seat
         state.place(sea).units.ship += 1
-        turn.event(
-            "build:ship", f"Build: a ship at {order.hex}'s dock, launched in {sea} ({paid})."
-        )
+        turn.event("build:ship", f"Build: a ship at {order.hex}'s dock, in {sea} ({paid}).")
         turn.rec.done(seat, order, f"ship in {sea}")
         return
     here = state.place(order.hex)
@@ -86,7 +84,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         fame = "; the first of its kind: fame +1"
     turn.event(
         f"build:{order.work}",
-        f"Build: a {order.work} in {order.hex} ({paid}){fame}.",
+        f"Build: {seat} build a {order.work} in {order.hex} ({paid}){fame}.",
         public=bool(fame),
     )
     turn.rec.done(seat, order, f"built ({paid})")
@@ -147,7 +145,7 @@ def _upgrade(turn: SeatTurn, order: Upgrade) -> None:
     level = "I" * turn.seat.level(order.track)
     turn.event(
         f"upgrade:{order.track}",
-        f"Upgrade: {order.track} {level} for {cost} {paid_in}.",
+        f"Upgrade: {seat} buy {order.track} {level} for {cost} {paid_in}.",
         public=True,
     )
     turn.rec.done(seat, order, f"{order.track} {level}")

@@ -35,6 +35,9 @@ def generate_map(seats: int, dice: Dice) -> tuple[list[str], list[str]]:
         homes = _homes(grid, width, height, seats, dice)
         if homes:
             _sites(grid, width, height, homes, dice)
+            # The first home is drawn anywhere and the others as far from it as can be: the
+            # tribes draw their homes by lot, so no seat always gets the crowded middle.
+            dice.shuffle(homes)
             return [
                 "".join(grid[hex_name(c, r)] for c in range(width)) for r in range(height)
             ], homes

@@ -96,7 +96,7 @@ def _feed(turn: SeatTurn) -> None:
     seat.fame = max(0, seat.fame - 1)
     turn.event(
         "hunger",
-        f"Hunger: {need} to feed and not enough food: a hunger chip ({seat.hunger} now), fame -1.",
+        f"Hunger: {turn.name} cannot feed {need}: a hunger chip ({seat.hunger} now), fame -1.",
         public=True,
     )
 
