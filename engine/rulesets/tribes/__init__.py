@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
 from engine.rulesets.tribes import bot, edits, examples, orders, render
@@ -20,6 +20,7 @@ class Tribes(GameRuleset[GameState]):
     max_seats = 8
     options = OPTIONS
     model = GameState
+    bench_options: ClassVar[dict[str, Any]] = {"fame_to_win": 100}  # past turn 30
     parts = Parts(
         parse=orders.parse,
         play=play,

@@ -105,6 +105,7 @@ def _war(plan: _Plan) -> None:
     state, seat = plan.state, plan.seat
     enemies = _enemy_hexes(state, seat)
     attacked: set[str] = set()
+    threatened = _threatened(plan)
     for name in state.held(seat):
         units = state.units(name, seat)
         force = units.ship if state.is_sea(name) else units.military()
@@ -115,11 +116,11 @@ def _war(plan: _Plan) -> None:
             attacked.add(target)
             plan.lines.append(f"ATTACK {target} FROM {name} COMBINE {_group(plan, target)}")
             continue
-        keep = 2 if state.peek(name).has("barracks") else 0
-        if force - keep >= 4 and enemies and not state.is_sea(name):
+        keep = 1 if state.peek(name).has("barracks") and threatened else 0
+        if force - keep >= 2 and enemies and not state.is_sea(name):
             step = _step_toward(plan, name, enemies)
             if step:
-                plan.lines.append(f"MOVE {name} {step} {force - keep} {_main_kind(plan, name)}")
+                plan.lines.append(f"MOVE {name} {step} {force - keep}")
 
 
 def _main_kind(plan: _Plan, name: str) -> str:
@@ -136,8 +137,9 @@ def _target(plan: _Plan, name: str, force: int, attacked: set[str]) -> str:
             continue
         if state.is_sea(other) != state.is_sea(name):
             continue
-        defenders = here.units.total() + (2 if here.has("fortress") else 0)
-        if force >= defenders + 2 and (
+        defenders = 2 * here.units.military() + here.units.population
+        defenders += 2 if here.has("fortress") else 0
+        if force >= defenders + 1 and (
             not best or here.units.total() > state.peek(best).units.total()
         ):
             best = other

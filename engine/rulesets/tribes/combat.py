@@ -105,41 +105,56 @@ def line_up(state: GameState, seat: Seat, units: Units, in_fortress: bool) -> Si
     return Side(seat, fighters)
 
 
-@dataclass
-class BattleLog:
-    rounds: list[str]
-    dice: list[int]
+@dataclass(frozen=True)
+class Strike:
+    """One side's strike in one round: who struck, its dice, how many it killed."""
+
+    round: int
+    seat: str
+    groups: int
+    dice: tuple[int, ...]
+    killed: int
 
 
-def fight(attacker: Side, defender: Side, group: int, until: int, dice: Dice) -> BattleLog:
-    """Rounds of battle: the attacker's groups strike (each group at the defender's front
-    unit), then every surviving defender strikes back alone; until one side is gone, the
-    attacker has lost `until` units (0: fight on), or MAX_ROUNDS."""
-    log = BattleLog([], [])
+def fight(attacker: Side, defender: Side, group: int, until: int, dice: Dice) -> list[Strike]:
+    """Rounds of battle. In each round both sides strike at once (completion): the attacker
+    in groups of `group` (0: all together), the defenders in groups just large enough to
+    reach the attacker's front unit; the dead of both fall at the end of the round. Until one
+    side is gone, the attacker has lost `until` units (0: fight on), or MAX_ROUNDS."""
+    strikes: list[Strike] = []
     for number in range(1, MAX_ROUNDS + 1):
-        struck = _strike(attacker, defender, group, dice, log)
-        back = _strike(defender, attacker, 1, dice, log)
-        log.rounds.append(f"round {number}: {struck} killed, {back} back")
+        ours = _strike(number, attacker, defender, group, dice)
+        theirs = _strike(number, defender, attacker, _needed(attacker), dice)
+        for strike, target in ((ours, defender), (theirs, attacker)):
+            strikes.append(strike)
+            for _ in range(strike.killed):
+                target.fall()
         if not attacker.fighters or not defender.fighters or (until and attacker.lost >= until):
             break
-    return log
+    return strikes
 
 
-def _strike(hitting: Side, target: Side, group: int, dice: Dice, log: BattleLog) -> int:
-    """Every group of `hitting` (of `group` units; 0: all together) strikes the target's front
-    unit in turn; returns how many it killed."""
-    size = group or len(hitting.fighters)
-    killed = 0
+def _needed(target: Side) -> int:
+    """Completion: the defenders strike back in groups one larger than the attacking front
+    unit's negative defence, so that their best roll can reach it (a -2 front: groups of 3)."""
+    front = target.front()
+    return 1 - min(0, front.guard) if front else 1
+
+
+def _strike(number: int, hitting: Side, target: Side, group: int, dice: Dice) -> Strike:
+    """Every unit of `hitting` rolls at once ("roll dice simultaneously"); then each group of
+    `group` units (0: all together) strikes the target's front unit, the next group the unit
+    behind it once that one is dead, and so on. The dead fall after the round (`fight`)."""
     fighters = list(hitting.fighters)
+    rolls = dice.roll(len(fighters))
+    size = group or len(fighters)
+    killed = 0
     for start in range(0, len(fighters), size):
-        front = target.front()
-        if front is None:
+        if killed >= len(target.fighters):
             break
         members = fighters[start : start + size]
-        rolls = dice.roll(len(members))
-        log.dice.extend(rolls)
-        strength = combined_strength(rolls, [m.attack for m in members])
-        if kills(strength, front.guard):
-            target.fall()
+        strength = combined_strength(rolls[start : start + size], [m.attack for m in members])
+        if kills(strength, target.fighters[killed].guard):
             killed += 1
-    return killed
+    groups = -(-len(fighters) // size)
+    return Strike(number, hitting.seat.name, groups, tuple(rolls), killed)

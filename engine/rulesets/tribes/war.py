@@ -8,6 +8,7 @@ from engine.rulesets.tribes.legality import refuse_attack, refuse_path
 from engine.rulesets.tribes.model import UNIT_KINDS, GameState, Units
 from engine.rulesets.tribes.orders import Attack, Move
 from engine.rulesets.tribes.seat_turn import SeatTurn
+from engine.words import plural
 
 MOVE_ORDER = ("melee", "ranged", "magic", "population", "ship")  # a count without a type
 
@@ -84,7 +85,17 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
         source.units.add(kind, -fighters.get(kind))
     attacker = line_up(state, turn.seat, fighters, source.has("fortress"))
     defender = line_up(state, state.seat(defender_name), target.units, target.has("fortress"))
-    log = fight(attacker, defender, order.group, order.until, turn.dice(f"battle:{order.target}"))
+    dice = turn.dice(f"battle:{order.target}")
+    for strike in fight(attacker, defender, order.group, order.until, dice):
+        verb = "attack" if strike.seat == seat else "defend"
+        turn.event(
+            "battle_round",
+            f"Battle for {order.target}, round {strike.round}: {strike.seat} {verb} in "
+            f"{plural(strike.groups, 'group')}: {strike.killed} killed.",
+            strike.dice,
+            public=True,
+            also=(defender_name,),
+        )
     target.units = defender.left()
     back = attacker.left()
     won = not defender.fighters and bool(attacker.fighters)
@@ -104,11 +115,9 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     result = _result_text(order.target, defender_name, won, attacker.lost, defender.lost)
     turn.event(
         "battle",
-        f"Battle: {seat} attack {order.target} from {order.source}. "
-        + "; ".join(log.rounds)
-        + f". {result}",
-        log.dice,
+        f"Battle: {seat} attack {order.target} from {order.source}: {result}.",
         public=True,
+        also=(defender_name,),
     )
     turn.rec.done(seat, order, result)
 

@@ -143,15 +143,17 @@ def test_the_mage_bonus_is_an_option() -> None:
 
 
 def test_defenders_stand_toughest_first_and_strike_back() -> None:
-    """Completion: a side's units line up hardest to kill first, and every surviving
-    defender strikes back alone after the attacker's groups."""
+    """Completion: a side's units line up hardest to kill first; in every round both sides
+    strike at once."""
     state = game()
     bob = state.seat("bob")
     side = line_up(state, bob, Units(population=1, melee=1, ranged=1), False)
     assert [f.kind for f in side.fighters] == ["melee", "ranged", "population"]
     attacker = line_up(state, state.seat("ann"), Units(melee=1), False)
-    log = fight(attacker, side, 1, 0, Dice(1, 1, "ann", "battle:test"))
-    assert log.rounds and (not attacker.fighters or not side.fighters or len(log.rounds) == 10)
+    strikes = fight(attacker, side, 1, 0, Dice(1, 1, "ann", "battle:test"))
+    assert [s.seat for s in strikes[:2]] == ["ann", "bob"]
+    assert not attacker.fighters or not side.fighters or strikes[-1].round == 10
+    assert all(len(s.dice) >= 1 for s in strikes)
 
 
 def test_an_attack_that_clears_a_hex_takes_it_and_wins_fame() -> None:
