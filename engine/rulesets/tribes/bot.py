@@ -197,11 +197,13 @@ def _build(plan: _Plan) -> None:
     wishes = list(WISHES)
     if plan.dice.d(3) == 1:
         wishes.insert(0, wishes.pop(plan.dice.randrange(len(wishes))))
+    if _threatened(plan):
+        wishes.insert(0, wishes.pop(wishes.index("fortress")))
     built = 0
     for work in wishes:
         if built == 2:
             break
-        if work in card.built_kinds and work not in ("farm", "road", "barracks"):
+        if work in card.built_kinds and work not in ("farm", "road", "barracks", "fortress"):
             continue
         if work == "barracks" and not _needs_barracks(plan):
             continue
@@ -242,6 +244,8 @@ def _site_for(plan: _Plan, work: str) -> str:
     ]
     if work == "farm":
         fits = [n for n in fits if SITES.get(state.ground(n), "food") == "food"]
+    if work == "fortress":
+        fits = [n for n in fits if state.peek(n).has("barracks")]
     if work == "road":
         fits = [
             n

@@ -56,7 +56,7 @@ def _bribe(turn: SeatTurn, order: Bribe) -> None:
         f"Bribe: {seat} bribe {here.units.described()} of {victim.name} in {order.target} "
         f"for {count} x {price} = {count * price} money."
     )
-    turn.event("bribe", text, public=True)
+    turn.event("bribe", text, public=True, also=(victim.name,))
     turn.rec.done(seat, order, f"{count} units for {count * price} money")
 
 
