@@ -11,6 +11,8 @@ from engine.hexgrid import distance, neighbours
 from engine.rulesets.tribes.combat import line_up
 from engine.rulesets.tribes.legality import (
     COSTS,
+    ROAD_REACH,
+    SHIP_REACH,
     bribe_price,
     missing_materials,
     refuse_build,
@@ -117,10 +119,13 @@ def _war(plan: _Plan) -> None:
             plan.lines.append(f"ATTACK {target} FROM {name} COMBINE {_group(plan, target)}")
             continue
         keep = 1 if state.peek(name).has("barracks") and threatened else 0
-        if force - keep >= 2 and enemies and not state.is_sea(name):
-            step = _step_toward(plan, name, enemies)
-            if step:
-                plan.lines.append(f"MOVE {name} {step} {force - keep}")
+        sea = state.is_sea(name)
+        goals = [n for n in enemies if state.is_sea(n) == sea]
+        if force - keep >= 2 and goals:
+            path = _way_toward(plan, name, goals)
+            if path:
+                count = "" if sea else f" {force - keep}"
+                plan.lines.append(f"MOVE {name} {' '.join(path)}{count}")
 
 
 def _main_kind(plan: _Plan, name: str) -> str:
@@ -156,16 +161,32 @@ def _group(plan: _Plan, target: str) -> int:
     return 1 if guard >= 0 else min(3, 1 - guard)
 
 
-def _step_toward(plan: _Plan, name: str, enemies: list[str]) -> str:
+def _way_toward(plan: _Plan, name: str, goals: list[str]) -> list[str]:
+    """The hexes of a move toward the nearest goal: along roads (land) or up to two sea hexes
+    (ships) when that gets closer than a single step, else one step."""
     state = plan.state
-    goal = min(enemies, key=lambda n: (distance(n, name), n))
-    steps = [
-        n
-        for n in _around(state, name)
-        if distance(n, goal) < distance(name, goal)
-        and refuse_path(state, plan.seat, [name, n], "melee") is None
-    ]
-    return plan.dice.choice(sorted(steps)) if steps else ""
+    goal = min(goals, key=lambda n: (distance(n, name), n))
+    sea = state.is_sea(name)
+    kind = "ship" if sea else "melee"
+    reach = SHIP_REACH if sea else (ROAD_REACH if state.peek(name).has("road") else 1)
+    ways: list[list[str]] = [[name]]
+    found: list[list[str]] = []
+    for _ in range(reach):
+        longer = []
+        for way in ways:
+            for n in _around(state, way[-1]):
+                path = [*way, n]
+                if n not in way and refuse_path(state, plan.seat, path, kind) is None:
+                    longer.append(path)
+        found += longer
+        ways = longer
+    closer = [p for p in found if distance(p[-1], goal) < distance(name, goal)]
+    if not closer:
+        return []
+    best = min(distance(p[-1], goal) for p in closer)
+    shortest = min(len(p) for p in closer if distance(p[-1], goal) == best)
+    choices = sorted(p[1:] for p in closer if distance(p[-1], goal) == best and len(p) == shortest)
+    return plan.dice.choice(choices)
 
 
 def _bribe(plan: _Plan) -> None:
