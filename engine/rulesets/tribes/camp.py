@@ -53,7 +53,7 @@ def _bribe(turn: SeatTurn, order: Bribe) -> None:
     turn.spent[order.target] = turn.spent.get(order.target, 0) + here.units.population
     victim.fame = max(0, victim.fame - 1)
     text = (
-        f"Bribe: {seat} bribe {here.units.described()} of {victim.name} in {order.target} "
+        f"Bribe: {seat} bribes {here.units.described()} of {victim.name} in {order.target} "
         f"for {count} x {price} = {count * price} money."
     )
     turn.event("bribe", text, public=True, also=(victim.name,))
@@ -84,7 +84,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         fame = "; the first of its kind: fame +1"
     turn.event(
         f"build:{order.work}",
-        f"Build: {seat} build a {order.work} in {order.hex} ({paid}){fame}.",
+        f"Build: {seat} builds a {order.work} in {order.hex} ({paid}){fame}.",
         public=bool(fame),
     )
     turn.rec.done(seat, order, f"built ({paid})")
@@ -145,7 +145,7 @@ def _upgrade(turn: SeatTurn, order: Upgrade) -> None:
     level = "I" * turn.seat.level(order.track)
     turn.event(
         f"upgrade:{order.track}",
-        f"Upgrade: {seat} buy {order.track} {level} for {cost} {paid_in}.",
+        f"Upgrade: {seat} buys {order.track} {level} for {cost} {paid_in}.",
         public=True,
     )
     turn.rec.done(seat, order, f"{order.track} {level}")

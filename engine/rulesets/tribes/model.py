@@ -62,7 +62,11 @@ class Units(Serialisable):
         return self.population + self.military() + self.ship
 
     def described(self) -> str:
-        parts = [f"{self.get(k)} {k}" for k in UNIT_KINDS if self.get(k)]
+        parts = [
+            f"{n} {k}{'s' if k == 'ship' and n > 1 else ''}"
+            for k in UNIT_KINDS
+            if (n := self.get(k))
+        ]
         return ", ".join(parts) or "nothing"
 
 

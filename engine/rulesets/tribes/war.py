@@ -87,7 +87,7 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     defender = line_up(state, state.seat(defender_name), target.units, target.has("fortress"))
     dice = turn.dice(f"battle:{order.target}")
     for strike in fight(attacker, defender, order.group, order.until, dice):
-        verb = "attack" if strike.seat == seat else "defend"
+        verb = "attacks" if strike.seat == seat else "defends"
         turn.event(
             "battle_round",
             f"Battle for {order.target}, round {strike.round}: {strike.seat} {verb} in "
@@ -115,7 +115,7 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     result = _result_text(order.target, defender_name, won, attacker.lost, defender.lost)
     turn.event(
         "battle",
-        f"Battle: {seat} attack {order.target} from {order.source}: {result}.",
+        f"Battle: {seat} attacks {order.target} from {order.source}: {result}.",
         public=True,
         also=(defender_name,),
     )

@@ -120,7 +120,7 @@ def test_bribed_units_change_colour() -> None:
     assert state.places["C4"].owner == "ann"
     assert state.places["C4"].units.melee == 1
     bribe = next(e for e in rec.events if e.code == "bribe")
-    assert "bribe 1 population, 1 melee of bob in C4" in bribe.text
+    assert "bribes 1 population, 1 melee of bob in C4" in bribe.text
 
 
 def test_bribed_population_neither_works_nor_eats_that_turn() -> None:
