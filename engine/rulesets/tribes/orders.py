@@ -95,7 +95,7 @@ class Convert(Order):
         return self.melee + self.ranged + self.magic
 
     def understood(self) -> str:
-        parts = [plural(self.__dict__[k], k, k) for k in MILITARY if self.__dict__[k]]
+        parts = [plural(getattr(self, k), k, k) for k in MILITARY if getattr(self, k)]
         march = f", marching by road to {self.to[-1]}" if self.to else ""
         return f"convert a population unit in {self.hex} into {', '.join(parts)}{march}"
 
