@@ -220,6 +220,8 @@ def _build(plan: _Plan) -> None:
         wishes.insert(0, wishes.pop(plan.dice.randrange(len(wishes))))
     if _threatened(plan):
         wishes.insert(0, wishes.pop(wishes.index("fortress")))
+    if not state.owned_buildings(seat, "barracks"):
+        wishes.insert(0, wishes.pop(wishes.index("barracks")))  # or lose every fighter
     built = 0
     for work in wishes:
         if built == 2:

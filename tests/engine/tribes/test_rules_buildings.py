@@ -53,6 +53,8 @@ def test_a_building_is_owned_only_with_a_unit_in_its_hex() -> None:
     rec = run(state, {})
     assert "unsupported" in codes(rec, "ann")  # the empty barracks in B2 supports no one
     assert state.owned_buildings("ann", "barracks") == 0
+    put(state, "B2", "ann", ("barracks",), population=1)  # one population unit is enough
+    assert state.owned_buildings("ann", "barracks") == 1
 
 
 def test_converting_a_population_unit_into_three_military() -> None:

@@ -23,6 +23,14 @@ def test_an_attack_roll_of_4_or_more_kills() -> None:
     assert not kills(3, 0)
 
 
+def test_negative_defence_modifiers_help_a_unit_survive() -> None:
+    """ "When units are attacked, negative defensive modifiers increase a unit's chance of
+    survival." A strength of 4 kills a unit without modifiers, not one at -1."""
+    assert kills(4, 0)
+    assert not kills(4, -1)
+    assert kills(5, -1)
+
+
 def test_population_attacks_and_defends_better_in_a_fortress() -> None:
     """OFFENSIVE MODIFIERS "Population Fortress (+1)"; DEFENSIVE MODIFIERS "Population
     Fortress (-1)"."""
