@@ -15,7 +15,7 @@ from engine.rulesets.tribes.turn import play
 class Tribes(GameRuleset[GameState]):
     id = "tribes"
     aliases = ("tribe",)
-    title = "Tribes (the fragment, completed)"
+    title = "Tribes: a fragment completed"
     min_seats = 2
     max_seats = 8
     options = OPTIONS
