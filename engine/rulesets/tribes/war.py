@@ -91,7 +91,8 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
         turn.event(
             "battle_round",
             f"Battle for {order.target}, round {strike.round}: {strike.seat} {verb} in "
-            f"{plural(strike.groups, 'group')}: {strike.killed} killed.",
+            f"{plural(strike.groups, 'group')}, rolling {' '.join(map(str, strike.dice))}: "
+            f"{strike.killed} killed.",
             strike.dice,
             public=True,
             also=(defender_name,),
