@@ -128,11 +128,6 @@ def _war(plan: _Plan) -> None:
                 plan.lines.append(f"MOVE {name} {' '.join(path)}{count}")
 
 
-def _main_kind(plan: _Plan, name: str) -> str:
-    units = plan.state.units(name, plan.seat)
-    return max(("melee", "ranged", "magic"), key=lambda k: (units.get(k), k)).upper()
-
-
 def _target(plan: _Plan, name: str, force: int, attacked: set[str]) -> str:
     state = plan.state
     best = ""

@@ -3,7 +3,7 @@ combined attack (combat.py) are used exactly as written inside them."""
 
 from __future__ import annotations
 
-from engine.rulesets.tribes.combat import fight, line_up
+from engine.rulesets.tribes.combat import Side, Strike, fight, line_up
 from engine.rulesets.tribes.legality import refuse_attack, refuse_path
 from engine.rulesets.tribes.model import UNIT_KINDS, GameState, Units
 from engine.rulesets.tribes.orders import Attack, Move
@@ -87,33 +87,8 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
     defender = line_up(state, state.seat(defender_name), target.units, target.has("fortress"))
     dice = turn.dice(f"battle:{order.target}")
     for strike in fight(attacker, defender, order.group, order.until, dice):
-        verb = "attacks" if strike.seat == seat else "defends"
-        turn.event(
-            "battle_round",
-            f"Battle for {order.target}, round {strike.round}: {strike.seat} {verb} in "
-            f"{plural(strike.groups, 'group')}, rolling {' '.join(map(str, strike.dice))}: "
-            f"{strike.killed} killed.",
-            strike.dice,
-            public=True,
-            also=(defender_name,),
-        )
-    target.units = defender.left()
-    back = attacker.left()
-    won = not defender.fighters and bool(attacker.fighters)
-    if won:
-        target.owner, target.units = seat, back
-        turn.seat.fame += 1
-        state.seat(defender_name).fame = max(0, state.seat(defender_name).fame - 1)
-    else:
-        for kind in UNIT_KINDS:
-            source.units.add(kind, back.get(kind))
-        if not attacker.fighters:
-            state.seat(defender_name).fame += 1
-    if not target.units.total() and not won:
-        target.owner = ""
-    if not source.units.total():
-        source.owner = ""
-    result = _result_text(order.target, defender_name, won, attacker.lost, defender.lost)
+        _report_strike(turn, order, defender_name, strike)
+    result = _settle(turn, order, attacker, defender)
     turn.event(
         "battle",
         f"Battle: {seat} attacks {order.target} from {order.source}: {result}.",
@@ -121,6 +96,43 @@ def _attack(turn: SeatTurn, order: Attack) -> None:
         also=(defender_name,),
     )
     turn.rec.done(seat, order, result)
+
+
+def _report_strike(turn: SeatTurn, order: Attack, defender: str, strike: Strike) -> None:
+    verb = "attacks" if strike.seat == turn.name else "defends"
+    turn.event(
+        "battle_round",
+        f"Battle for {order.target}, round {strike.round}: {strike.seat} {verb} in "
+        f"{plural(strike.groups, 'group')}, rolling {' '.join(map(str, strike.dice))}: "
+        f"{strike.killed} killed.",
+        strike.dice,
+        public=True,
+        also=(defender,),
+    )
+
+
+def _settle(turn: SeatTurn, order: Attack, attacker: Side, defender: Side) -> str:
+    """The survivors take the hex or go home; fame is won and lost. Returns the result."""
+    state, seat = turn.state, turn.name
+    source, target = state.place(order.source), state.place(order.target)
+    holder = state.seat(defender.seat.name)
+    target.units = defender.left()
+    won = not defender.fighters and bool(attacker.fighters)
+    if won:
+        target.owner, target.units = seat, attacker.left()
+        turn.seat.fame += 1
+        holder.fame = max(0, holder.fame - 1)
+    else:
+        back = attacker.left()
+        for kind in UNIT_KINDS:
+            source.units.add(kind, back.get(kind))
+        if not attacker.fighters:
+            holder.fame += 1  # the defender beat off the attack to the last attacker
+    if not target.units.total() and not won:
+        target.owner = ""
+    if not source.units.total():
+        source.owner = ""
+    return _result_text(order.target, holder.name, won, attacker.lost, defender.lost)
 
 
 def _result_text(target: str, defender: str, won: bool, lost: int, killed: int) -> str:
