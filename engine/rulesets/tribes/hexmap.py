@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from engine.dice import Dice
-from engine.hexgrid import distance, hex_name, hex_place, neighbours
+from engine.hexgrid import distance, hex_name, hex_place, neighbours, spread_out
 from engine.rulesets.tribes.model import LAND, SEA
 
 SEA_SHARE = 0.25
@@ -73,16 +73,7 @@ def _homes(grid: dict[str, str], width: int, height: int, seats: int, dice: Dice
         and len(neighbours(width, height, n)) == 6
         and all(grid[m] == LAND for m in neighbours(width, height, n))
     ]
-    if len(good) < seats:
-        return []
-    homes = [dice.choice(good)]
-    while len(homes) < seats:
-        spacing = {n: min(distance(n, h) for h in homes) for n in good if n not in homes}
-        best = max(spacing.values())
-        if best < 4:
-            return []
-        homes.append(dice.choice(sorted(n for n, d in spacing.items() if d == best)))
-    return homes
+    return spread_out(good, seats, 4, dice)
 
 
 def _sites(grid: dict[str, str], width: int, height: int, homes: list[str], dice: Dice) -> None:
