@@ -17,7 +17,7 @@ from engine.rulesets.tribes.legality import (
     refuse_upgrade,
     upgrade_cost,
 )
-from engine.rulesets.tribes.model import BUILDINGS, Units
+from engine.rulesets.tribes.model import BUILDINGS, Units, a_building
 from engine.rulesets.tribes.orders import Bribe, Build, Convert, Upgrade, refuse_road_march
 from engine.rulesets.tribes.seat_turn import SeatTurn
 from engine.rulesets.tribes.war import transfer
@@ -84,7 +84,7 @@ def _build(turn: SeatTurn, order: Build) -> None:
         fame = "; the first of its kind: fame +1"
     turn.event(
         f"build:{order.work}",
-        f"Build: {seat} builds a {order.work} in {order.hex} ({paid}){fame}.",
+        f"Build: {seat} builds {a_building(order.work)} in {order.hex} ({paid}){fame}.",
         public=bool(fame),
     )
     turn.rec.done(seat, order, f"built ({paid})")

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.hexgrid import distance, neighbours
-from engine.rulesets.tribes.model import GameState, Seat
+from engine.rulesets.tribes.model import GameState, Seat, a_building
 
 ROAD_REACH = 3  # hexes a land unit may move along roads (completion)
 SHIP_REACH = 2  # sea hexes a ship may move (completion)
@@ -135,12 +135,12 @@ def refuse_build(
         if not launch_hex(state, seat, name):
             return Refusal(f"no free sea hex next to {name}", rule)
     elif here.has(work):
-        return Refusal(f"{name} already has a {work}", "buildings")
+        return Refusal(f"{name} already has {a_building(work)}", "buildings")
     elif work == "dock" and not any(state.is_sea(n) for n in _around(state, name)):
         return Refusal(f"a dock stands on the coast; {name} is not next to the sea", rule)
     missing = missing_materials(stock, work)
     if missing:
-        return Refusal(f"a {work} needs {missing}", rule)
+        return Refusal(f"{a_building(work)} needs {missing}", rule)
     return None
 
 

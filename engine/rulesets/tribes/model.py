@@ -29,6 +29,14 @@ BUILDINGS = (
     "dock",
     "road",
 )
+PLURAL_NAMES = ("stables",)  # a building named in the plural takes no article
+
+
+def a_building(name: str) -> str:
+    """'a farm', 'stables'."""
+    return name if name in PLURAL_NAMES else f"a {name}"
+
+
 UPGRADES = ("melee", "beasts", "ranged")  # tribe-card upgrade tracks, each 0, 1 or 2
 MATERIALS = ("wood", "stone", "ore", "food", "money")
 SEAT_LETTERS = "ABCDEFGH"

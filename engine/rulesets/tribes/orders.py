@@ -24,7 +24,7 @@ from engine.rulesets.tribes.legality import (
     refuse_path,
     refuse_upgrade,
 )
-from engine.rulesets.tribes.model import BUILDINGS, MILITARY, UNIT_KINDS, GameState
+from engine.rulesets.tribes.model import BUILDINGS, MILITARY, UNIT_KINDS, GameState, a_building
 from engine.rulesets.tribes.rules import RULES
 from engine.words import match_word, parse_count, plural, shown, spellings_of
 
@@ -45,9 +45,9 @@ class Move(Order):
     kind: str  # '': every kind that can make the move
 
     def understood(self) -> str:
-        what = (
-            f"{self.count} {self.kind or 'units'}" if self.count else f"all {self.kind or 'units'}"
-        )
+        what = f"{self.count} {self.kind}" if self.count else f"all {self.kind or 'units'}"
+        if self.count and not self.kind:
+            what = f"{self.count} units (fighters first)"
         return f"move {what} from {self.path[0]} to {' then '.join(self.path[1:])}"
 
 
@@ -80,7 +80,7 @@ class Build(Order):
 
     def understood(self) -> str:
         paid = f" paying {self.material}" if self.material else ""
-        return f"build a {self.work} in {self.hex}{paid}"
+        return f"build {a_building(self.work)} in {self.hex}{paid}"
 
 
 @dataclass(frozen=True)
@@ -270,7 +270,8 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
     if len(words) == 3:
         if work not in ("barracks", "blacksmith"):
             raise syntax(
-                f"a {work} has a fixed cost; WOOD or STONE is for barracks and blacksmiths",
+                f"{a_building(work)} has a fixed cost; WOOD or STONE is for barracks "
+                "and blacksmiths",
                 "BUILD C4 FARM",
             )
         material = match_word(words[2], MATERIAL_WORDS, "material", EXAMPLES["BUILD"])
