@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.rulesets.tribes.model import MILITARY, SITES, GameState
 from engine.rulesets.tribes.orders import Grow
 from engine.rulesets.tribes.seat_turn import SeatTurn
+from engine.words import plural
 
 WORKERS_A_HEX = 3  # population units that can work one hex (completion)
 PLAIN_FOOD = 2  # food a worker gathers on land without a site
@@ -70,7 +71,8 @@ def _work(turn: SeatTurn) -> None:
     for what, amount in made.items():
         seat.gain(what, amount)
     got = ", ".join(f"{amount} {what}" for what, amount in sorted(made.items()) if amount)
-    turn.event("work", f"Work: {workers} workers and {ships} ships make {got or 'nothing'}.")
+    made_by = plural(workers, "worker") + (f" and {plural(ships, 'ship')}" if ships else "")
+    turn.event("work", f"Work: {made_by} make {got or 'nothing'}.")
 
 
 def eaters(state: GameState, seat: str, bribed: int = 0) -> int:
