@@ -72,7 +72,7 @@ def _work(turn: SeatTurn) -> None:
         seat.gain(what, amount)
     got = ", ".join(f"{amount} {what}" for what, amount in sorted(made.items()) if amount)
     made_by = plural(workers, "worker") + (f" and {plural(ships, 'ship')}" if ships else "")
-    turn.event("work", f"Work: {made_by} make {got or 'nothing'}.")
+    turn.event("work", f"Work by {made_by}: {got or 'nothing'}.")
 
 
 def eaters(state: GameState, seat: str, bribed: int = 0) -> int:

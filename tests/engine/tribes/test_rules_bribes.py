@@ -136,7 +136,7 @@ def test_bribed_population_neither_works_nor_eats_that_turn() -> None:
     # ann's own 6 population (3 in C3, 1 in D3, 2 in E2) work and eat; the three bribed people
     # in C4 do neither.
     work = next(e for e in rec.events if e.code == "work" and e.seat == "ann")
-    assert work.text.startswith("Work: 6 workers")
+    assert work.text.startswith("Work by 6 workers")
     fed = next(e for e in rec.events if e.code in ("fed", "hunger") and e.seat == "ann")
     assert fed.text.startswith("Food: 6 eaten")
     assert state.seat("ann").food >= food - 6
