@@ -1,7 +1,7 @@
 """Every registered ruleset's orders say what they were understood as (engine.recorder's
 RecordedOrder.understood), for the check reply: in words, on one line, never raising, and for
 the example orders of the reference too. No per-ruleset code: a new ruleset is checked as it
-registers (issue 13; a candidate for the contract suite)."""
+registers (part of the contract suite)."""
 
 from __future__ import annotations
 
