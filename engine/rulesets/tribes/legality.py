@@ -78,9 +78,12 @@ def _all_road(state: GameState, path: Sequence[str]) -> bool:
     return all(state.peek(n).has("road") for n in path)
 
 
-def refuse_attack(state: GameState, seat: str, target: str, source: str) -> Refusal | None:
+def refuse_attack(
+    state: GameState, seat: str, target: str, source: str, arriving: bool = False
+) -> Refusal | None:
+    """An attack from `source`; `arriving`: an earlier MOVE of the same orders ends there."""
     mine = state.units(source, seat)
-    if not (mine.military() or mine.ship):
+    if not (mine.military() or mine.ship or arriving):
         return Refusal(f"you have no military units or ships in {source}", "attack")
     if distance(source, target) != 1:
         return Refusal(f"{target} is not next to {source}", "attack")

@@ -154,6 +154,7 @@ class _Context:
     spent: dict[str, int] = field(default_factory=dict)  # population work given per hex
     money: int = 0
     attacked: dict[str, int] = field(default_factory=dict)
+    move_ends: set[str] = field(default_factory=set)
 
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
@@ -219,6 +220,7 @@ def _move(base: Order, words: list[str], context: _Context) -> Move:
     if count and not kind and count > present.total():
         raise illegal(f"you have {present.total()} units in {path[0]}, not {count}", RULES["move"])
     _refused(refuse_path(state, seat, path, kind or ("ship" if state.is_sea(path[0]) else "melee")))
+    context.move_ends.add(path[-1])
     return Move(base.line_no, base.text, tuple(path), count, kind)
 
 
@@ -245,7 +247,8 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
         raise illegal(
             f"{target} is already attacked on line {context.attacked[target]}", RULES["attack"]
         )
-    _refused(refuse_attack(context.state, context.seat, target, source))
+    arriving = source in context.move_ends
+    _refused(refuse_attack(context.state, context.seat, target, source, arriving))
     context.attacked[target] = base.line_no
     return Attack(base.line_no, base.text, target, source, group, until)
 

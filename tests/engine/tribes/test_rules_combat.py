@@ -185,3 +185,13 @@ def test_land_does_not_attack_sea() -> None:
     put(state, "E2", "ann", ("dock",), population=2, melee=1)
     parsed = read(state, "ann", "ATTACK F3 FROM E2")
     assert parsed.problems and "land fights land" in parsed.problems[0].message
+
+
+def test_an_army_may_move_and_attack_in_the_same_turn() -> None:
+    """Completion: phase 1 moves, then phase 2 attacks; an ATTACK may start from the hex an
+    earlier MOVE of the same orders ends in."""
+    state = game()
+    put(state, "B4", "bob", population=1)
+    assert read(state, "ann", "ATTACK B4 FROM B3").problems
+    rec = run(state, {"ann": "MOVE C3 B3 3 MELEE\nATTACK B4 FROM B3 COMBINE 3"})
+    assert "battle" in codes(rec, "ann")
