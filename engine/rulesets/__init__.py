@@ -4,7 +4,9 @@ from engine.registry import register
 from engine.rulesets.culture_and_conquest import CultureAndConquest
 from engine.rulesets.medieval_micromanager import MedievalMicromanager
 from engine.rulesets.temples_and_swords import TemplesAndSwords
+from engine.rulesets.tribes import Tribes
 
 register(TemplesAndSwords())
 register(CultureAndConquest())
 register(MedievalMicromanager())
+register(Tribes())
