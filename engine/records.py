@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from engine.problems import Problem
+from engine.serial import Serialisable
 
 
 class OrderStatus(StrEnum):
@@ -16,7 +17,7 @@ class OrderStatus(StrEnum):
 
 
 @dataclass(frozen=True)
-class Event:
+class Event(Serialisable):
     """Something that happened. `seat` is whose turn it happened in ('' for none);
     `public` events are news for every seat, the rest only for `seat` and `also`."""
 
@@ -31,48 +32,13 @@ class Event:
     def visible_to(self, seat: str) -> bool:
         return self.public or seat == self.seat or seat in self.also
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "code": self.code,
-            "seat": self.seat,
-            "text": self.text,
-            "phase": self.phase,
-            "dice": list(self.dice),
-            "public": self.public,
-            "also": list(self.also),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Event:
-        return cls(
-            code=data["code"],
-            seat=data["seat"],
-            text=data["text"],
-            phase=data.get("phase", ""),
-            dice=tuple(data.get("dice", ())),
-            public=data.get("public", False),
-            also=tuple(data.get("also", ())),
-        )
-
 
 @dataclass(frozen=True)
-class OrderResult:
+class OrderResult(Serialisable):
     line_no: int
     order: str
     status: OrderStatus
     note: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "line_no": self.line_no,
-            "order": self.order,
-            "status": self.status.value,
-            "note": self.note,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> OrderResult:
-        return cls(data["line_no"], data["order"], OrderStatus(data["status"]), data["note"])
 
 
 @dataclass
@@ -86,16 +52,9 @@ class ParsedOrders:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class Outcome(Serialisable):
     winners: tuple[str, ...]
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "reason": self.reason}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Outcome:
-        return cls(tuple(data["winners"]), data["reason"])
 
 
 @dataclass

@@ -8,12 +8,33 @@ The phases themselves, standing orders and scoring stay with each ruleset.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 from engine.dice import Dice
 from engine.recorder import RecordedOrder, Recorder
+from engine.ruleset import OptionSpec
+
+# The options the driver reads; every ruleset built on it offers them.
+MODE_OPTION = OptionSpec(
+    "mode",
+    "round",
+    "round: every seat orders, then the seats' turns are played in turn order; "
+    "sequential: one seat's turn at a time",
+    choices=("round", "sequential"),
+)
+
+
+def turn_limit_option(who_wins: str) -> OptionSpec:
+    """The option `close_turn` reads: after this many rounds `who_wins` (0: no limit)."""
+    return OptionSpec(
+        "turn_limit",
+        0,
+        f"end the game after this many rounds, {who_wins} winning (0: no limit, as the text)",
+        minimum=0,
+        maximum=10000,
+    )
 
 
 class PlayingSeat(Protocol):
@@ -135,3 +156,43 @@ def advance_clock(state: ClockedState[PlayingSeat]) -> bool:
             return False
         state.active = alive[0] if alive else 0
     return True
+
+
+def play_seats(
+    state: ClockedState[SeatT],
+    rec: Recorder,
+    play: Callable[[SeatT], None],
+    victory: Callable[[str], str],
+) -> None:
+    """The seats whose turn this is play in order; the first whose turn ends in victory (the
+    reason `victory` gives, '' for none) wins, and nobody plays after it."""
+    for seat in seats_playing(state):
+        play(seat)
+        reason = victory(seat.name)
+        if reason:
+            finish(state, rec, [seat.name], reason)
+            return
+
+
+def close_turn(
+    state: ClockedState[SeatT],
+    orders: Mapping[str, Sequence[RecordedOrder]],
+    rec: Recorder,
+    score: Callable[[SeatT], Any],
+    describe: Callable[[Any], str],
+) -> None:
+    """After the seats have played: orders never reached are answered, the clock moves, and
+    at the end of a round that reaches the turn limit (option `turn_limit`, 0 for none) the
+    best `score` wins, said as `describe(best)`."""
+    skip_unplayed(state, orders, rec)
+    if not advance_clock(state):
+        return
+    limit = state.options["turn_limit"]
+    if not state.winners and limit and state.round >= limit:
+        scores = {s.name: score(s) for s in state.seats if s.alive} or {
+            s.name: score(s) for s in state.seats
+        }
+        best = max(scores.values())
+        winners = [name for name, value in scores.items() if value == best]
+        finish(state, rec, winners, f"turn limit {limit} reached with {describe(best)}")
+    state.round += 1

@@ -1,4 +1,5 @@
-"""The game state of Culture & Conquest, its tables, and its exact round trip to plain JSON.
+"""The game state of Culture & Conquest, and its tables (written to plain JSON
+and read back by engine.serial).
 
 Without a map (the game as written) a culture is its populations in five specialist categories,
 its cities (each with at most one Wonder), its leaders, advances, gold and food. In the map
@@ -9,9 +10,10 @@ population, city and leader is.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.hexgrid import hex_name, neighbours, reading_key
+from engine.serial import Serialisable, sparse
 
 CATEGORIES = ("army", "agriculture", "trade", "labor", "scholars")
 CATEGORY_TITLES = {
@@ -148,30 +150,21 @@ TRIBUTES = ("city", "gold", "population")
 SEAT_LETTERS = "ABCDEFGHIJKL"
 
 
+def in_category_order(pops: dict[str, int]) -> dict[str, int]:
+    """Populations by category in CATEGORIES order, the order every table and report uses."""
+    return {category: pops.get(category, 0) for category in CATEGORIES}
+
+
 @dataclass
 class Leader:
     name: str
     kind: str  # one of LEADER_TYPES
-
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "kind": self.kind}
-
-    @classmethod
-    def from_json(cls, data: dict[str, str]) -> Leader:
-        return cls(data["name"], data["kind"])
 
 
 @dataclass
 class City:
     name: str
     wonder: str = ""
-
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "wonder": self.wonder}
-
-    @classmethod
-    def from_json(cls, data: dict[str, str]) -> City:
-        return cls(data["name"], data["wonder"])
 
 
 @dataclass
@@ -183,13 +176,6 @@ class Project:
     labor: int = 0
     city: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "labor": self.labor, "city": self.city}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Project:
-        return cls(data["kind"], data["name"], data["labor"], data["city"])
-
 
 @dataclass
 class Support:
@@ -199,13 +185,6 @@ class Support:
     armies: int
     general: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "armies": self.armies, "general": self.general}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Support:
-        return cls(data["seat"], data["armies"], data["general"])
-
 
 @dataclass
 class Standing:
@@ -214,21 +193,6 @@ class Standing:
     surrender_below: int = 0  # surrender when the own army falls below this; 0: never
     tribute: list[str] = field(default_factory=lambda: list(TRIBUTES))
     supports: list[Support] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "surrender_below": self.surrender_below,
-            "tribute": list(self.tribute),
-            "supports": [s.to_json() for s in self.supports],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Standing:
-        return cls(
-            data["surrender_below"],
-            list(data["tribute"]),
-            [Support.from_json(s) for s in data["supports"]],
-        )
 
 
 @dataclass
@@ -247,6 +211,9 @@ class Seat:
     labor_credit: int = 0  # labor traded in (+) or out (-), for the next build phase
     alive: bool = True
     standing: Standing = field(default_factory=Standing)
+
+    def __post_init__(self) -> None:
+        self.pops = in_category_order(self.pops)
 
     def has(self, advance: str) -> bool:
         return advance in self.advances
@@ -272,43 +239,6 @@ class Seat:
     def city(self, name: str) -> City | None:
         return next((c for c in self.cities if c.name.lower() == name.lower()), None)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "letter": self.letter,
-            "culture": self.culture,
-            "pops": {c: self.pops[c] for c in CATEGORIES},
-            "gold": self.gold,
-            "food": self.food,
-            "advances": list(self.advances),
-            "leaders": [leader.to_json() for leader in self.leaders],
-            "cities": [city.to_json() for city in self.cities],
-            "projects": [project.to_json() for project in self.projects],
-            "wonders_built": list(self.wonders_built),
-            "labor_credit": self.labor_credit,
-            "alive": self.alive,
-            "standing": self.standing.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(
-            name=data["name"],
-            letter=data["letter"],
-            culture=data["culture"],
-            pops={c: data["pops"][c] for c in CATEGORIES},
-            gold=data["gold"],
-            food=data["food"],
-            advances=list(data["advances"]),
-            leaders=[Leader.from_json(x) for x in data["leaders"]],
-            cities=[City.from_json(x) for x in data["cities"]],
-            projects=[Project.from_json(x) for x in data["projects"]],
-            wonders_built=list(data["wonders_built"]),
-            labor_credit=data["labor_credit"],
-            alive=data["alive"],
-            standing=Standing.from_json(data["standing"]),
-        )
-
 
 @dataclass
 class Item:
@@ -332,13 +262,6 @@ class Item:
         if self.kind == "promise":
             return f'promise "{self.name}"'
         return f"{self.kind} {self.name}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "count": self.count, "name": self.name}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Item:
-        return cls(data["kind"], data["count"], data["name"])
 
 
 def describe_items(items: list[Item] | tuple[Item, ...]) -> str:
@@ -366,31 +289,6 @@ class Offer:
     def describe(self) -> str:
         return f"{describe_items(self.give)} FOR {describe_items(self.get)}"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "seat": self.seat,
-            "to": self.to,
-            "give": [i.to_json() for i in self.give],
-            "get": [i.to_json() for i in self.get],
-            "step": self.step,
-            "tries": self.tries,
-            "line_no": self.line_no,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Offer:
-        return cls(
-            data["id"],
-            data["seat"],
-            data["to"],
-            [Item.from_json(i) for i in data["give"]],
-            [Item.from_json(i) for i in data["get"]],
-            data["step"],
-            data["tries"],
-            data["line_no"],
-        )
-
 
 @dataclass
 class Acceptance:
@@ -412,31 +310,6 @@ class Acceptance:
             return offer.id.lower() == self.offer_id.lower()
         return same_items(offer.give, self.give) and same_items(offer.get, self.get)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "by": self.by,
-            "seat": self.seat,
-            "offer_id": self.offer_id,
-            "give": [i.to_json() for i in self.give],
-            "get": [i.to_json() for i in self.get],
-            "step": self.step,
-            "last_step": self.last_step,
-            "line_no": self.line_no,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Acceptance:
-        return cls(
-            data["by"],
-            data["seat"],
-            data["offer_id"],
-            [Item.from_json(i) for i in data["give"]],
-            [Item.from_json(i) for i in data["get"]],
-            data["step"],
-            data["last_step"],
-            data["line_no"],
-        )
-
 
 LAND, SEA = "L", "~"
 
@@ -450,6 +323,9 @@ class Territory:
     city: str = ""  # the name of the city in it ('' for none): one City per territory
     leaders: list[str] = field(default_factory=list)  # names of the owner's leaders in it
 
+    def __post_init__(self) -> None:
+        self.pops = in_category_order(self.pops)
+
     @property
     def population(self) -> int:
         return sum(self.pops.values())
@@ -461,19 +337,6 @@ class Territory:
     def empty(self) -> bool:
         return not (self.population or self.city or self.leaders)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "owner": self.owner,
-            "pops": {c: self.pops[c] for c in CATEGORIES},
-            "city": self.city,
-            "leaders": list(self.leaders),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Territory:
-        pops = {c: data["pops"][c] for c in CATEGORIES}
-        return cls(data["owner"], pops, data["city"], list(data["leaders"]))
-
 
 @dataclass
 class Land:
@@ -482,6 +345,10 @@ class Land:
 
     rows: tuple[str, ...]
     territories: dict[str, Territory]
+
+    def __post_init__(self) -> None:
+        # Stored JSON has its keys sorted as text ("A10" before "A2"); play goes in reading order.
+        self.territories = dict(sorted(self.territories.items(), key=_reading))
 
     @classmethod
     def blank(cls, rows: tuple[str, ...]) -> Land:
@@ -526,24 +393,15 @@ class Land:
     def where_leader(self, leader: str) -> str:
         return next((n for n, t in self.territories.items() if leader in t.leaders), "")
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "rows": list(self.rows),
-            "territories": {n: t.to_json() for n, t in self.territories.items()},
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Land:
-        territories = {n: Territory.from_json(t) for n, t in data["territories"].items()}
-        return cls(tuple(data["rows"]), dict(sorted(territories.items(), key=_reading)))
-
 
 def _reading(item: tuple[str, Territory]) -> tuple[int, int]:
     return reading_key(item[0])
 
 
 @dataclass
-class GameState:
+class GameState(Serialisable):
+    json_tag: ClassVar[dict[str, str]] = {"ruleset": "culture-and-conquest"}
+
     seats: list[Seat]  # in turn order, as rolled at setup
     options: dict[str, Any]
     offers: list[Offer] = field(default_factory=list)
@@ -554,7 +412,7 @@ class GameState:
     step: int = 1  # the number of the pending turn as the service counts turns
     winners: list[str] = field(default_factory=list)
     end_reason: str = ""
-    land: Land | None = None  # the map version's map; None for the game without a map
+    land: Land | None = sparse(None, key="map")  # the map version's; None without a map
 
     def seat(self, name: str) -> Seat:
         for seat in self.seats:
@@ -576,37 +434,3 @@ class GameState:
         """City names standing or under construction, in lower case."""
         names = {city.name.lower() for _, city in self.all_cities()}
         return names | {p.name.lower() for s in self.seats for p in s.projects if p.kind == "city"}
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "ruleset": "culture-and-conquest",
-            "seats": [seat.to_json() for seat in self.seats],
-            "options": dict(sorted(self.options.items())),
-            "offers": [offer.to_json() for offer in self.offers],
-            "acceptances": [a.to_json() for a in self.acceptances],
-            "wonders_lost": list(self.wonders_lost),
-            "round": self.round,
-            "active": self.active,
-            "step": self.step,
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
-        }
-        if self.land is not None:
-            data["map"] = self.land.to_json()
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameState:
-        return cls(
-            seats=[Seat.from_json(s) for s in data["seats"]],
-            options=dict(data["options"]),
-            offers=[Offer.from_json(o) for o in data["offers"]],
-            acceptances=[Acceptance.from_json(a) for a in data["acceptances"]],
-            wonders_lost=list(data["wonders_lost"]),
-            round=data["round"],
-            active=data["active"],
-            step=data["step"],
-            winners=list(data["winners"]),
-            end_reason=data["end_reason"],
-            land=Land.from_json(data["map"]) if "map" in data else None,
-        )

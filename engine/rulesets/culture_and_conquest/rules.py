@@ -8,6 +8,7 @@ Where the project completes or decides something the text leaves open, the claus
 from __future__ import annotations
 
 from engine.ruleset import OptionSpec
+from engine.turns import MODE_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": 'Victory Conditions: "Be the first to build 3+ Wonders and learn 15+ Advances. '
@@ -70,13 +71,7 @@ RULES: dict[str, str] = {
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "mode",
-        "round",
-        "round: every seat orders, then the seats' turns are played in turn order; "
-        "sequential: one seat's turn at a time",
-        choices=("round", "sequential"),
-    ),
+    MODE_OPTION,
     OptionSpec(
         "starting_gold",
         0,
@@ -103,12 +98,5 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "map of land territories and sea",
         choices=("none", "generated"),
     ),
-    OptionSpec(
-        "turn_limit",
-        0,
-        "end the game after this many rounds, the most Wonders built then the most Advances "
-        "winning (0: no limit, as the text)",
-        minimum=0,
-        maximum=10000,
-    ),
+    turn_limit_option("the most Wonders built then the most Advances"),
 )

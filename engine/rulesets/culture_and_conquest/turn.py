@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.recorder import Recorder
-from engine.records import Outcome, Resolution
 from engine.rulesets.culture_and_conquest import mapwar, movement
 from engine.rulesets.culture_and_conquest import trade as trading
 from engine.rulesets.culture_and_conquest.economy import build, harvest, income, research, upkeep
 from engine.rulesets.culture_and_conquest.geography import settle
-from engine.rulesets.culture_and_conquest.model import GameState, Support
+from engine.rulesets.culture_and_conquest.model import GameState, Seat, Support
 from engine.rulesets.culture_and_conquest.nature import disaster
 from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
 from engine.rulesets.culture_and_conquest.population import distribution, gain_leader, increase
@@ -24,7 +23,7 @@ from engine.rulesets.culture_and_conquest.scoring import (
 from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, PHASES, SeatTurn
 from engine.rulesets.culture_and_conquest.trade import trade
 from engine.rulesets.culture_and_conquest.war import war
-from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
+from engine.turns import close_turn, play_seats
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     increase,
@@ -48,29 +47,26 @@ MAP_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
 )
 
 
-def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Resolution:
-    """Play the pending turn on `state` (which it changes) and return the record."""
-    if state.winners:
-        raise ValueError("the game is over")
+def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
+    """Play the pending turn on `state` (which it changes) and return its record."""
     rec = Recorder()
     _standing_orders(state, orders, rec)
     trading.register(state, orders, rec)
     every = {(s, o.line_no): o for s, seat_orders in orders.items() for o in seat_orders}
-    for seat in seats_playing(state):
+
+    def play(seat: Seat) -> None:
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed, all_orders=every)
         _play(turn)
         eliminate(state, rec)
-        reason = victory_after_turn(state, seat.name)
-        if reason:
-            finish(state, rec, [seat.name], reason)
-            break
+
+    play_seats(state, rec, play, lambda name: victory_after_turn(state, name))
     trading.close_turn(state, orders, rec)
-    skip_unplayed(state, orders, rec)
-    if advance_clock(state):
-        _end_round(state, rec)
-    rec.sort_results()
-    outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
-    return Resolution(state.to_json(), rec.events, rec.results, outcome)
+    close_turn(state, orders, rec, standing, _wonders_and_advances)
+    return rec
+
+
+def _wonders_and_advances(best: tuple[int, int]) -> str:
+    return f"{best[0]} Wonders and {best[1]} Advances"
 
 
 def _play(turn: SeatTurn) -> None:
@@ -107,19 +103,3 @@ def _standing_orders(
             else:
                 continue
             rec.done(seat.name, order, "standing order recorded")
-
-
-def _end_round(state: GameState, rec: Recorder) -> None:
-    limit = state.options["turn_limit"]
-    if not state.winners and limit and state.round >= limit:
-        scores = {s.name: standing(s) for s in state.seats if s.alive} or {
-            s.name: standing(s) for s in state.seats
-        }
-        best = max(scores.values())
-        finish(
-            state,
-            rec,
-            [n for n, v in scores.items() if v == best],
-            f"turn limit {limit} reached with {best[0]} Wonders and {best[1]} Advances",
-        )
-    state.round += 1

@@ -2,98 +2,46 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.dice import Dice
-from engine.records import ParsedOrders, Resolution
-from engine.ruleset import EditError, OptionError, Ruleset, State
+from engine.kit import GameRuleset, Parts
 from engine.rulesets.temples_and_swords import bot, edits, orders, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import OPTIONS
-from engine.rulesets.temples_and_swords.turn import resolve_turn
-from engine.state_clock import StateClockAnswers
-from engine.turns import seats_playing
+from engine.rulesets.temples_and_swords.turn import play_turn
 
 
-class TemplesAndSwords(StateClockAnswers, Ruleset):
+class TemplesAndSwords(GameRuleset[GameState]):
     id = "temples-and-swords"
     aliases = ("tns", "temples")
     title = "Temples and Swords v1.1"
     min_seats = 2
     max_seats = 8
     options = OPTIONS
+    model = GameState
+    parts = Parts(parse=orders.parse, play=play_turn, views=render, bot=bot.bot_orders, edits=edits)
 
-    def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+    def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more
         hexes apart. Order of play: "High roll starts, then play goes clockwise", clockwise
         being the order in which the seats were listed when the game was made."""
-        names = list(seats)
-        if not self.min_seats <= len(names) <= self.max_seats:
-            raise OptionError(f"{self.title} takes {self.min_seats} to {self.max_seats} seats")
-        if len({n.lower() for n in names}) != len(names):
-            raise OptionError("seat names must differ")
-        chosen = self.resolve_options(options)
         terrain, starts = generate_map(len(names), Dice(seed, 0, "", "map"))
         first = _high_roller(names, seed)
         order = names[names.index(first) :] + names[: names.index(first)]
-        state = GameState(
+        return GameState(
             terrain=terrain,
             seats=[
-                Seat(n, SEAT_LETTERS[i], gold=chosen["starting_gold"]) for i, n in enumerate(order)
+                Seat(n, SEAT_LETTERS[i], gold=options["starting_gold"]) for i, n in enumerate(order)
             ],
             hexes={
                 start: Hex(owner=n, pop=3, projects=["city"])
                 for n, start in zip(order, starts, strict=True)
             },
             armies={},
-            options=chosen,
+            options=options,
         )
-        return state.to_json()
-
-    def parse_orders(self, state: State, seat: str, text: str) -> ParsedOrders:
-        game = GameState.from_json(state)
-        if seat not in {s.name for s in game.seats}:
-            raise KeyError(f"no seat {seat!r} in this game")
-        return orders.parse(game, seat, text)
-
-    def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
-        game = GameState.from_json(state)
-        return resolve_turn(game, {s: p.orders for s, p in orders.items()}, seed)
-
-    def seats_to_order(self, state: State) -> list[str]:
-        game = GameState.from_json(state)
-        return [] if game.winners else [s.name for s in seats_playing(game)]
-
-    def render_map(self, state: State, seat: str) -> str:
-        return render.render_map(GameState.from_json(state), seat)
-
-    def holdings(self, state: State, seat: str) -> str:
-        return render.holdings(GameState.from_json(state), seat)
-
-    def public_summary(self, state: State) -> str:
-        return render.public_summary(GameState.from_json(state))
-
-    def order_template(self, state: State, seat: str) -> str:
-        return render.order_template(GameState.from_json(state), seat)
-
-    def order_help(self) -> str:
-        return render.ORDER_HELP
-
-    def bot_orders(self, state: State, seat: str, seed: int) -> str:
-        return bot.bot_orders(GameState.from_json(state), seat, seed)
-
-    def edit(self, state: State, path: str, value: str) -> State:
-        game = GameState.from_json(state)
-        try:
-            edits.edit(game, path, value)
-        except KeyError as missing:
-            raise EditError(f"nothing at {path!r}: {missing}") from None
-        return game.to_json()
-
-    def edit_paths(self) -> str:
-        return edits.EDIT_PATHS
 
 
 def _high_roller(names: list[str], seed: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import ClassVar
 
 from engine.dice import Dice
 from engine.hexgrid import distance, hex_name, hex_place, neighbours, parse_hex_name
@@ -18,8 +19,10 @@ DESERT = "d"
 
 @dataclass(frozen=True)
 class HexMap:
-    """The terrain: one string per row of 'g' (grassland) and 'd' (desert). It never changes."""
+    """The terrain: one string per row of 'g' (grassland) and 'd' (desert). It never changes.
+    Stored as the list of rows."""
 
+    json_inline: ClassVar[bool] = True
     rows: tuple[str, ...]
 
     @property

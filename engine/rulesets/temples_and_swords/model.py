@@ -1,11 +1,12 @@
-"""The game state of Temples and Swords, and its exact round trip to plain JSON."""
+"""The game state of Temples and Swords (written to plain JSON and read back by engine.serial)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.rulesets.temples_and_swords.hexmap import HexMap
+from engine.serial import Serialisable, sparse
 
 UNIT_TYPES = ("soldier", "swordsman", "horseman", "slave")
 MILITARY = ("soldier", "swordsman", "horseman")
@@ -24,13 +25,13 @@ SEAT_LETTERS = "ABCDEFGH"
 
 
 @dataclass
-class Units:
+class Units(Serialisable):
     """One seat's units in one hex."""
 
-    soldier: int = 0
-    swordsman: int = 0
-    horseman: int = 0
-    slave: int = 0
+    soldier: int = sparse(0)
+    swordsman: int = sparse(0)
+    horseman: int = sparse(0)
+    slave: int = sparse(0)
 
     def get(self, kind: str) -> int:
         return int(getattr(self, kind))
@@ -44,13 +45,6 @@ class Units:
     def total(self) -> int:
         return self.military() + self.slave
 
-    def to_json(self) -> dict[str, int]:
-        return {kind: self.get(kind) for kind in UNIT_TYPES if self.get(kind)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, int]) -> Units:
-        return cls(**data)
-
 
 @dataclass
 class Hex:
@@ -58,10 +52,10 @@ class Hex:
 
     owner: str = ""
     pop: int = 0
-    laborers: int = 0
-    projects: list[str] = field(default_factory=list)  # finished, in PROJECTS order
-    progress: dict[str, int] = field(default_factory=dict)  # build points toward unfinished work
-    disease: int = 0  # turns of Disease still to come
+    laborers: int = sparse(0)
+    projects: list[str] = sparse(default_factory=list)  # finished, in PROJECTS order
+    progress: dict[str, int] = sparse(default_factory=dict)  # build points, unfinished work
+    disease: int = sparse(0)  # turns of Disease still to come
 
     @property
     def basic(self) -> int:
@@ -73,29 +67,6 @@ class Hex:
     def is_empty(self) -> bool:
         return not (self.owner or self.pop or self.projects or self.progress or self.disease)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"owner": self.owner, "pop": self.pop}
-        if self.laborers:
-            data["laborers"] = self.laborers
-        if self.projects:
-            data["projects"] = list(self.projects)
-        if self.progress:
-            data["progress"] = dict(sorted(self.progress.items()))
-        if self.disease:
-            data["disease"] = self.disease
-        return data
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Hex:
-        return cls(
-            owner=data["owner"],
-            pop=data["pop"],
-            laborers=data.get("laborers", 0),
-            projects=list(data.get("projects", [])),
-            progress=dict(data.get("progress", {})),
-            disease=data.get("disease", 0),
-        )
-
 
 @dataclass
 class Standing:
@@ -104,17 +75,6 @@ class Standing:
     advance_preference: list[str] = field(default_factory=list)
     defend_use: str = "best"  # 'best', 'none', or a unit type
     losses: list[str] = field(default_factory=lambda: ["soldier", "horseman", "swordsman"])
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "advance_preference": list(self.advance_preference),
-            "defend_use": self.defend_use,
-            "losses": list(self.losses),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Standing:
-        return cls(list(data["advance_preference"]), data["defend_use"], list(data["losses"]))
 
 
 @dataclass
@@ -131,34 +91,11 @@ class Seat:
     def has(self, advance: str) -> bool:
         return advance in self.advances
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "letter": self.letter,
-            "gold": self.gold,
-            "tech_points": self.tech_points,
-            "advances": list(self.advances),
-            "alive": self.alive,
-            "warband": self.warband,
-            "standing": self.standing.to_json(),
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seat:
-        return cls(
-            name=data["name"],
-            letter=data["letter"],
-            gold=data["gold"],
-            tech_points=data["tech_points"],
-            advances=list(data["advances"]),
-            alive=data["alive"],
-            warband=data["warband"],
-            standing=Standing.from_json(data["standing"]),
-        )
-
 
 @dataclass
-class GameState:
+class GameState(Serialisable):
+    json_tag: ClassVar[dict[str, str]] = {"ruleset": "temples-and-swords"}
+
     terrain: HexMap
     seats: list[Seat]  # in order of play, as rolled at setup
     hexes: dict[str, Hex]
@@ -222,40 +159,6 @@ class GameState:
                 armies[hex_name] = kept
         self.armies = armies
 
-    # -- JSON ------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         self.tidy()
-        return {
-            "ruleset": "temples-and-swords",
-            "terrain": list(self.terrain.rows),
-            "seats": [seat.to_json() for seat in self.seats],
-            "hexes": {n: self.hexes[n].to_json() for n in sorted(self.hexes)},
-            "armies": {
-                n: {s: u.to_json() for s, u in sorted(self.armies[n].items())}
-                for n in sorted(self.armies)
-            },
-            "options": dict(sorted(self.options.items())),
-            "round": self.round,
-            "active": self.active,
-            "step": self.step,
-            "winners": list(self.winners),
-            "end_reason": self.end_reason,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> GameState:
-        return cls(
-            terrain=HexMap(tuple(data["terrain"])),
-            seats=[Seat.from_json(s) for s in data["seats"]],
-            hexes={n: Hex.from_json(h) for n, h in data["hexes"].items()},
-            armies={
-                n: {s: Units.from_json(u) for s, u in by_seat.items()}
-                for n, by_seat in data["armies"].items()
-            },
-            options=dict(data["options"]),
-            round=data["round"],
-            active=data["active"],
-            step=data["step"],
-            winners=list(data["winners"]),
-            end_reason=data["end_reason"],
-        )
+        return super().to_json()

@@ -7,6 +7,7 @@ Where the project completes or decides something the text leaves open, the claus
 from __future__ import annotations
 
 from engine.ruleset import OptionSpec
+from engine.turns import MODE_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": 'Victory: "a player has 20 victory points (VP) or has destroyed or captured all '
@@ -80,13 +81,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=100,
     ),
-    OptionSpec(
-        "mode",
-        "round",
-        "round: every seat orders, then the seats' turns are played in seat order; "
-        "sequential: one seat's turn at a time",
-        choices=("round", "sequential"),
-    ),
+    MODE_OPTION,
     OptionSpec(
         "library_effect",
         "roll",
@@ -131,11 +126,5 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=0,
         maximum=1000,
     ),
-    OptionSpec(
-        "turn_limit",
-        0,
-        "end the game after this many rounds, the most VP winning (0: no limit, as the text)",
-        minimum=0,
-        maximum=10000,
-    ),
+    turn_limit_option("the most VP"),
 )

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 
 from engine.recorder import Recorder
-from engine.records import Outcome, Resolution
 from engine.rulesets.temples_and_swords.economy import build, distribution, tax, tech, upkeep
-from engine.rulesets.temples_and_swords.model import GameState
+from engine.rulesets.temples_and_swords.model import GameState, Seat
 from engine.rulesets.temples_and_swords.nature import disaster, population_change
 from engine.rulesets.temples_and_swords.orders import (
     AdvancePreference,
@@ -19,7 +18,7 @@ from engine.rulesets.temples_and_swords.orders import (
 from engine.rulesets.temples_and_swords.scoring import eliminate, victory_after_turn, victory_points
 from engine.rulesets.temples_and_swords.seat_turn import PHASES, SeatTurn
 from engine.rulesets.temples_and_swords.war import war
-from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
+from engine.turns import close_turn, play_seats
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     distribution,
@@ -33,27 +32,18 @@ PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
 )
 
 
-def resolve_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Resolution:
-    """Play the pending turn on `state` (which it changes) and return the record."""
-    if state.winners:
-        raise ValueError("the game is over")
+def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
+    """Play the pending turn on `state` (which it changes) and return its record."""
     rec = Recorder()
     _standing_orders(state, orders, rec)
-    for seat in seats_playing(state):
-        turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
-        _play(turn)
+
+    def play(seat: Seat) -> None:
+        _play(SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed))
         eliminate(state, rec)
-        reason = victory_after_turn(state, seat.name)
-        if reason:
-            finish(state, rec, [seat.name], reason)
-            break
-    skip_unplayed(state, orders, rec)
-    if advance_clock(state):
-        _end_round(state, rec)
-    rec.sort_results()
-    state.tidy()
-    outcome = Outcome(tuple(state.winners), state.end_reason) if state.winners else None
-    return Resolution(state.to_json(), rec.events, rec.results, outcome)
+
+    play_seats(state, rec, play, lambda name: victory_after_turn(state, name))
+    close_turn(state, orders, rec, lambda s: victory_points(state, s.name), lambda vp: f"{vp} VP")
+    return rec
 
 
 def _play(turn: SeatTurn) -> None:
@@ -82,17 +72,3 @@ def _standing_orders(
             else:
                 continue
             rec.done(seat.name, order, "standing order recorded")
-
-
-def _end_round(state: GameState, rec: Recorder) -> None:
-    limit = state.options["turn_limit"]
-    if not state.winners and limit and state.round >= limit:
-        scores = {s.name: victory_points(state, s.name) for s in state.seats if s.alive}
-        best = max(scores.values())
-        finish(
-            state,
-            rec,
-            [n for n, v in scores.items() if v == best],
-            f"turn limit {limit} reached with {best} VP",
-        )
-    state.round += 1
