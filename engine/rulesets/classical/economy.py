@@ -6,11 +6,13 @@ from __future__ import annotations
 from engine.rulesets.classical import legality
 from engine.rulesets.classical.model import (
     BONUS_TRAITS,
+    CATEGORIES,
     CATEGORY_OF,
     CITY,
     TRAIT_TITLES,
     TRAITS,
     VILLAGE,
+    GameState,
 )
 from engine.rulesets.classical.orders import Monument, Recruit, Research, Settle, Upgrade
 from engine.rulesets.classical.rules import RULES
@@ -22,35 +24,39 @@ CITY_COST: list[tuple[str, ...]] = [("luxury",), ("luxury",), ("stone",)]
 VILLAGE_COST: list[tuple[str, ...]] = [("food", "luxury"), ("wood", "stone")]
 
 
-def produce(turn: SeatTurn) -> None:
-    """A token for each of the seat's territories (salt: none), 1 gold a city, the trait
-    bonuses; at sea (option sea_production) a space where the seat's fleet is alone."""
-    state, seat = turn.state, turn.name
+def production(state: GameState, seat: str) -> tuple[dict[str, int], list[str]]:
+    """What the seat produces: a token for each of its territories (salt: none), at sea
+    (option sea_production) for each space where its fleet is alone, 1 gold a city, and the
+    trait bonuses. Returns the resources and the territories that yielded."""
+    pool = dict.fromkeys(CATEGORIES, 0)
     yields: list[str] = []
+    fishing = state.options["sea_production"] == "fleets"
     for label, spot in state.board.territories.items():
         ours = spot.owner == seat
-        fishing = (
-            spot.sea
-            and state.options["sea_production"] == "fleets"
-            and spot.units_of(seat)
-            and not spot.enemy_units(seat)
-        )
-        if (ours or fishing) and CATEGORY_OF[spot.resource]:
-            turn.pool[CATEGORY_OF[spot.resource]] += 1
+        at_sea = fishing and spot.sea and spot.units_of(seat) > 0 and not spot.enemy_units(seat)
+        if (ours or at_sea) and CATEGORY_OF[spot.resource]:
+            pool[CATEGORY_OF[spot.resource]] += 1
             yields.append(f"{label} {spot.resource}")
         if ours and spot.settlement == CITY:
-            turn.pool["gold"] += 1
+            pool["gold"] += 1
+    holder = state.seat(seat)
+    for trait, kind in BONUS_TRAITS.items():
+        pool[kind] += holder.level(trait)
+    return pool, yields
+
+
+def produce(turn: SeatTurn) -> None:
+    """Phase 1: the seat's production goes into this turn's pool."""
+    turn.pool, yields = production(turn.state, turn.name)
     bonus = [
         f"{TRAIT_TITLES[trait]} +{turn.seat.level(trait)} {kind}"
         for trait, kind in BONUS_TRAITS.items()
         if turn.seat.level(trait)
     ]
-    for trait, kind in BONUS_TRAITS.items():
-        turn.pool[kind] += turn.seat.level(trait)
-    cities = len(state.cities(seat))
-    text = f"Produced: {turn.pool_text()}"
+    cities = len(turn.state.cities(turn.name))
     detail = ", ".join(yields) or "no territory"
-    text += f" ({detail}; {plural(cities, 'city', 'cities')} 1 gold each"
+    text = f"Produced: {turn.pool_text()} ({detail}; "
+    text += f"{plural(cities, 'city', 'cities')} 1 gold each"
     text += (f"; {', '.join(bonus)})" if bonus else ")") + "."
     turn.event("produce", text)
 
@@ -58,7 +64,6 @@ def produce(turn: SeatTurn) -> None:
 def upkeep(turn: SeatTurn) -> None:
     """Each fleet, army and city needs 1 food, fed in the FEED order; unfed units are
     discarded, an unfed city falls to a village (its monuments stay)."""
-    state, seat = turn.state, turn.name
     order = turn.seat.standing.feed
     hungry: list[str] = []
     for group in order:
@@ -152,8 +157,11 @@ def upgrade(turn: SeatTurn) -> None:
             turn.rec.skipped(turn.name, order, "not enough resources (2 luxuries and 1 stone)")
             continue
         spot.settlement = CITY
-        turn.event("upgrade", f"{turn.name}'s village in {order.space} becomes a city ({used}).",
-                   public=True)
+        turn.event(
+            "upgrade",
+            f"{turn.name}'s village in {order.space} becomes a city ({used}).",
+            public=True,
+        )
         turn.rec.done(turn.name, order)
 
 
@@ -176,8 +184,9 @@ def settle(turn: SeatTurn) -> None:
         spot.owner, spot.settlement = turn.name, VILLAGE
         turn.villages += 1
         placed.append(order.space)
-        turn.event("settle", f"{turn.name} places a village in {order.space} ({used}).",
-                   public=True)
+        turn.event(
+            "settle", f"{turn.name} places a village in {order.space} ({used}).", public=True
+        )
         turn.rec.done(turn.name, order)
 
 
@@ -253,9 +262,7 @@ def _gain(turn: SeatTurn, trait: str) -> str:
     if seat.points[trait] > seat.level(trait):
         seat.levels[trait] = seat.level(trait) + 1
         seat.points[trait] = 0
-        turn.event(
-            "level", f"{turn.name} reaches {title} {seat.levels[trait]}.", public=True
-        )
+        turn.event("level", f"{turn.name} reaches {title} {seat.levels[trait]}.", public=True)
         return f"{title} (level {seat.levels[trait]})"
     return f"{title} ({seat.points[trait]} RP)"
 

@@ -84,7 +84,9 @@ def _seeds(count: int, height: int, dice: Dice) -> dict[str, list[tuple[int, int
             if len(seeds) == count:
                 return seeds
             block = [(col, row), (col + 1, row), (col, row + 1), (col + 1, row + 1)]
-            around = {(c + dc, r + dr) for c, r in block for dc in (-gap, 0, gap) for dr in (-gap, 0, gap)}
+            around = {
+                (c + dc, r + dr) for c, r in block for dc in (-gap, 0, gap) for dr in (-gap, 0, gap)
+            }
             if around & used:
                 continue
             used.update(block)
@@ -172,8 +174,10 @@ def _adjacency(rows: tuple[tuple[str, ...], ...]) -> dict[str, tuple[str, ...]]:
     for r, row in enumerate(rows):
         for c, label in enumerate(row):
             found.setdefault(label, set())
-            for other in (row[c + 1] if c + 1 < len(row) else label,
-                          rows[r + 1][c] if r + 1 < len(rows) else label):
+            for other in (
+                row[c + 1] if c + 1 < len(row) else label,
+                rows[r + 1][c] if r + 1 < len(rows) else label,
+            ):
                 if other != label:
                     found[label].add(other)
                     found.setdefault(other, set()).add(label)

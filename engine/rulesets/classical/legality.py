@@ -49,7 +49,9 @@ def refuse_settle(
     return Refusal(f"{space} is not next to a city, village or fleet of yours", "settle")
 
 
-def _supports_village(state: GameState, seat: str, label: str, settled: list[str] | tuple[str, ...]) -> bool:
+def _supports_village(
+    state: GameState, seat: str, label: str, settled: list[str] | tuple[str, ...]
+) -> bool:
     spot = state.space(label)
     return label in settled or spot.owner == seat or (spot.sea and spot.units_of(seat) > 0)
 
@@ -100,8 +102,7 @@ def refuse_path(state: GameState, seat: str, origin: str, dest: str) -> Refusal 
         return Refusal(f"{'fleets' if fleets else 'armies'} cannot end a move on {where}", "move")
     reach = FLEET_REACH if fleets else ARMY_REACH
     return Refusal(
-        f"no way from {origin} to {dest} within {reach} spaces that avoids spaces other seats "
-        "hold",
+        f"no way from {origin} to {dest} within {reach} spaces that avoids spaces other seats hold",
         "move",
     )
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.rulesets.classical.geography import cell_label, column_letter, neighbours
+from engine.rulesets.classical.geography import column_letter, neighbours
 from engine.rulesets.classical.model import (
     CITY,
     RESOURCE_CODES,
-    VILLAGE,
     Board,
     GameState,
     Territory,
@@ -163,7 +162,9 @@ def territory_lines(state: GameState) -> list[str]:
     for label, spot in board.territories.items():
         die = f"d{6 if spot.sea else 8}={spot.roll}"
         resource = f"{spot.resource}{'~' if spot.sea else ''}"
-        holding = " ".join(t for t in (settlement_token(state, spot), units_token(state, spot)) if t)
+        holding = " ".join(
+            t for t in (settlement_token(state, spot), units_token(state, spot)) if t
+        )
         near = " ".join(
             n + ("~" if board.territories[n].sea else "") for n in neighbours(board, label)
         )
@@ -178,6 +179,3 @@ def wrap(text: str, first: str = "", rest: str = "") -> list[str]:
     return textwrap.wrap(
         text, WIDTH, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False
     )
-
-
-__all__ = ["VILLAGE", "cell_label", "legend", "map_lines", "territory_lines"]

@@ -8,7 +8,9 @@ computed, not stored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from engine.serial import Serialisable, sparse
 
 # The Research Table (1D12), in die order: a roll of n gives TRAITS[n - 1].
 TRAITS = (
@@ -112,10 +114,10 @@ class Territory:
     sea: bool
     resource: str
     roll: int  # the die rolled for the resource at setup, shown in the reports
-    owner: str = ""  # whose settlement stands here
-    settlement: str = ""  # '', VILLAGE or CITY
-    monuments: int = 0
-    units: dict[str, int] = field(default_factory=dict)  # seat -> armies (land) or fleets (sea)
+    owner: str = sparse("")  # whose settlement stands here
+    settlement: str = sparse("")  # '', VILLAGE or CITY
+    monuments: int = sparse(0)
+    units: dict[str, int] = sparse(default_factory=dict)  # seat -> armies (land) or fleets (sea)
 
     def units_of(self, seat: str) -> int:
         return self.units.get(seat, 0)
@@ -143,6 +145,11 @@ class Board:
 
     rows: list[list[str]]  # rows of cells, each the label of the territory it belongs to
     territories: dict[str, Territory]
+
+    def __post_init__(self) -> None:
+        # Stored JSON has its keys sorted; play goes in reading order (row, then column).
+        ordered = sorted(self.territories, key=lambda label: (int(label[1:]), label[0]))
+        self.territories = {label: self.territories[label] for label in ordered}
 
     @property
     def width(self) -> int:
@@ -176,7 +183,9 @@ class Seat:
 
 
 @dataclass
-class GameState:
+class GameState(Serialisable):
+    json_tag: ClassVar[dict[str, str]] = {"ruleset": "classical"}
+
     seats: list[Seat]  # in order of play
     options: dict[str, Any]
     board: Board

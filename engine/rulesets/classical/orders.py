@@ -15,7 +15,6 @@ from engine.order_lines import read_order_lines
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.classical import legality
-from engine.rulesets.classical.geography import neighbours
 from engine.rulesets.classical.model import CATEGORIES, CITY, CIVILIZATIONS, VILLAGE, GameState
 from engine.rulesets.classical.rules import RULES
 from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
@@ -110,8 +109,10 @@ class Research(Order):
     pay: tuple[str, ...] = field(default=())
 
     def understood(self) -> str:
-        rolls = "as many paid research rolls as you can" if self.rolls < 0 else plural(
-            self.rolls, "paid research roll"
+        rolls = (
+            "as many paid research rolls as you can"
+            if self.rolls < 0
+            else plural(self.rolls, "paid research roll")
         )
         pay = f", paying with {', '.join(self.pay)} first" if self.pay else ""
         return f"buy {rolls}{pay}"
@@ -350,4 +351,3 @@ KEYWORDS = spellings_of(
     }
 )
 assert set(KEYWORDS.values()) == set(PARSERS)
-__all__ = ["neighbours"]

@@ -8,6 +8,7 @@ lists every decision.
 from __future__ import annotations
 
 from engine.ruleset import OptionSpec
+from engine.turns import MODE_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": '"The first player to accumulate 100+ Victory Points is the winner."',
@@ -44,7 +45,7 @@ RULES: dict[str, str] = {
     "unit_place": '"All Armies must start in cities. All Fleets must start in Sea spaces '
     'adjacent to cities."',
     "research": '"You get one free roll on the Research Table. Get 1 extra roll for every level '
-    'in Science you have. You may pay 1 resource of any type to get an extra roll. You may pay 2 '
+    "in Science you have. You may pay 1 resource of any type to get an extra roll. You may pay 2 "
     'resources of any type to get a second extra roll." ...',
     "level": '"When the number of research points you have in a trait exceeds your level in '
     'that trait by one, you gain 1 level in that trait"',
@@ -58,20 +59,16 @@ RULES: dict[str, str] = {
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "mode",
-        "round",
-        "round: every seat orders, then the seats' turns are played in turn order; "
-        "sequential: one seat's turn at a time",
-        choices=("round", "sequential"),
-    ),
+    MODE_OPTION,
     OptionSpec(
         "map_size",
         "normal",
         "territories a seat: small 7, normal 9, large 12",
         choices=("small", "normal", "large"),
     ),
-    OptionSpec("land_share", 55, "percent of the territories that are land", minimum=30, maximum=80),
+    OptionSpec(
+        "land_share", 55, "percent of the territories that are land", minimum=30, maximum=80
+    ),
     OptionSpec(
         "map_seed",
         0,
@@ -146,11 +143,5 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Reduction, settlement tokens counted (1 village, 2 city, +1 a monument)",
         choices=("full", "reduced"),
     ),
-    OptionSpec(
-        "turn_limit",
-        0,
-        "end the game after this many rounds, the most VP winning (0: no limit, as the text)",
-        minimum=0,
-        maximum=10000,
-    ),
+    turn_limit_option("the most VP"),
 )

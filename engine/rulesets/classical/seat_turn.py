@@ -39,19 +39,27 @@ class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
         """Use up one resource for each need (a tuple of the kinds that will do; gold always
         will). All or nothing: returns what was used ('2 food, 1 stone'), or None and nothing
         used when the pool cannot pay."""
-        left = dict(self.pool)
-        used = dict.fromkeys(CATEGORIES, 0)
-        for need in sorted(needs, key=len):
-            kind = _pick(left, need, prefer)
-            if kind is None:
-                return None
-            left[kind] -= 1
-            used[kind] += 1
-        self.pool = left
-        return ", ".join(f"{n} {k}" for k, n in used.items() if n) or "nothing"
+        return pay_from(self.pool, needs, prefer)
 
     def pool_text(self) -> str:
         return ", ".join(f"{n} {k}" for k, n in self.pool.items() if n) or "nothing"
+
+
+def pay_from(
+    pool: dict[str, int], needs: list[tuple[str, ...]], prefer: tuple[str, ...] = ()
+) -> str | None:
+    """SeatTurn.pay on any pool (the bot plans with it): the kinds a need allows, the most
+    plentiful first and gold last, the scarcest needs paid first."""
+    left = dict(pool)
+    used = dict.fromkeys(CATEGORIES, 0)
+    for need in sorted(needs, key=len):
+        kind = _pick(left, need, prefer)
+        if kind is None:
+            return None
+        left[kind] -= 1
+        used[kind] += 1
+    pool.update(left)
+    return ", ".join(f"{n} {k}" for k, n in used.items() if n) or "nothing"
 
 
 def _pick(left: dict[str, int], need: tuple[str, ...], prefer: tuple[str, ...]) -> str | None:

@@ -109,7 +109,10 @@ def _place_city(state: GameState, seat: Seat, given: list[Order], rec: Recorder)
     spot = state.space(site)
     spot.owner, spot.settlement = seat.name, CITY
     rec.event(
-        "first_city", seat.name, SETUP_PHASE, f"{seat.name} founds a city in {site}{note}.",
+        "first_city",
+        seat.name,
+        SETUP_PHASE,
+        f"{seat.name} founds a city in {site}{note}.",
         public=True,
     )
 

@@ -8,11 +8,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 from engine.recorder import Recorder
 from engine.rulesets.classical import economy, war
-from engine.rulesets.classical.model import GameState
+from engine.rulesets.classical.model import GameState, Seat
 from engine.rulesets.classical.orders import Feed, Order
 from engine.rulesets.classical.seat_turn import PHASES, SeatTurn
 from engine.rulesets.classical.setup import play_setup
-from engine.turns import advance_clock, finish, seats_playing, skip_unplayed
+from engine.turns import close_turn, finish, play_seats, skip_unplayed
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     economy.produce,
@@ -30,35 +30,32 @@ PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
 
 def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
     """Play the pending turn on `state` (which it changes) and return the record."""
-    if state.winners:
-        raise ValueError("the game is over")
     rec = Recorder()
+    _standing_orders(state, orders, rec)
     if state.setup:
-        _standing_orders(state, orders, rec)
         play_setup(state, orders, seed, rec)
         state.setup = False
         state.step += 1
-    else:
-        _play_round(state, orders, seed, rec)
-    skip_unplayed(state, orders, rec)
-    rec.sort_results()
-    return rec
+        skip_unplayed(state, orders, rec)
+        return rec
 
-
-def _play_round(
-    state: GameState, orders: Mapping[str, Sequence[Order]], seed: int, rec: Recorder
-) -> None:
-    _standing_orders(state, orders, rec)
-    for seat in seats_playing(state):
+    def play_one(seat: Seat) -> None:
+        if not seat.alive:  # put out earlier in this round
+            return
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
         for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
             turn.phase = phase
             step(turn)
         _eliminate(state, rec)
-        if _victory_after_turn(state, seat.name, rec):
-            return
-    if advance_clock(state):
-        _end_round(state, rec)
+
+    play_seats(state, rec, play_one, lambda name: _victory_after_turn(state, name))
+    alive = [s.name for s in state.seats if s.alive]
+    if not state.winners and len(alive) == 1 and len(state.seats) > 1:
+        finish(state, rec, alive, "the last civilization standing")
+    if not state.winners and _round_ends(state):
+        _round_victory(state, rec)
+    close_turn(state, orders, rec, lambda seat: seat.vp, lambda vp: f"{vp} VP")
+    return rec
 
 
 def _standing_orders(
@@ -89,34 +86,32 @@ def _eliminate(state: GameState, rec: Recorder) -> None:
             f"{seat.name} holds no settlement and no unit and is out of the game.",
             public=True,
         )
+
+
+def _victory_after_turn(state: GameState, seat: str) -> str:
+    """The seat that just played wins if it reached the VP (option same_round_win 'first') or
+    is the last seat in the game."""
+    vp, target = state.seat(seat).vp, state.options["victory_points"]
+    if state.options["same_round_win"] == "first" and vp >= target:
+        return f"first to {target} VP, with {vp}"
     alive = [s.name for s in state.seats if s.alive]
-    if len(alive) == 1 and len(state.seats) > 1 and not state.winners:
-        finish(state, rec, alive, "the last civilization standing")
+    if alive == [seat] and len(state.seats) > 1:
+        return "the last civilization standing"
+    return ""
 
 
-def _victory_after_turn(state: GameState, seat: str, rec: Recorder) -> bool:
-    if state.winners:
+def _round_ends(state: GameState) -> bool:
+    if state.options["mode"] != "sequential":
         return True
+    alive = [i for i, s in enumerate(state.seats) if s.alive]
+    return not alive or state.active >= alive[-1]
+
+
+def _round_victory(state: GameState, rec: Recorder) -> None:
+    """Option same_round_win 'round': at the end of the round, the most VP among the seats
+    that reached the target win (ties share)."""
     target = state.options["victory_points"]
-    if state.options["same_round_win"] == "first" and state.seat(seat).vp >= target:
-        finish(state, rec, [seat], f"first to {target} VP with {state.seat(seat).vp}")
-        return True
-    return False
-
-
-def _end_round(state: GameState, rec: Recorder) -> None:
-    target, limit = state.options["victory_points"], state.options["turn_limit"]
-    alive = [s for s in state.seats if s.alive]
-    reached = [s for s in alive if s.vp >= target]
-    if not state.winners and reached:
+    reached = [s for s in state.seats if s.alive and s.vp >= target]
+    if reached:
         best = max(s.vp for s in reached)
         finish(state, rec, [s.name for s in reached if s.vp == best], f"{best} VP of {target}")
-    elif not state.winners and limit and state.round >= limit:
-        best = max(s.vp for s in alive)
-        finish(
-            state,
-            rec,
-            [s.name for s in alive if s.vp == best],
-            f"turn limit {limit} reached with {best} VP",
-        )
-    state.round += 1

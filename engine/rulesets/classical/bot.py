@@ -1,0 +1,183 @@
+"""A bot that writes order text a player could have written: it settles, builds monuments,
+upgrades villages, recruits, attacks when the odds favour it and researches with what is left.
+It plans with the resources its territories will produce; its text goes through the same
+parser as a player's."""
+
+from __future__ import annotations
+
+from engine.dice import Dice
+from engine.rulesets.classical import legality
+from engine.rulesets.classical.economy import CITY_COST, MONUMENT_COST, VILLAGE_COST, production
+from engine.rulesets.classical.geography import distances, neighbours, spread_sites
+from engine.rulesets.classical.model import CATEGORY_OF, CIVILIZATIONS, VILLAGE, GameState
+from engine.rulesets.classical.seat_turn import ANY, pay_from
+from engine.rulesets.classical.setup import taken
+
+# What a bot wants a new village to yield, best first.
+WANTED = {"food": 4, "stone": 4, "luxury": 3, "gold": 3, "iron": 2, "wood": 1}
+GARRISON = 1  # armies a bot keeps in each city
+
+
+def bot_orders(state: GameState, seat: str, seed: int) -> str:
+    dice = Dice(seed, state.step, seat, "bot")
+    if state.setup:
+        return "\n".join(_setup(state, seat, dice)) + "\n"
+    pool, _ = production(state, seat)
+    lines: list[str] = []
+    _upkeep(state, seat, pool)
+    lines += _monuments(state, seat, pool)
+    lines += _upgrades(state, seat, pool)
+    lines += _settle(state, seat, pool)
+    lines += _war(state, seat)
+    lines += _recruit(state, seat, pool)
+    lines.append("RESEARCH MAX")
+    return "\n".join(lines) + "\n"
+
+
+def _setup(state: GameState, seat: str, dice: Dice) -> list[str]:
+    lines = []
+    if not state.seat(seat).civilization:
+        names = [c for c in CIVILIZATIONS if c not in taken(state)]
+        dice.shuffle(names)
+        lines.append("CIVILIZATION " + ", ".join(names[:3]))
+    index = [s.name for s in state.seats].index(seat)
+    sites = spread_sites(state.board, len(state.seats))
+    if index < len(sites):
+        lines.append(f"CITY {sites[index]}")
+    return lines
+
+
+def _upkeep(state: GameState, seat: str, pool: dict[str, int]) -> None:
+    mouths = len(state.cities(seat)) + sum(
+        state.space(n).units_of(seat) for n in state.unit_spaces(seat)
+    )
+    for _ in range(mouths):
+        pay_from(pool, [("food",)])
+
+
+def _monuments(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
+    lines = []
+    built = {label: 0 for label in state.cities(seat)}
+    for _ in range(legality.monument_allowance(state, seat)):
+        if not built:
+            break
+        label = min(built, key=lambda n: state.space(n).monuments + built[n])
+        extra = state.space(label).monuments + built[label]
+        if pay_from(pool, [*MONUMENT_COST, *[ANY] * extra]) is None:
+            break
+        built[label] += 1
+    for label, count in built.items():
+        if count:
+            lines.append(f"MONUMENT {label}" + (f" {count}" if count > 1 else ""))
+    return lines
+
+
+def _upgrades(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
+    lines = []
+    for label in state.settlements(seat, VILLAGE):
+        if pay_from(pool, CITY_COST) is None:
+            break
+        lines.append(f"UPGRADE {label}")
+    return lines
+
+
+def _settle(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
+    lines: list[str] = []
+    placed: list[str] = []
+    while True:
+        open_land = [
+            n
+            for n in state.board.territories
+            if n not in placed and legality.refuse_settle(state, seat, n, placed) is None
+        ]
+        if not open_land:
+            return lines
+        if placed and pay_from(pool, VILLAGE_COST) is None:
+            return lines
+        best = max(open_land, key=lambda n: WANTED.get(CATEGORY_OF[state.space(n).resource], 0))
+        placed.append(best)
+        lines.append(f"SETTLE {best}")
+
+
+def _war(state: GameState, seat: str) -> list[str]:
+    """Each stack with armies to spare attacks the best enemy space it can reach where it
+    outnumbers the defenders well; fleets go fishing."""
+    lines = []
+    targets: set[str] = set()
+    for label in state.unit_spaces(seat):
+        spot = state.space(label)
+        have = spot.units_of(seat)
+        if spot.sea:
+            goal = _fishing_ground(state, seat, label)
+            if goal:
+                lines.append(f"MOVE {label} {goal}")
+            continue
+        spare = have - (GARRISON if spot.owner == seat else 0)
+        if spare < 2:
+            continue
+        target = _target(state, seat, label, spare, targets)
+        if target:
+            targets.add(target)
+            lines.append(f"MOVE {label} {target} {spare}")
+    return lines
+
+
+def _target(state: GameState, seat: str, origin: str, spare: int, taken: set[str]) -> str:
+    mine = state.seat(seat).level("military")
+    best, value = "", 0
+    for label in distances(state.board, origin):
+        spot = state.space(label)
+        if label in taken or spot.sea or not spot.held_by_enemy(seat):
+            continue
+        if legality.path(state, seat, origin, label) is None:
+            continue
+        defenders = sum(spot.enemy_units(seat).values())
+        owner = spot.owner or next(iter(spot.enemy_units(seat)), "")
+        theirs = state.seat(owner).level("military") if owner else 0
+        needed = 2 * defenders + (2 if spot.owner and spot.owner != seat else 0) + theirs - mine
+        if spare < max(needed, 2):
+            continue
+        worth = (3 if spot.settlement == "city" else 1) + 2 * spot.monuments
+        if worth > value:
+            best, value = label, worth
+    return best
+
+
+def _fishing_ground(state: GameState, seat: str, origin: str) -> str:
+    if CATEGORY_OF[state.space(origin).resource] and not state.space(origin).enemy_units(seat):
+        return ""
+    for label in distances(state.board, origin):
+        spot = state.space(label)
+        fish = spot.sea and CATEGORY_OF[spot.resource] and not spot.units
+        if fish and legality.path(state, seat, origin, label) is not None:
+            return label
+    return ""
+
+
+def _recruit(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
+    """Armies until each city has a garrison and a strike force is building; a fleet a coastal
+    city for fishing."""
+    lines = []
+    allowed = legality.unit_allowance(state, seat)
+    cities = state.cities(seat)
+    armies = sum(
+        state.space(n).units_of(seat) for n in state.unit_spaces(seat) if not state.space(n).sea
+    )
+    fleets = sum(
+        state.space(n).units_of(seat) for n in state.unit_spaces(seat) if state.space(n).sea
+    )
+    for city in cities:
+        if allowed <= 0:
+            break
+        seas = [n for n in neighbours(state.board, city) if state.space(n).sea]
+        if seas and fleets < (len(cities) + 1) // 2 and pay_from(pool, [("wood",)]):
+            lines.append(f"RECRUIT {seas[0]}")
+            allowed -= 1
+            fleets += 1
+    want = 3 * len(cities) + 2
+    while allowed > 0 and cities and armies < want and pay_from(pool, [("iron",)]):
+        city = cities[armies % len(cities)]
+        lines.append(f"RECRUIT {city}")
+        allowed -= 1
+        armies += 1
+    return lines
