@@ -23,13 +23,17 @@ from pathlib import Path
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-from engine import get_ruleset  # noqa: E402
+from engine import all_rulesets, get_ruleset  # noqa: E402
 from engine.playthrough import bot_game  # noqa: E402
 
 SIX = ["ann", "bob", "cat", "dan", "eve", "fay"]
 FOUR = SIX[:4]
 # Options that keep a game going to turn 30: victory out of reach.
-LONG_GAME = {"temples-and-swords": {"victory_points": 100}, "culture-and-conquest": {}}
+LONG_GAME = {
+    "temples-and-swords": {"victory_points": 100},
+    "culture-and-conquest": {},
+    "classical": {"victory_points": 10000},
+}
 
 
 def round_at_turn_30(ruleset_id: str, repeat: int) -> tuple[float, float]:
@@ -64,7 +68,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--ruleset", action="append", default=[])
     args = parser.parse_args()
-    for ruleset_id in args.ruleset or ["temples-and-swords", "culture-and-conquest"]:
+    for ruleset_id in args.ruleset or [r.id for r in all_rulesets()]:
         median, best = round_at_turn_30(ruleset_id, args.repeat)
         print(
             f"{ruleset_id}: resolve one round, 6 seats, turn 30: median {median * 1000:.2f} ms, "

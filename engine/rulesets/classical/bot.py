@@ -21,20 +21,21 @@ GARRISON = 1  # armies a bot keeps in each city
 def bot_orders(state: GameState, seat: str, seed: int) -> str:
     dice = Dice(seed, state.step, seat, "bot")
     if state.setup:
-        return "\n".join(_setup(state, seat, dice)) + "\n"
+        return "\n".join(_setup(state, seat, dice, seed)) + "\n"
     pool, _ = production(state, seat)
-    lines: list[str] = []
+    food = pool["food"] + pool["gold"] // 2  # what next turn can likely feed
+    lines = _feed(state, seat)
     _upkeep(state, seat, pool)
     lines += _monuments(state, seat, pool)
     lines += _upgrades(state, seat, pool)
     lines += _settle(state, seat, pool)
     lines += _war(state, seat)
-    lines += _recruit(state, seat, pool)
+    lines += _recruit(state, seat, pool, food)
     lines.append("RESEARCH MAX")
     return "\n".join(lines) + "\n"
 
 
-def _setup(state: GameState, seat: str, dice: Dice) -> list[str]:
+def _setup(state: GameState, seat: str, dice: Dice, seed: int) -> list[str]:
     lines = []
     if not state.seat(seat).civilization:
         names = [c for c in CIVILIZATIONS if c not in taken(state)]
@@ -42,16 +43,30 @@ def _setup(state: GameState, seat: str, dice: Dice) -> list[str]:
         lines.append("CIVILIZATION " + ", ".join(names[:3]))
     index = [s.name for s in state.seats].index(seat)
     sites = spread_sites(state.board, len(state.seats))
+    # The sites picked first have the most room: every bot shuffles them the same way, so that
+    # no seat always gets the best.
+    Dice(seed, 0, "", "bot sites").shuffle(sites)
     if index < len(sites):
         lines.append(f"CITY {sites[index]}")
     return lines
 
 
-def _upkeep(state: GameState, seat: str, pool: dict[str, int]) -> None:
-    mouths = len(state.cities(seat)) + sum(
+def _feed(state: GameState, seat: str) -> list[str]:
+    """Fleets on a fishing ground feed themselves: feed them before the armies."""
+    wish = ["cities", "fleets", "armies"]
+    if state.seat(seat).standing.feed == wish:
+        return []
+    return ["FEED " + " ".join(w.upper() for w in wish)]
+
+
+def _mouths(state: GameState, seat: str) -> int:
+    return len(state.cities(seat)) + sum(
         state.space(n).units_of(seat) for n in state.unit_spaces(seat)
     )
-    for _ in range(mouths):
+
+
+def _upkeep(state: GameState, seat: str, pool: dict[str, int]) -> None:
+    for _ in range(_mouths(state, seat)):
         pay_from(pool, [("food",)])
 
 
@@ -154,10 +169,11 @@ def _fishing_ground(state: GameState, seat: str, origin: str) -> str:
     return ""
 
 
-def _recruit(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
-    """Armies until each city has a garrison and a strike force is building; a fleet a coastal
-    city for fishing."""
+def _recruit(state: GameState, seat: str, pool: dict[str, int], food: int) -> list[str]:
+    """Armies until each city has a garrison and a strike force is building, as many as the
+    food will feed; a fleet for every other coastal city, for fishing."""
     lines = []
+    fed = food - _mouths(state, seat)
     allowed = legality.unit_allowance(state, seat)
     cities = state.cities(seat)
     armies = sum(
@@ -172,12 +188,10 @@ def _recruit(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
         seas = [n for n in neighbours(state.board, city) if state.space(n).sea]
         if seas and fleets < (len(cities) + 1) // 2 and pay_from(pool, [("wood",)]):
             lines.append(f"RECRUIT {seas[0]}")
-            allowed -= 1
-            fleets += 1
+            allowed, fleets, fed = allowed - 1, fleets + 1, fed - 1
     want = 3 * len(cities) + 2
-    while allowed > 0 and cities and armies < want and pay_from(pool, [("iron",)]):
+    while allowed > 0 and cities and armies < want and fed > 0 and pay_from(pool, [("iron",)]):
         city = cities[armies % len(cities)]
         lines.append(f"RECRUIT {city}")
-        allowed -= 1
-        armies += 1
+        allowed, armies, fed = allowed - 1, armies + 1, fed - 1
     return lines
