@@ -19,6 +19,7 @@ GAMES: list[tuple[str, list[str], int, dict[str, Any]]] = [
     ("temples-and-swords", ["ann", "bob", "cat", "dan"], 7, {}),
     ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4, {}),
     ("culture-and-conquest", ["ann", "bob", "cat", "dan"], 4, {"map": "generated"}),
+    ("classical", ["ann", "bob", "cat", "dan"], 3, {}),
 ]
 
 

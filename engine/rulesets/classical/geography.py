@@ -38,11 +38,13 @@ def cell_label(col: int, row: int) -> str:
 
 
 def generate(seats: int, size: str, land_share: int, dice: Dice) -> Board:
-    """A map for `seats` seats: SIZES[size] territories a seat, about `land_share` percent of
-    them land."""
+    """A map for `seats` seats: SIZES[size] territories a seat (one more a seat after every
+    ten maps without room for the first cities), about `land_share` percent of them land."""
     count = SIZES[size] * seats
-    height = max(8, math.ceil(count * CELLS_PER_TERRITORY / COLUMNS))
-    for _ in range(ATTEMPTS):
+    for attempt in range(ATTEMPTS):
+        if attempt and attempt % 10 == 0:
+            count += seats  # crowded: a territory more a seat
+        height = max(8, math.ceil(count * CELLS_PER_TERRITORY / COLUMNS))
         board = _attempt(count, height, land_share, dice)
         if playable_for(board, seats):
             return board
