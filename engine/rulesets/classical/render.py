@@ -108,10 +108,8 @@ def order_template(state: GameState, seat: str) -> str:
         spot = state.space(label)
         kind = "fleets" if spot.sea else "armies"
         lines.append(f"#   {spot.units_of(seat)} {kind} in {label}")
-    lines.append(
-        f"# Recruit: RECRUIT <city or sea next to one> [n]  (up to "
-        f"{legality.unit_allowance(state, seat)}; army 1 iron, fleet 1 wood)"
-    )
+    lines.append(f"# Recruit: RECRUIT <space> [n]  (up to {legality.unit_allowance(state, seat)})")
+    lines.append("#   armies in your cities (1 iron), fleets in sea next to them (1 wood)")
     seas = sorted(
         {n for c in cities for n in neighbours(state.board, c) if state.space(n).sea},
         key=list(state.board.territories).index,

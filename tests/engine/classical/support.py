@@ -82,7 +82,12 @@ def make_state(
 
 
 def put(
-    state: GameState, label: str, seat: str, settlement: str = "", units: int = 0, monuments: int = 0
+    state: GameState,
+    label: str,
+    seat: str,
+    settlement: str = "",
+    units: int = 0,
+    monuments: int = 0,
 ) -> Territory:
     spot = state.space(label)
     if settlement:

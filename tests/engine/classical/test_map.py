@@ -19,7 +19,7 @@ SEEDS = range(12)
 
 @pytest.mark.parametrize("seats", [2, 4, 6, 8, 12])
 def test_every_start_reaches_every_other_and_cities_are_spaced(seats: int) -> None:
-    """"Players may not place within 2 spaces of another City." - the map has room for every
+    """ "Players may not place within 2 spaces of another City." - the map has room for every
     seat's first city three or more spaces apart, all in reach of each other."""
     for seed in SEEDS:
         board = geography.generate(seats, "normal", 55, Dice(seed, 0, "", "map"))

@@ -258,7 +258,7 @@ def test_no_more_units_than_1_plus_government_plus_cities() -> None:
 
 
 def test_resources_are_not_saved_from_turn_to_turn() -> None:
-    """"Resources are not saved from turn to turn. Empty this chart at the end of every
+    """ "Resources are not saved from turn to turn. Empty this chart at the end of every
     turn." - the pool lives in the seat's turn only; the next turn starts from production."""
     state = make_state()
     state.seat("ann").levels = {}

@@ -23,9 +23,7 @@ def test_paid_rolls_cost_1_then_2_then_3_resources() -> None:
     resources of any type to get a second extra roll. You may pay 3 ..." """
     state = make_state()
     state.seat("ann").levels = {}
-    turn = scripted_turn(
-        state, "ann", "RESEARCH 3", dice={"research": [1, 1, 1]}, pool={"wood": 4}
-    )
+    turn = scripted_turn(state, "ann", "RESEARCH 3", dice={"research": [1, 1, 1]}, pool={"wood": 4})
     economy.research(turn)  # 1 + 2 paid; the third would need 3 more
     assert turn.pool["wood"] == 1 and len(turn.rec.events[-1].dice) == 3
 
@@ -70,7 +68,7 @@ def test_score_a_vp_per_monument_controlled_plus_the_arts_level() -> None:
 
 
 def test_the_first_to_100_vp_wins() -> None:
-    """"The first player to accumulate 100+ Victory Points is the winner." - the first in
+    """ "The first player to accumulate 100+ Victory Points is the winner." - the first in
     turn order to reach it, at the end of his turn (option same_round_win 'first')."""
     state = make_state()
     city(state, "A1", "ann", monuments=1)

@@ -109,9 +109,7 @@ def test_a_settlement_that_loses_its_defenders_and_is_defeated_is_captured() -> 
     state.seat("bob").levels = {}
     village(state, "C1", "bob", units=1)
     state.space("C1").units["ann"] = 3
-    turn = scripted_turn(
-        state, "ann", dice={"battle C1 bob": [6, 2], "siege C1": [3, 3, 7, 1]}
-    )
+    turn = scripted_turn(state, "ann", dice={"battle C1 bob": [6, 2], "siege C1": [3, 3, 7, 1]})
     war.battle(turn)
     spot = state.space("C1")
     assert (spot.owner, spot.settlement, spot.units) == ("ann", VILLAGE, {"ann": 2})
