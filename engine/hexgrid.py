@@ -24,14 +24,14 @@ def hex_name(col: int, row: int) -> str:
 @lru_cache(maxsize=4096)  # hex names are few and looked up constantly
 def parse_hex_name(name: str) -> tuple[int, int] | None:
     """(col, row) of a name like 'c4', or None if it is not of that form."""
-    match = HEX_NAME.match(name.strip())
+    match = HEX_NAME.match(name.strip().strip(",;:."))  # "D4," as in "LABOR D4, 1"
     if not match:
         return None
     return ord(match.group(1).upper()) - ord("A"), int(match.group(2)) - 1
 
 
 def looks_like_hex(word: str) -> bool:
-    return HEX_NAME.match(word.strip()) is not None
+    return HEX_NAME.match(word.strip().strip(",;:.")) is not None
 
 
 def hex_place(name: str) -> tuple[int, int]:

@@ -13,13 +13,20 @@ from engine.records import Event, OrderResult, OrderStatus
 
 
 class RecordedOrder(Protocol):
-    """What a result needs of an order: its line in the seat's text and that text."""
+    """What the engine and the service need of any ruleset's order: its line in the seat's
+    text, that text as written, and what it was understood as."""
 
     @property
     def line_no(self) -> int: ...
 
     @property
     def text(self) -> str: ...
+
+    def understood(self) -> str:
+        """The order as it was read, in full words: seat names, unit names, hex labels
+        ("attack cat's army in D4 with the best advanced unit"). The check reply shows it
+        beside the line as written, so a player sees which seat 'c' was taken for."""
+        ...
 
 
 @dataclass

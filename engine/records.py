@@ -50,6 +50,11 @@ class ParsedOrders:
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[int, str]] = field(default_factory=list)  # (line_no, why)
 
+    def understood(self) -> list[tuple[int, str]]:
+        """(line_no, what the order was understood as) for every order read, in line order.
+        Every ruleset's orders have `understood()` (engine.recorder.RecordedOrder)."""
+        return sorted((order.line_no, order.understood()) for order in self.orders)
+
 
 @dataclass(frozen=True)
 class Outcome(Serialisable):

@@ -107,17 +107,20 @@ def _store(
 def _check(
     lines: Sequence[tuple[int, str]], parsed: ParsedOrders, envelope: Envelope
 ) -> dict[str, Any]:
-    """Accepted, rejected and ignored lines, numbered as in the mail the player sent."""
+    """Accepted (with what each was understood as), rejected and ignored lines, numbered as in
+    the mail the player sent."""
 
     def mail_line(number: int) -> int:
         return lines[number - 1][0] if 1 <= number <= len(lines) else number
 
-    failed = {problem.line_no for problem in parsed.problems}
-    skipped = {number for number, _ in parsed.ignored}
+    def written(number: int) -> str:
+        return lines[number - 1][1].strip() if 1 <= number <= len(lines) else ""
+
+    # Each accepted order beside what the engine understood it as, so that a player sees
+    # which seat 'c' was taken for and how "LABOR D4, 1." was read.
     accepted = [
-        (mail_no, text.strip())
-        for index, (mail_no, text) in enumerate(lines, start=1)
-        if index not in failed | skipped and _is_order(text)
+        (mail_line(number), written(number), understood)
+        for number, understood in parsed.understood()
     ]
     rejected = [
         wrap(dataclasses.replace(problem, line_no=mail_line(problem.line_no)).describe(), 70)
@@ -126,11 +129,6 @@ def _check(
     ignored = [(mail_line(number), why) for number, why in parsed.ignored]
     ignored += [_ignored_item(item) for item in envelope.ignored]
     return {"accepted": accepted, "rejected": rejected, "ignored": sorted(ignored)}
-
-
-def _is_order(text: str) -> bool:
-    stripped = text.strip()
-    return bool(stripped) and not stripped.startswith("#")
 
 
 def _ignored_item(item: Any) -> tuple[int, str]:

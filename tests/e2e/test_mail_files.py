@@ -65,7 +65,7 @@ def _check_reply(
     )
     return (
         f"Orders for {seat} in game g1, turn 1: {verdict}.\n{again}\n"
-        f"Accepted (1):\n  line {line}: TECH 0\n\n{middle}"
+        f"Accepted (1):\n  line {line}: TECH 0\n    read as: buy 0 tech rolls\n\n{middle}"
         f"Deadline: 2026-03-03 12:00 UTC\n{still}\n{CLOSING}{SIGNATURE}"
     )
 

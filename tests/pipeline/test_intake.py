@@ -29,7 +29,9 @@ def test_orders_are_checked_stored_and_answered(service: Service, now: datetime)
     assert [row.recipient for row in receipt.replies] == ["alice@example.org"]
     assert body(receipt.replies[0]) == (
         "Orders for alice in game g1, turn 1: 2 accepted, 3 rejected.\n\n"
-        "Accepted (2):\n  line 2: ADD 2\n  line 3: ATTACK bob\n\n"
+        "Accepted (2):\n"
+        "  line 2: ADD 2\n    read as: add 2 points\n"
+        "  line 3: ATTACK bob\n    read as: attack seat bob\n\n"
         "Rejected (3):\n"
         "  line 4: cannot add 5 points\n"
         "    rule: Rule 2: a seat adds 1, 2 or 3 points a turn.\n"
@@ -55,7 +57,7 @@ def test_a_later_mail_replaces_the_earlier_orders_whole(service: Service, now: d
     assert body(receipt.replies[0]) == (
         "Orders for alice in game g1, turn 1: all accepted.\n"
         "These orders replace the orders you sent earlier for this turn (mail 2 this turn).\n\n"
-        "Accepted (1):\n  line 3: ADD 3\n\n" + FOOTER
+        "Accepted (1):\n  line 3: ADD 3\n    read as: add 3 points\n\n" + FOOTER
     )
     [stored] = orders(service)
     assert (stored.text, stored.version, stored.message_id) == ("ADD 3", 2, "m2@x")
@@ -74,7 +76,7 @@ def test_quoted_lines_signature_and_text_before_game_are_ignored(
         "Alice\n"
     )
     receipt = receive(service, mail(text), now=now)
-    assert "Accepted (1):\n  line 3: ADD 2\n" in body(receipt.replies[0])
+    assert "Accepted (1):\n  line 3: ADD 2\n    read as: add 2 points\n" in body(receipt.replies[0])
     assert (
         "Ignored (3):\n"
         "  line 1: text before the GAME line (1 line)\n"

@@ -84,4 +84,6 @@ def test_orders_are_checked_against_the_edited_state(service: Service, now: date
     referee_game(service, now)
     receive(service, referee_mail("EDIT score.bob = 3 BECAUSE a test\n"), now=now)
     receipt = receive(service, order_mail("g1", "alice", "pw-alice", "ATTACK bob\n"), now=now)
-    assert "Accepted (1):\n  line 2: ATTACK bob\n" in body(receipt.replies[0])
+    assert "Accepted (1):\n  line 2: ATTACK bob\n    read as: attack seat bob\n" in body(
+        receipt.replies[0]
+    )

@@ -78,7 +78,7 @@ def test_an_order_mail_is_answered_through_real_servers(
     assert answer["In-Reply-To"] == sent
     assert answer.get_content().startswith(
         "Orders for alice in game g1, turn 1: all accepted.\r\n\r\n"
-        "Accepted (1):\r\n  line 2: ADD 2\r\n\r\n"
+        "Accepted (1):\r\n  line 2: ADD 2\r\n    read as: add 2 points\r\n\r\n"
     )
     (processed,) = read_folder(world, table.moderator, "Processed")
     assert f"Message-ID: {sent}\r\n".encode() in processed

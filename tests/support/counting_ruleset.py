@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine import Dice, EditError, Event, OptionSpec, Outcome, ParsedOrders, Resolution, Ruleset
@@ -15,6 +16,19 @@ from engine.ruleset import State
 
 ONE_ADD = "Rule 3: a seat gives at most one ADD order a turn."
 ADD_RANGE = "Rule 2: a seat adds 1, 2 or 3 points a turn."
+
+
+@dataclass(frozen=True)
+class CountOrder:
+    keyword: str
+    value: Any
+    line_no: int
+    text: str
+
+    def understood(self) -> str:
+        if self.keyword == "ADD":
+            return f"add {self.value} point{'s' if self.value != 1 else ''}"
+        return f"attack seat {self.value}" if self.keyword == "ATTACK" else "pass"
 
 
 class Counting(Ruleset):
@@ -48,7 +62,7 @@ class Counting(Ruleset):
             except OrderError as error:
                 parsed.problems.append(error.at(line_no, line))
                 continue
-            parsed.orders.append((*order, line_no, line.strip()))
+            parsed.orders.append(CountOrder(*order, line_no, line.strip()))
         return parsed
 
     def _order(
@@ -73,7 +87,7 @@ class Counting(Ruleset):
         points = int(words[1])
         if not 1 <= points <= 3:
             raise illegal(f"cannot add {points} points", ADD_RANGE)
-        if any(order[0] == "ADD" for order in parsed.orders):
+        if any(order.keyword == "ADD" for order in parsed.orders):
             raise illegal("a second ADD this turn", ONE_ADD)
         return points
 
@@ -98,8 +112,8 @@ class Counting(Ruleset):
             events.append(Event("game-over", "", outcome.reason, "end", public=True))
         return Resolution(new, events, results, outcome)
 
-    def _apply(self, state: State, seat: str, order: tuple[Any, ...], events: list[Event]) -> Any:
-        keyword, value, line_no, text = order
+    def _apply(self, state: State, seat: str, order: CountOrder, events: list[Event]) -> Any:
+        keyword, value, line_no, text = order.keyword, order.value, order.line_no, order.text
         if keyword == "ADD":
             state["score"][seat] += value
             events.append(Event("add", seat, f"{seat} adds {value}", "add"))

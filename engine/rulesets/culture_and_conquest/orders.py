@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from engine.hexgrid import hex_name, looks_like_hex, parse_hex_name
-from engine.order_lines import read_order_lines
+from engine.order_lines import OrderLine, read_orders
 from engine.problems import ambiguous, illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.culture_and_conquest.geography import SEA_REACH, adjacent_own, city_site, way
@@ -31,15 +32,20 @@ from engine.rulesets.culture_and_conquest.model import (
     WONDERS,
     GameState,
     Item,
+    describe_items,
 )
 from engine.rulesets.culture_and_conquest.rules import RULES
-from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
+from engine.words import match_seat, match_word, normal, parse_count, plural, shown, spellings_of
 
 
 @dataclass(frozen=True)
 class Order:
     line_no: int
     text: str
+
+    def understood(self) -> str:
+        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,13 @@ class Move(Order):
     source: str
     target: str
     at: str = ""  # map version: the territory where they change category ('' for the default)
+
+    def understood(self) -> str:
+        where = f" in {self.at}" if self.at else ""
+        return (
+            f"move {plural(self.count, 'population')} from {CATEGORY_TITLES[self.source]} "
+            f"to {CATEGORY_TITLES[self.target]}{where}"
+        )
 
 
 @dataclass(frozen=True)
@@ -61,12 +74,23 @@ class March(Order):
     dest: str
     leader: str = ""
 
+    def understood(self) -> str:
+        if self.leader:
+            return f"move the leader {self.leader} from {self.origin} to {self.dest}"
+        what = f"{CATEGORY_TITLES[self.category]} {plural(self.count, 'population')}"
+        return f"move {what} from {self.origin} to {self.dest}"
+
 
 @dataclass(frozen=True)
 class Attack(Order):
     target: str
     give_up: int  # give up after losing this many armies; 0 for never
     at: str = ""  # map version: the territory attacked
+
+    def understood(self) -> str:
+        whom = f"seat {self.target}'s territory {self.at}" if self.at else f"seat {self.target}"
+        stop = f"give up after losing {plural(self.give_up, 'army', 'armies')}"
+        return f"attack {whom}, {stop if self.give_up else 'never giving up'}"
 
 
 @dataclass(frozen=True)
@@ -75,15 +99,30 @@ class SupportOrder(Order):
     armies: int  # 0 cancels
     general: bool
 
+    def understood(self) -> str:
+        sent = [plural(self.armies, "army", "armies")] if self.armies else []
+        sent += ["a General"] if self.general else []
+        if not sent:
+            return f"standing order: stop supporting seat {self.seat}"
+        return f"standing order: send {' and '.join(sent)} to seat {self.seat}'s wars"
+
 
 @dataclass(frozen=True)
 class Surrender(Order):
     below: int  # 0 for never
 
+    def understood(self) -> str:
+        if not self.below:
+            return "standing order: never surrender"
+        return f"standing order: surrender if your Army falls below {self.below}"
+
 
 @dataclass(frozen=True)
 class Tribute(Order):
     kinds: tuple[str, ...]
+
+    def understood(self) -> str:
+        return f"standing order: pay tribute in {', then '.join(self.kinds)}"
 
 
 @dataclass(frozen=True)
@@ -91,6 +130,9 @@ class OfferOrder(Order):
     to: str
     give: tuple[Item, ...]
     get: tuple[Item, ...]
+
+    def understood(self) -> str:
+        return f"offer seat {self.to} {describe_items(self.give)} for {describe_items(self.get)}"
 
 
 @dataclass(frozen=True)
@@ -100,10 +142,19 @@ class Accept(Order):
     give: tuple[Item, ...]  # the terms as the offer reads: what `seat` gives
     get: tuple[Item, ...]
 
+    def understood(self) -> str:
+        if self.offer_id:
+            return f"accept seat {self.seat}'s offer {self.offer_id}"
+        terms = f"{describe_items(self.give)} for {describe_items(self.get)}"
+        return f"accept seat {self.seat}'s offer of {terms}"
+
 
 @dataclass(frozen=True)
 class Withdraw(Order):
     offer_id: str
+
+    def understood(self) -> str:
+        return f"withdraw your offer {self.offer_id}"
 
 
 @dataclass(frozen=True)
@@ -112,6 +163,15 @@ class Build(Order):
     name: str  # the city's name ('' for the next on the list), or the wonder's
     city: str  # a wonder's city ('' for the first free one); map version: a city's territory
     points: int  # most labor points to spend; 0 for as many as it needs
+
+    def understood(self) -> str:
+        spend = f"spending at most {self.points}" if self.points else "spending what it needs"
+        if self.kind == "city":
+            name = self.name or "(the next name on the list)"
+            where = f" in {self.city}" if self.city else ""
+            return f"build the city {name}{where}, {spend}"
+        where = f" in {self.city}" if self.city else " in your first city without one"
+        return f"build the Wonder {self.name}{where}, {spend}"
 
 
 STANDING = (SupportOrder, Surrender, Tribute)
@@ -180,13 +240,11 @@ class _Context:
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
     context = _Context(state, seat)
-    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
+    return read_orders(text, KEYWORDS, EXAMPLES, partial(_read_line, context=context), TOPICS)
 
 
-def _read_line(line_no: int, line: str, context: _Context) -> Order:
-    words = line.split()
-    keyword = match_word(words[0], KEYWORDS, "order", EXAMPLES["MOVE"])
-    return PARSERS[keyword](Order(line_no, line), words[1:], context)
+def _read_line(line: OrderLine, context: _Context) -> Order:
+    return PARSERS[line.keyword](Order(line.line_no, line.text), line.words, context)
 
 
 def _refused(refusal: Refusal | None) -> None:
@@ -199,9 +257,8 @@ def _number(word: str, what: str, keyword: str) -> int:
 
 
 def _seat_name(word: str, context: _Context, keyword: str, out_too: bool = False) -> str:
-    names = {normal(s.name): s.name for s in context.state.seats if s.name != context.seat}
-    names |= {normal(s.letter): s.name for s in context.state.seats if s.name != context.seat}
-    name = match_word(word, names, "seat", EXAMPLES[keyword])
+    others = [(s.name, s.letter) for s in context.state.seats if s.name != context.seat]
+    name = match_seat(word, others, EXAMPLES[keyword])
     if not out_too and not context.state.seat(name).alive:
         raise illegal(f"{name} is out of the game", RULES["setup"])
     return name
@@ -529,11 +586,17 @@ def _check_offer(context: _Context, to: str, give: list[Item], get: list[Item]) 
         raise syntax("an offer of nothing for nothing trades nothing", EXAMPLES["OFFER"])
 
 
+def _terms(base: Order) -> str:
+    """A trade's terms as written, commas and all: the line after its keyword and seat."""
+    parts = base.text.split(None, 2)
+    return " ".join(parts[2].rstrip(".").split()) if len(parts) == 3 else ""
+
+
 def _offer(base: Order, words: list[str], context: _Context) -> OfferOrder:
     if len(words) < 3:
         raise syntax("OFFER <seat> <what you give> FOR <what you get>", EXAMPLES["OFFER"])
     to = _seat_name(words[0], context, "OFFER")
-    give_text, get_text = split_terms(" ".join(words[1:]), EXAMPLES["OFFER"])
+    give_text, get_text = split_terms(_terms(base), EXAMPLES["OFFER"])
     give = parse_items(give_text, EXAMPLES["OFFER"])
     get = parse_items(get_text, EXAMPLES["OFFER"])
     _check_offer(context, to, give, get)
@@ -555,7 +618,7 @@ def _accept(base: Order, words: list[str], context: _Context) -> Accept:
             )
         return Accept(base.line_no, base.text, seat, offers[0].id, (), ())
     example = "ACCEPT ann 10 GOLD FOR ADVANCE Pottery"
-    give_text, get_text = split_terms(" ".join(words[1:]), example)
+    give_text, get_text = split_terms(_terms(base), example)
     give, get = parse_items(give_text, example), parse_items(get_text, example)
     return Accept(base.line_no, base.text, seat, "", tuple(give), tuple(get))
 
@@ -673,3 +736,10 @@ KEYWORDS = spellings_of(
 )
 assert set(KEYWORDS.values()) == set(PARSERS)
 assert set(CATEGORY_WORDS.values()) == set(CATEGORY_TITLES)
+# Words that belong to one order, for a line that starts with one of them ("WONDER Pyramids").
+TOPICS = (
+    dict.fromkeys(WONDER_WORDS, "BUILD")
+    | dict.fromkeys(CATEGORY_WORDS, "MOVE")
+    | dict.fromkeys(TRIBUTE_WORDS, "TRIBUTE")
+    | {"city": "BUILD", "wonder": "BUILD"}
+)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from engine.hexgrid import hex_name as format_hex
 from engine.hexgrid import parse_hex_name
-from engine.order_lines import read_order_lines
+from engine.order_lines import OrderLine, read_orders
 from engine.problems import ambiguous, illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.temples_and_swords.legality import (
@@ -32,7 +33,16 @@ from engine.rulesets.temples_and_swords.model import (
     GameState,
 )
 from engine.rulesets.temples_and_swords.rules import RULES
-from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
+from engine.words import (
+    article,
+    match_seat,
+    match_word,
+    normal,
+    parse_count,
+    plural,
+    shown,
+    spellings_of,
+)
 
 
 @dataclass(frozen=True)
@@ -40,21 +50,34 @@ class Order:
     line_no: int
     text: str
 
+    def understood(self) -> str:
+        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
+        return self.text
+
 
 @dataclass(frozen=True)
 class Labor(Order):
     hex: str
     count: int
 
+    def understood(self) -> str:
+        return f"put {plural(self.count, 'laborer')} to work in {self.hex}"
+
 
 @dataclass(frozen=True)
 class Tech(Order):
     rolls: int
 
+    def understood(self) -> str:
+        return f"buy {plural(self.rolls, 'tech roll')}"
+
 
 @dataclass(frozen=True)
 class AdvancePreference(Order):
     advances: tuple[str, ...]
+
+    def understood(self) -> str:
+        return f"standing order: prefer the advances {', '.join(self.advances)}"
 
 
 @dataclass(frozen=True)
@@ -62,6 +85,14 @@ class Move(Order):
     path: tuple[str, ...]
     kind: str  # '' for every kind that can make the move
     count: int  # 0 for all
+
+    def understood(self) -> str:
+        if self.count:
+            what = unit_words(self.count, self.kind, True) if self.kind else f"{self.count} units"
+        else:
+            what = f"all {unit_words(2, self.kind)}" if self.kind else "every unit"
+        by = f" by {', '.join(self.path[1:-1])}" if len(self.path) > 2 else ""
+        return f"move {what} from {self.path[0]} to {self.path[-1]}{by}"
 
 
 @dataclass(frozen=True)
@@ -72,15 +103,29 @@ class Attack(Order):
     until: int  # stop after losing this many units; 0 for fight to the end
     slaves: int  # -1 for as many as allowed
 
+    def understood(self) -> str:
+        whom = f"seat {self.target}'s units" if self.target else "the enemy"
+        parts = [f"attack {whom} in {self.hex}", USE_SAID[self.use]]
+        parts.append(f"stop after {plural(self.until, 'loss', 'losses')}" if self.until else "")
+        if self.slaves >= 0:
+            parts.append(f"take at most {plural(self.slaves, 'slave')}")
+        return ", ".join(p for p in parts if p)
+
 
 @dataclass(frozen=True)
 class Defend(Order):
     use: str
 
+    def understood(self) -> str:
+        return f"standing order: defend {USE_SAID[self.use]}"
+
 
 @dataclass(frozen=True)
 class Losses(Order):
     kinds: tuple[str, ...]
+
+    def understood(self) -> str:
+        return f"standing order: lose {', then '.join(unit_words(2, k) for k in self.kinds)}"
 
 
 @dataclass(frozen=True)
@@ -90,14 +135,41 @@ class Build(Order):
     count: int = 1  # units to build
     points: int = 0  # most build points to spend; 0 for as many as it needs
 
+    def understood(self) -> str:
+        if self.work in UNIT_WORK:
+            return f"build {unit_words(self.count, self.work, True)} in {self.hex}"
+        spend = f"spending at most {self.points}" if self.points else "spending what it needs"
+        return f"build {article(self.work)} in {self.hex}, {spend}"
+
 
 @dataclass(frozen=True)
 class Migrate(Order):
     source: str  # '' for whichever hex migrates
     target: str
 
+    def understood(self) -> str:
+        source = f"from {self.source}" if self.source else "from any hex"
+        return f"standing order: migrants {source} go to {self.target}"
+
 
 STANDING = (AdvancePreference, Defend, Losses)
+
+UNIT_PLURALS = {"swordsman": "swordsmen", "horseman": "horsemen"}
+USE_SAID = {
+    "best": "using your best advanced units",
+    "none": "using no advanced units",
+    "swordsman": "using swordsmen",
+    "horseman": "using horsemen",
+}
+
+
+def unit_words(count: int, kind: str, with_count: bool = False) -> str:
+    """'swordsmen', or with the count: '1 swordsman', '2 swordsmen'."""
+    many = UNIT_PLURALS.get(kind, kind + "s")
+    if with_count:
+        return plural(count, kind, many)
+    return kind if count == 1 else many
+
 
 UNITS = spellings_of(
     {
@@ -156,13 +228,11 @@ class _Context:
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
     context = _Context(state, seat)
-    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
+    return read_orders(text, KEYWORDS, EXAMPLES, partial(_read_line, context=context), TOPICS)
 
 
-def _read_line(line_no: int, line: str, context: _Context) -> Order:
-    words = line.split()
-    keyword = match_word(words[0], KEYWORDS, "order", "MOVE C4 D4")
-    return PARSERS[keyword](Order(line_no, line), words[1:], context)
+def _read_line(line: OrderLine, context: _Context) -> Order:
+    return PARSERS[line.keyword](Order(line.line_no, line.text), line.words, context)
 
 
 def _refused(refusal: Refusal | None) -> None:
@@ -338,9 +408,8 @@ def _slaves(value: str) -> int:
 
 
 def _seat_name(value: str, context: _Context) -> str:
-    names = {normal(s.name): s.name for s in context.state.seats if s.name != context.seat}
-    names |= {normal(s.letter): s.name for s in context.state.seats if s.name != context.seat}
-    return match_word(value, names, "seat", EXAMPLES["ATTACK"])
+    others = [(s.name, s.letter) for s in context.state.seats if s.name != context.seat]
+    return match_seat(value, others, EXAMPLES["ATTACK"])
 
 
 def _defend(base: Order, words: list[str], context: _Context) -> Defend:
@@ -425,3 +494,5 @@ KEYWORDS = spellings_of(
 )
 assert set(KEYWORDS.values()) == set(PARSERS)
 assert all(p in WORKS.values() for p in PROJECTS)
+# Words that belong to one order, for a line that starts with one of them ("TEMPLE C4").
+TOPICS = dict.fromkeys(WORKS, "BUILD") | dict.fromkeys(ADVANCE_NAMES, "ADVANCE")

@@ -73,7 +73,7 @@ def test_problems_name_their_kind(text: str, kind: ProblemKind, message: str) ->
 def test_one_bad_line_does_not_spoil_the_others() -> None:
     state = make_state(pops={"ann": {"agriculture": 8}}, gold=5)
     parsed = RULESET.parse_orders(
-        state.to_json(), "ann", "MOVE 1 AGRICULTURE TO TRADE\nHELLO\nBUILD CITY"
+        state.to_json(), "ann", "MOVE 1 AGRICULTURE TO TRADE\nDANCE\nBUILD CITY"
     )
     assert [p.line_no for p in parsed.problems] == [2]
     assert len(parsed.orders) == 2
@@ -111,3 +111,49 @@ def test_every_order_gets_a_result(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "MOVE 1 AGRICULTURE TO ARMY\nATTACK bob\nOFFER bob 1 GOLD FOR NOTHING\nBUILD CITY"
     _, resolution = play(state, {"ann": text})
     assert [r.line_no for r in resolution.results["ann"]] == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("line", "understood"),
+    [
+        ("MOVE 2 AGRICULTURE, LABOR.", "move 2 populations from Agriculture to Labor"),
+        ("ATTACK bob GIVE UP IF LOSSES 2", "attack seat bob, give up after losing 2 armies"),
+        ("ATTACK b", "attack seat bob, never giving up"),
+        ("SUPPORT cat 2 ARMIES", "standing order: send 2 armies to seat cat's wars"),
+        ("SUPPORT cat NONE", "standing order: stop supporting seat cat"),
+        ("SURRENDER IF ARMY BELOW 2", "standing order: surrender if your Army falls below 2"),
+        ("SURRENDER NEVER", "standing order: never surrender"),
+        ("TRIBUTE GOLD", "standing order: pay tribute in gold, then city, then population"),
+        (
+            "OFFER c 3 GOLD, ADVANCE Religion FOR 2 LABOR POINTS",
+            "offer seat cat 3 gold, advance Religion for 2 labor points",
+        ),
+        ("ACCEPT bob 2 FOOD FOR 1 GOLD", "accept seat bob's offer of 2 food for 1 gold"),
+        ("BUILD CITY Thebes.", "build the city Thebes, spending what it needs"),
+        ("BUILD CITY", "build the city (the next name on the list), spending what it needs"),
+        ("BUILD WONDER Oracle IN Giza 5", "build the Wonder Oracle in Giza, spending at most 5"),
+    ],
+)
+def test_every_order_says_what_it_was_understood_as(line: str, understood: str) -> None:
+    """issue 13: the check reply echoes what was understood, in full words, beside the line."""
+    state = make_state(
+        seats=("ann", "bob", "cat"),
+        pops={"ann": {"agriculture": 8, "army": 2}},
+        gold=5,
+        advances={"ann": ["Religion"]},
+    )
+    parsed = RULESET.parse_orders(state.to_json(), "ann", line)
+    assert parsed.problems == [], [p.describe() for p in parsed.problems]
+    assert parsed.understood() == [(1, understood)]
+
+
+def test_a_seat_name_beats_a_seat_letter() -> None:
+    """issue 13: "`OFFER c ...` went to seat C (bob), not to cat, and `ATTACK a` attacked seat
+    A." Decision (docs/orders/culture-and-conquest.md, "Naming a seat"): names first, by
+    unique start; a seat letter only where no seat's name starts with it."""
+    state = make_state(seats=("bob", "ann", "cat"), pops={"ann": {"army": 2}}, gold=5)
+    assert [s.letter for s in state.seats] == ["A", "B", "C"]
+    parsed = RULESET.parse_orders(state.to_json(), "ann", "OFFER c 1 GOLD FOR NOTHING\nATTACK a")
+    offer, attack = parsed.orders
+    assert offer.to == "cat" and attack.target == "bob"
+    assert parsed.understood()[0] == (1, "offer seat cat 1 gold for nothing")

@@ -8,7 +8,7 @@ import pytest
 
 from engine.problems import ProblemKind
 from engine.rulesets.temples_and_swords import orders as order_parser
-from engine.rulesets.temples_and_swords.model import GameState
+from engine.rulesets.temples_and_swords.model import GameState, Units
 from engine.rulesets.temples_and_swords.orders import (
     EXAMPLES,
     AdvancePreference,
@@ -74,8 +74,8 @@ GOOD = "LABOR A1 1"
         ("MIGRATE", "MIGRATE takes a hex to move to, or a hex to move from and one to", "MIGRATE"),
         (
             "FLY A1 B1",
-            "order (one of: ADVANCE, ATTACK, BUILD, DEFEND, LABOR, LOSSES, MIGRATE,",
-            "MOVE",
+            "'FLY' is not an order; an order starts with one of: ADVANCE, ATTACK,",
+            "LABOR",
         ),
     ],
 )
@@ -164,7 +164,7 @@ def test_an_order_given_twice_is_illegal_on_the_second_line() -> None:
     [
         ("BUILD A1 S", ("soldier", "swordsman")),
         ("MOVE A1 A2 2", ("MOVE A1 A2 2 SOLDIER", "MOVE A1 A2 2 SWORDSMAN")),
-        ("M A1 B2", ("MIGRATE", "MOVE")),
+        ("M A1 A2", ("MIGRATE", "MOVE")),
         ("ADVANCE M", ("Masonry", "Metal Working", "Military Doctrine")),
         ("LOSSES S, HORSEMAN", ("slave", "soldier", "swordsman")),
     ],
@@ -195,7 +195,7 @@ def test_one_bad_line_never_spoils_the_good_ones() -> None:
             "TECH 2",
             "BUILD B1 ROAD",
             "MOVE A1 A2 SOLDIERS",
-            "M A1 B2",
+            "M A1 A2",
             "BUILD A1 SOLDIER   # trailing comment",
         ]
     )
@@ -321,3 +321,48 @@ def test_numbers_int_cannot_read_are_a_syntax_error(text: str) -> None:
     """Design: "random legal and illegal order texts never crash the engine"."""
     [problem] = order_parser.parse(position(), "ann", text).problems
     assert problem.kind is ProblemKind.SYNTAX
+
+
+@pytest.mark.parametrize(
+    ("line", "understood"),
+    [
+        ("LABOR A1, 1.", "put 1 laborer to work in A1"),
+        ("lab a2 2", "put 2 laborers to work in A2"),
+        ("TECH 2", "buy 2 tech rolls"),
+        (
+            "ADVANCE Religion, Metal Working",
+            "standing order: prefer the advances Religion, Metal Working",
+        ),
+        ("MOVE A1 A2 1 SWORDSMAN", "move 1 swordsman from A1 to A2"),
+        ("MOVE A1 A2 SOLDIERS", "move all soldiers from A1 to A2"),
+        ("MOVE A1 A2", "move every unit from A1 to A2"),
+        (
+            "ATTACK B1 SEAT b UNTIL 3",
+            "attack seat bob's units in B1, using your best advanced units, stop after 3 losses",
+        ),
+        (
+            "ATTACK B1 USE NONE SLAVES 1",
+            "attack the enemy in B1, using no advanced units, take at most 1 slave",
+        ),
+        ("DEFEND USE SWORDSMEN", "standing order: defend using swordsmen"),
+        ("LOSSES HORSEMAN", "standing order: lose horsemen, then soldiers, then swordsmen"),
+        ("BUILD A1: 2 SOLDIERS", "build 2 soldiers in A1"),
+        ("BUILD A2 CITY 4", "build a city in A2, spending at most 4"),
+        ("MIGRATE A2 A3", "standing order: migrants from A2 go to A3"),
+    ],
+)
+def test_every_order_says_what_it_was_understood_as(line: str, understood: str) -> None:
+    """issue 13: the check reply echoes what was understood, in full words, beside the line."""
+    state = position()
+    parsed = order_parser.parse(state, "ann", f"MOVE A1 B1\n{line}")
+    assert parsed.problems == [], [p.describe() for p in parsed.problems]
+    assert parsed.understood()[-1] == (2, understood)
+
+
+def test_a_seat_is_named_before_a_seat_letter() -> None:
+    """issue 13: seat letters beat seat names. bob's letter is B, but 'c' starts cat's name."""
+    state = make_state(TERRAIN, seats=("ann", "bob", "cat"), hexes={"B1": ("cat", 2, [])})
+    state.seats[1].letter, state.seats[2].letter = "C", "B"
+    state.armies["B1"] = {"ann": Units(soldier=1)}
+    [attack] = order_parser.parse(state, "ann", "ATTACK B1 SEAT c").orders
+    assert isinstance(attack, Attack) and attack.target == "cat"
