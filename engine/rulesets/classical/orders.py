@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
-from engine.order_lines import read_order_lines
+from engine.order_lines import OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.classical import legality
@@ -162,18 +163,16 @@ class _Context:
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
     context = _Context(state, seat)
-    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
+    return read_orders(text, KEYWORDS, EXAMPLES, partial(_read_line, context=context), TOPICS)
 
 
-def _read_line(line_no: int, line: str, context: _Context) -> Order:
-    words = line.replace(",", " ").split()
-    keyword = match_word(words[0], KEYWORDS, "order", EXAMPLES["MOVE"])
-    base = Order(line_no, line)
+def _read_line(line: OrderLine, context: _Context) -> Order:
+    keyword, base = line.keyword, Order(line.line_no, line.text)
     setup_order = keyword in ("CIVILIZATION", "CITY")
     if setup_order != context.state.setup and keyword != "FEED":
         when = "only in the setup turn" if setup_order else "from the first round on"
         raise illegal(f"{keyword} is an order {when}", RULES["setup_turn"])
-    return PARSERS[keyword](base, words[1:], context)
+    return PARSERS[keyword](base, line.words, context)
 
 
 def _space(word: str, context: _Context, example: str) -> str:
@@ -350,4 +349,13 @@ KEYWORDS = spellings_of(
         "RESEARCH": ("ROLLS",),
     }
 )
+# Words that belong to one order, so that a line starting with one is told which order to try.
+TOPICS = {name: "CIVILIZATION" for name in CIVILIZATION_NAMES} | {
+    "army": "RECRUIT",
+    "armies": "RECRUIT",
+    "fleet": "RECRUIT",
+    "fleets": "RECRUIT",
+    "village": "SETTLE",
+    "city": "UPGRADE",
+}
 assert set(KEYWORDS.values()) == set(PARSERS)
