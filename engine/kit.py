@@ -170,6 +170,9 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
     def edit_paths(self) -> str:
         return self.parts.edits.EDIT_PATHS
 
+    def normalise(self, state: State) -> State:
+        return self.load(state).to_json()
+
     def example_position(self, variant: str = "") -> State:
         if self.parts.examples is None:
             raise NotImplementedError(f"{self.id} has no example position")

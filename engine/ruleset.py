@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.records import Outcome, ParsedOrders, Resolution
 
@@ -72,6 +72,10 @@ class Ruleset(ABC):
     min_seats: int = 2
     max_seats: int = 8
     options: tuple[OptionSpec, ...] = ()
+    # Options that keep a bot game going past turn 30 (victory out of reach), for bench/engine.py.
+    bench_options: ClassVar[Mapping[str, Any]] = {}
+    # The seat the examples in docs/orders/<id>.md are written for.
+    example_seat: str = "ann"
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with its default, overridden by `given`; unknown names are refused."""
@@ -142,3 +146,16 @@ class Ruleset(ABC):
     @abstractmethod
     def edit_paths(self) -> str:
         """A short reference of the paths `edit` takes, with examples."""
+
+    def normalise(self, state: State) -> State:
+        """The state read into the ruleset's own objects and written back. A state the ruleset
+        wrote comes back equal: the contract suite checks so, to prove reading loses nothing."""
+        raise NotImplementedError(f"{self.id} does not say how it reads and writes its state")
+
+    def example_position(self, variant: str = "") -> State:
+        """The position the examples in docs/orders/<id>.md are written for: the blocks fenced
+        ```orders (variant '') or ```orders <variant> are parsed as `example_seat` on it."""
+        raise NotImplementedError(
+            f"{self.id} has no example_position({variant!r}): write the position its "
+            f"docs/orders/{self.id}.md describes, so that the doc's examples can be checked"
+        )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
 from engine.rulesets.classical import bot, edits, examples, orders, render, setup, turn
@@ -17,6 +17,7 @@ class Classical(GameRuleset[GameState]):
     min_seats = 2
     max_seats = 12  # one civilization each from the twelve of the text
     options = OPTIONS
+    bench_options: ClassVar[dict[str, Any]] = {"victory_points": 10000}  # past turn 30
     model = GameState
     parts = Parts(
         parse=orders.parse,

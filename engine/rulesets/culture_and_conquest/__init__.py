@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.dice import Dice
 from engine.kit import GameRuleset, Parts
-from engine.rulesets.culture_and_conquest import bot, edits, geography, orders, render
+from engine.rulesets.culture_and_conquest import bot, edits, examples, geography, orders, render
 from engine.rulesets.culture_and_conquest.model import (
     CAPITALS,
     CITY_NAMES,
@@ -30,7 +30,14 @@ class CultureAndConquest(GameRuleset[GameState]):
     max_seats = 12  # one culture each from the twelve of the Culture Table
     options = OPTIONS
     model = GameState
-    parts = Parts(parse=orders.parse, play=play_turn, views=render, bot=bot.bot_orders, edits=edits)
+    parts = Parts(
+        parse=orders.parse,
+        play=play_turn,
+        views=render,
+        bot=bot.bot_orders,
+        edits=edits,
+        examples=examples.example_game,
+    )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """Set Up: 10 populations (as Agriculture, like every new population) and 1 city each;

@@ -22,8 +22,9 @@ from engine.words import normal
 EDIT_PATHS = """\
 seat.<seat>.gold = <n>                  seat.ann.gold = 12
 seat.<seat>.food = <n>                  seat.ann.food = 30
-seat.<seat>.<category> = <n>            seat.ann.army = 3   (army agriculture
-                                          trade labor scholars)
+seat.<seat>.<category> = <n>            seat.ann.army = 3   (army,
+                                          agriculture, trade, labor,
+                                          scholars)
 seat.<seat>.advances = +<adv>|-<adv>    seat.ann.advances = +Pottery
 seat.<seat>.leaders = +<name>|-<name>   seat.ann.leaders = +Caesar
 seat.<seat>.cities = +<name>|-<name>    seat.ann.cities = +Thebes

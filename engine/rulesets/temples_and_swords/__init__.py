@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.dice import Dice
 from engine.kit import GameRuleset, Parts
-from engine.rulesets.temples_and_swords import bot, edits, orders, render
+from engine.rulesets.temples_and_swords import bot, edits, examples, orders, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import OPTIONS
@@ -21,7 +21,15 @@ class TemplesAndSwords(GameRuleset[GameState]):
     max_seats = 8
     options = OPTIONS
     model = GameState
-    parts = Parts(parse=orders.parse, play=play_turn, views=render, bot=bot.bot_orders, edits=edits)
+    bench_options: ClassVar[dict[str, Any]] = {"victory_points": 100}  # past turn 30
+    parts = Parts(
+        parse=orders.parse,
+        play=play_turn,
+        views=render,
+        bot=bot.bot_orders,
+        edits=edits,
+        examples=examples.example_game,
+    )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more

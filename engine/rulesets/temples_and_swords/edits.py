@@ -20,7 +20,8 @@ hex.<hex>.pop = <n>                  hex.C4.pop = 5
 hex.<hex>.laborers = <n>             hex.C4.laborers = 2
 hex.<hex>.<project> = yes|no         hex.C4.temple = yes
 army.<hex>.<seat>.<unit> = <n>       army.C4.alice.soldier = 3
-army.<hex>.<seat> = <hex>            army.C4.alice = D4   (moves the whole army)"""
+army.<hex>.<seat> = <hex>            army.C4.alice = D4   (moves the
+                                       whole army)"""
 
 
 def edit(state: GameState, path: str, value: str) -> None:
