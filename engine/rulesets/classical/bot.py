@@ -14,8 +14,8 @@ from engine.rulesets.classical.seat_turn import ANY, pay_from
 from engine.rulesets.classical.setup import taken
 
 # What a bot wants a new village to yield, best first.
+GROWN = 4  # cities before monuments come ahead of upgrades
 WANTED = {"food": 4, "stone": 4, "luxury": 3, "gold": 3, "iron": 2, "wood": 1}
-GARRISON = 1  # armies a bot keeps in each city
 
 
 def bot_orders(state: GameState, seat: str, seed: int) -> str:
@@ -26,11 +26,16 @@ def bot_orders(state: GameState, seat: str, seed: int) -> str:
     food = pool["food"] + pool["gold"] // 2  # what next turn can likely feed
     lines = _feed(state, seat)
     _upkeep(state, seat, pool)
-    lines += _monuments(state, seat, pool)
-    lines += _upgrades(state, seat, pool)
+    if len(state.cities(seat)) < GROWN:  # grow first: cities pay for monuments later
+        upgrades = _upgrades(state, seat, pool)
+        lines += _monuments(state, seat, pool) + upgrades
+    else:
+        lines += _monuments(state, seat, pool)
+        lines += _upgrades(state, seat, pool)
     lines += _settle(state, seat, pool)
-    lines += _war(state, seat)
-    lines += _recruit(state, seat, pool, food)
+    front = _front_city(state, seat)
+    lines += _war(state, seat, front)
+    lines += _recruit(state, seat, pool, food, front)
     lines.append("RESEARCH MAX")
     return "\n".join(lines) + "\n"
 
@@ -114,9 +119,9 @@ def _settle(state: GameState, seat: str, pool: dict[str, int]) -> list[str]:
         lines.append(f"SETTLE {best}")
 
 
-def _war(state: GameState, seat: str) -> list[str]:
-    """Each stack with armies to spare attacks the best enemy space it can reach where it
-    outnumbers the defenders well; fleets go fishing."""
+def _war(state: GameState, seat: str, front: str) -> list[str]:
+    """Each stack with armies to spare attacks the best enemy space it can reach where the
+    odds favour it, else marches to the city nearest the enemy; fleets go fishing."""
     lines = []
     targets: set[str] = set()
     for label in state.unit_spaces(seat):
@@ -127,17 +132,51 @@ def _war(state: GameState, seat: str) -> list[str]:
             if goal:
                 lines.append(f"MOVE {label} {goal}")
             continue
-        spare = have - (GARRISON if spot.owner == seat else 0)
-        if spare < 2:
+        spare = have - (_garrison(state, seat, label, front) if spot.owner == seat else 0)
+        if spare < 1:
             continue
         target = _target(state, seat, label, spare, targets)
         if target:
             targets.add(target)
             lines.append(f"MOVE {label} {target} {spare}")
+        elif front and label != front and legality.path(state, seat, label, front):
+            lines.append(f"MOVE {label} {front} {spare}")
     return lines
 
 
+def _garrison(state: GameState, seat: str, label: str, front: str) -> int:
+    """Armies a city keeps: as many as enemy armies within two spaces, and one at the front."""
+    near = distances(state.board, label)
+    threat = sum(
+        sum(state.space(n).enemy_units(seat).values())
+        for n, d in near.items()
+        if d <= 2 and not state.space(n).sea
+    )
+    return threat + (1 if label == front else 0)
+
+
+def _front_city(state: GameState, seat: str) -> str:
+    """The seat's city nearest another seat's settlement ('' if it has no city)."""
+    enemy = [n for n, t in state.board.territories.items() if t.owner and t.owner != seat]
+    best, gap = "", 99
+    for city in state.cities(seat):
+        far = distances(state.board, city)
+        near = min((far.get(n, 99) for n in enemy), default=99)
+        if near < gap:
+            best, gap = city, near
+    return best
+
+
+def odds(bonus: int) -> float:
+    """The chance that 1D8 + bonus beats 1D8 (the defender wins ties)."""
+    wins = sum(1 for a in range(1, 9) for b in range(1, 9) if a + bonus > b)
+    return wins / 64
+
+
 def _target(state: GameState, seat: str, origin: str, spare: int, taken: set[str]) -> str:
+    """The most valuable enemy space in reach that `spare` armies should take: losses
+    expected at the odds of the dice, the defenders and the settlement each fought to the end,
+    with one army to spare."""
     mine = state.seat(seat).level("military")
     best, value = "", 0
     for label in distances(state.board, origin):
@@ -148,9 +187,9 @@ def _target(state: GameState, seat: str, origin: str, spare: int, taken: set[str
             continue
         defenders = sum(spot.enemy_units(seat).values())
         owner = spot.owner or next(iter(spot.enemy_units(seat)), "")
-        theirs = state.seat(owner).level("military") if owner else 0
-        needed = 2 * defenders + (2 if spot.owner and spot.owner != seat else 0) + theirs - mine
-        if spare < max(needed, 2):
+        chance = odds(mine - state.seat(owner).level("military"))
+        rounds = defenders + (1 if spot.owner and spot.owner != seat else 0)
+        if chance <= 0 or spare < rounds * (1 - chance) / chance + 1:
             continue
         worth = (3 if spot.settlement == "city" else 1) + 2 * spot.monuments
         if worth > value:
@@ -169,7 +208,7 @@ def _fishing_ground(state: GameState, seat: str, origin: str) -> str:
     return ""
 
 
-def _recruit(state: GameState, seat: str, pool: dict[str, int], food: int) -> list[str]:
+def _recruit(state: GameState, seat: str, pool: dict[str, int], food: int, front: str) -> list[str]:
     """Armies until each city has a garrison and a strike force is building, as many as the
     food will feed; a fleet for every other coastal city, for fishing."""
     lines = []
@@ -191,7 +230,6 @@ def _recruit(state: GameState, seat: str, pool: dict[str, int], food: int) -> li
             allowed, fleets, fed = allowed - 1, fleets + 1, fed - 1
     want = 3 * len(cities) + 2
     while allowed > 0 and cities and armies < want and fed > 0 and pay_from(pool, [("iron",)]):
-        city = cities[armies % len(cities)]
-        lines.append(f"RECRUIT {city}")
+        lines.append(f"RECRUIT {front}")
         allowed, armies, fed = allowed - 1, armies + 1, fed - 1
     return lines

@@ -167,7 +167,22 @@ def _height(
 
 def neighbours(board: Board, label: str) -> tuple[str, ...]:
     """The territories sharing a border with `label`, in label order."""
-    return _adjacency(tuple(tuple(row) for row in board.rows))[label]
+    return adjacency(board)[label]
+
+
+# The adjacency of the last few grids seen, by identity: a turn asks thousands of times and
+# a grid never changes once drawn. The grid is kept with it, so its id cannot be reused.
+_SEEN: dict[int, tuple[list[list[str]], dict[str, tuple[str, ...]]]] = {}
+
+
+def adjacency(board: Board) -> dict[str, tuple[str, ...]]:
+    seen = _SEEN.get(id(board.rows))
+    if seen is None or seen[0] is not board.rows:
+        if len(_SEEN) >= 16:
+            _SEEN.pop(next(iter(_SEEN)))
+        seen = board.rows, _adjacency(tuple(tuple(row) for row in board.rows))
+        _SEEN[id(board.rows)] = seen
+    return seen[1]
 
 
 @lru_cache(maxsize=64)  # one entry a map in play; the grid is hashed, not searched

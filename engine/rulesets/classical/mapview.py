@@ -158,7 +158,7 @@ def legend(state: GameState, reader: str) -> list[str]:
 def territory_lines(state: GameState) -> list[str]:
     """Every territory: name, resource and the die that rolled it, holdings, neighbours."""
     board = state.board
-    lines = ["Name Resource     Holdings  Next to (~ sea)"]
+    lines = [f"{'Name':<4} {'Resource, die':<13} {'Holdings':<9} Next to (~ sea)"]
     for label, spot in board.territories.items():
         die = f"d{6 if spot.sea else 8}={spot.roll}"
         resource = f"{spot.resource}{'~' if spot.sea else ''}"

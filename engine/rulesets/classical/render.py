@@ -106,8 +106,9 @@ def order_template(state: GameState, seat: str) -> str:
     lines.append("# Move: MOVE <from> <to> [n]  (armies 2 spaces, fleets 4)")
     for label in state.unit_spaces(seat):
         spot = state.space(label)
-        kind = "fleets" if spot.sea else "armies"
-        lines.append(f"#   {spot.units_of(seat)} {kind} in {label}")
+        count = spot.units_of(seat)
+        units = plural(count, "fleet") if spot.sea else plural(count, "army", "armies")
+        lines.append(f"#   {units} in {label}")
     lines.append(f"# Recruit: RECRUIT <space> [n]  (up to {legality.unit_allowance(state, seat)})")
     lines.append("#   armies in your cities (1 iron), fleets in sea next to them (1 wood)")
     seas = sorted(

@@ -92,6 +92,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("seats", "random"),
     ),
     OptionSpec(
+        "rotate_first",
+        False,
+        "pass the first turn of the round to the next seat every round (no: the same seat "
+        "plays first every round, as the text)",
+    ),
+    OptionSpec(
         "victory_points", 100, "VP that win the game (the text: 100)", minimum=1, maximum=10000
     ),
     OptionSpec(

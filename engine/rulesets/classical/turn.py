@@ -54,8 +54,20 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         finish(state, rec, alive, "the last civilization standing")
     if not state.winners and _round_ends(state):
         _round_victory(state, rec)
+    round_before = state.round
     close_turn(state, orders, rec, lambda seat: seat.vp, lambda vp: f"{vp} VP")
+    if state.round != round_before and state.options["rotate_first"] and not state.winners:
+        _rotate(state, rec)
     return rec
+
+
+def _rotate(state: GameState, rec: Recorder) -> None:
+    """Option rotate_first: the seat that played first plays last from the next round on."""
+    state.seats = state.seats[1:] + state.seats[:1]
+    alive = [i for i, s in enumerate(state.seats) if s.alive]
+    state.active = alive[0] if alive else 0
+    first = state.seats[state.active].name
+    rec.event("turn_order", "", "End", f"{first} plays first in the next round.", public=True)
 
 
 def _standing_orders(
