@@ -20,7 +20,13 @@ from collections import deque
 from functools import lru_cache
 
 from engine.dice import Dice
-from engine.rulesets.classical.model import LAND_TABLE, SEA_TABLE, Board, Territory
+from engine.rulesets.classical.model import (
+    LAND_TABLE,
+    SEA_TABLE,
+    Board,
+    Territory,
+    reading_key,
+)
 
 COLUMNS = 16  # cells across: 16 cells of 3 characters and their borders fill 65 columns
 CELLS_PER_TERRITORY = 8
@@ -53,7 +59,7 @@ def generate(seats: int, size: str, land_share: int, dice: Dice) -> Board:
 
 def _attempt(count: int, height: int, land_share: int, dice: Dice) -> Board:
     owner = _grow(_seeds(count, height, dice), height, dice)
-    labels = sorted(set(owner.values()), key=_reading_key)
+    labels = sorted(set(owner.values()), key=reading_key)
     sea = _coastline(owner, labels, height, land_share, dice)
     rows = [[owner[(c, r)] for c in range(COLUMNS)] for r in range(height)]
     territories = {}
@@ -68,10 +74,6 @@ def playable_for(board: Board, seats: int) -> bool:
     """Room for every seat's first city, CITY_SPACING apart, and all of them in reach."""
     sites = spread_sites(board, seats)
     return len(sites) == seats and all(reachable(board, sites[0], s) for s in sites)
-
-
-def _reading_key(label: str) -> tuple[int, int]:
-    return int(label[1:]), ord(label[0])
 
 
 def _seeds(count: int, height: int, dice: Dice) -> dict[str, list[tuple[int, int]]]:
@@ -145,7 +147,7 @@ def _coastline(
         cells[label].append(_height(lattice, col, row, step, height))
     mean = {label: sum(values) / len(values) for label, values in cells.items()}
     land = max(1, round(len(labels) * land_share / 100))
-    ranked = sorted(labels, key=lambda label: (-mean[label], _reading_key(label)))
+    ranked = sorted(labels, key=lambda label: (-mean[label], reading_key(label)))
     return set(ranked[land:])
 
 
@@ -198,7 +200,7 @@ def _adjacency(rows: tuple[tuple[str, ...], ...]) -> dict[str, tuple[str, ...]]:
                 if other != label:
                     found[label].add(other)
                     found.setdefault(other, set()).add(label)
-    return {label: tuple(sorted(near, key=_reading_key)) for label, near in found.items()}
+    return {label: tuple(sorted(near, key=reading_key)) for label, near in found.items()}
 
 
 def distances(board: Board, origin: str) -> dict[str, int]:

@@ -137,6 +137,11 @@ class Territory:
         return bool(self.enemy_units(seat)) or bool(self.owner and self.owner != seat)
 
 
+def reading_key(label: str) -> tuple[int, str]:
+    """Reading order of territory labels: by row, then by column ('B2' before 'A10')."""
+    return int(label[1:]), label[0]
+
+
 @dataclass
 class Board:
     """The generated map: a grid of cells, each naming its territory, and the territories.
@@ -148,7 +153,7 @@ class Board:
 
     def __post_init__(self) -> None:
         # Stored JSON has its keys sorted; play goes in reading order (row, then column).
-        ordered = sorted(self.territories, key=lambda label: (int(label[1:]), label[0]))
+        ordered = sorted(self.territories, key=reading_key)
         self.territories = {label: self.territories[label] for label in ordered}
 
     @property

@@ -48,10 +48,10 @@ def holdings(state: GameState, seat: str) -> str:
     fleets = [u for u, n in zip(units, state.unit_spaces(seat), strict=True) if state.space(n).sea]
     lines += wrap("Armies: " + (", ".join(armies) or "none") + ".", "", "  ")
     lines += wrap("Fleets: " + (", ".join(fleets) or "none") + ".", "", "  ")
-    lines.append(
-        f"Each turn you may recruit {legality.unit_allowance(state, seat)} units and build "
-        f"{legality.monument_allowance(state, seat)} monuments."
-    )
+    allowed = plural(legality.unit_allowance(state, seat), "unit")
+    monuments = plural(legality.monument_allowance(state, seat), "monument")
+    when = "each turn" if state.options["unit_limit"] == "per turn" else "now"
+    lines.append(f"You may recruit {allowed} ({when}) and build {monuments}.")
     lines += wrap("Feeding order when food runs short: " + ", ".join(holder.standing.feed) + ".")
     return "\n".join(lines)
 

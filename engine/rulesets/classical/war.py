@@ -105,9 +105,9 @@ def _fight_settlement(turn: SeatTurn, label: str) -> None:
     what = spot.settlement
     if spot.units_of(seat):
         spot.owner = seat
-        text = f"{seat} captures {owner}'s {what} in {label}"
+        code, text = "capture", f"{seat} captures {owner}'s {what} in {label}"
         if spot.monuments:
             text += f" with {plural(spot.monuments, 'monument')}"
     else:
-        text = f"{owner}'s {what} in {label} holds; {seat}'s armies there are lost"
-    turn.event("capture", text + ".", dice=rolled, public=True, also=(owner,))
+        code, text = "siege_held", f"{owner}'s {what} in {label} holds; {seat}'s armies are lost"
+    turn.event(code, text + ".", dice=rolled, public=True, also=(owner,))
