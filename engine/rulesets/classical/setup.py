@@ -119,10 +119,13 @@ def _place_city(state: GameState, seat: Seat, given: list[Order], rec: Recorder)
 
 def default_site(state: GameState) -> str:
     """The land territory farthest from the cities placed, CITY_SPACING away if any is (the map
-    is drawn so that there is room for every seat); else the farthest free land."""
+    is drawn with room for every seat when the sites are chosen this way); if the players'
+    own choices left no such room, the free land farthest from every city (the first in
+    reading order of those)."""
     placed = tuple(state.all_cities())
     sites = geography.spread_sites(state.board, 1, placed)
     if sites:
         return sites[0]
     free = [n for n, t in state.board.territories.items() if not t.sea and not t.settlement]
-    return free[0]
+    reach = [geography.distances(state.board, city) for city in placed]
+    return max(free, key=lambda n: min((far.get(n, 99) for far in reach), default=99))

@@ -105,3 +105,13 @@ def test_rotate_first_passes_the_first_turn_on_each_round() -> None:
 def test_setup_orders_wait_for_the_setup_turn_and_others_for_play() -> None:
     """Decision: CIVILIZATION and CITY are the orders of the setup turn only."""
     assert problems(_setup_state(), "ann", "MOVE A1 C1")[0].rule == RULES["setup_turn"]
+
+
+def test_a_crowded_map_still_gives_the_farthest_free_land() -> None:
+    """Decision: when the cities placed leave no land 3 spaces from every city, the seat's
+    city goes on the free land farthest from them (the rule cannot be kept)."""
+    state = _setup_state(("ann", "bob", "cat"))
+    state, resolution = play(state, {"ann": "CITY A1", "bob": "CITY G3"})
+    cat_city = state.settlements("cat")
+    assert cat_city == ["E1"]  # 2 spaces from both cities; every other land is 1
+    assert "no CITY order" in _event(resolution, "first_city", "cat")
