@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
+from engine.ruleset import State
 from engine.rulesets.classical import bot, edits, examples, orders, render, setup, turn
 from engine.rulesets.classical.model import GameState
 from engine.rulesets.classical.rules import OPTIONS
@@ -27,6 +28,13 @@ class Classical(GameRuleset[GameState]):
         edits=edits,
         examples=examples.position,
     )
+
+    def seats_to_order(self, state: State) -> list[str]:
+        """The setup turn asks every seat, in sequential mode too."""
+        game = self.load(state)
+        if game.setup and not game.winners:
+            return [seat.name for seat in game.seats]
+        return super().seats_to_order(state)
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """The map and the seats; civilizations and first cities come in the setup turn."""

@@ -75,19 +75,19 @@ def _char(board: Board, row: int, col: int) -> str:
 
 
 def _corner(board: Board, c: int, r: int) -> str:
+    """Where four cells meet: a border line runs between any two of them that differ (off the
+    map counts as different)."""
     nw, ne = _cell(board, c - 1, r - 1), _cell(board, c, r - 1)
     sw, se = _cell(board, c - 1, r), _cell(board, c, r)
     if nw and nw == ne == sw == se:
         return _fill(board, nw)
-    vertical = (nw != ne or not nw) or (sw != se or not sw)
-    horizontal = (nw != sw or not nw) or (ne != se or not ne)
     up, down = nw != ne or not nw, sw != se or not sw
     left, right = nw != sw or not nw, ne != se or not ne
-    if (up or down) and not (left or right):
+    if not (left or right):
         return "|"
-    if (left or right) and not (up or down):
+    if not (up or down):
         return "-"
-    return "+" if vertical or horizontal else " "
+    return "+"
 
 
 def _texts(state: GameState, label: str) -> list[str]:

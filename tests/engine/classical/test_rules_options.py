@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.rulesets.classical import economy
 from engine.rulesets.classical.mapview import map_lines
 
-from .support import city, make_state, play, problems, put, scripted_turn, village
+from .support import RULESET, city, make_state, play, problems, put, scripted_turn, village
 
 
 def test_unit_limit_in_all_counts_the_units_held() -> None:
@@ -58,3 +58,11 @@ def test_a_fleet_makes_land_next_to_it_settleable() -> None:
     put(state, "C3", "ann", units=1)
     city(state, "A1", "ann")
     assert problems(state, "ann", "SETTLE E3") == []
+
+
+def test_the_setup_turn_asks_every_seat_in_sequential_mode() -> None:
+    """Setup by mail: every seat picks and places in the setup turn, whatever the mode."""
+    state = RULESET.new_game(["ann", "bob", "cat"], {"mode": "sequential"}, 2)
+    assert RULESET.seats_to_order(state) == ["ann", "bob", "cat"]
+    resolution = RULESET.resolve(state, {}, 2)
+    assert RULESET.seats_to_order(resolution.state) == ["ann"]
