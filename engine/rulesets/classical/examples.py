@@ -1,6 +1,6 @@
 """The position the examples in docs/orders/classical.md are written for: a 3-seat game after
-the setup turn, seed 1: ann (seat A, Romans) holds a city in D2 with 3 armies, a village in
-D5 and a fleet in B3; bob a city in M11 with an army, cat a city in D10.
+the setup turn, seed 1: ann (seat A, Romans) holds a city in A5 with 3 armies, a village in
+A8 and a fleet in D5; bob a city in M11 with an army, cat a city in C13.
 The variant 'setup' is the same game before its setup turn."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def position(variant: str = "") -> GameState:
     _place(state, "ann", EXAMPLE_VILLAGE, VILLAGE)
     state.space(EXAMPLE_FLEET).units["ann"] = 1
     _place(state, "bob", "M11", CITY, units=1)
-    _place(state, "cat", "D10", CITY)
+    _place(state, "cat", "C13", CITY)
     return state
 
 
@@ -38,4 +38,4 @@ def _place(state: GameState, seat: str, label: str, kind: str, units: int = 0) -
         spot.units[seat] = units
 
 
-EXAMPLE_CITY, EXAMPLE_VILLAGE, EXAMPLE_FLEET = "D2", "D5", "B3"
+EXAMPLE_CITY, EXAMPLE_VILLAGE, EXAMPLE_FLEET = "A5", "A8", "D5"

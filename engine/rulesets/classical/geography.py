@@ -136,7 +136,7 @@ def _coastline(
 ) -> set[str]:
     """The lowest territories by a smooth random height (bumps on a coarse lattice, falling
     toward the edges) are sea."""
-    step = 4
+    step = 3
     lattice = {
         (i, j): dice.d(100) / 100
         for i in range(COLUMNS // step + 2)
@@ -161,7 +161,7 @@ def _height(
     bottom = lattice[(i, j + 1)] * (1 - fx) + lattice[(i + 1, j + 1)] * fx
     noise = top * (1 - fy) + bottom * fy
     edge = min(col + 0.5, COLUMNS - col - 0.5, (row + 0.5) * 1.5, (height - row - 0.5) * 1.5)
-    return noise + min(edge, 4) / 8
+    return noise + min(edge, 4) / 12
 
 
 # -- the ways across a map ------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from engine.dice import Dice
 from engine.rulesets.classical import geography
 from engine.rulesets.classical.mapview import map_lines
-from engine.rulesets.classical.model import LAND_TABLE, SEA_TABLE
+from engine.rulesets.classical.model import LAND_TABLE, SEA_TABLE, Board
 
 from .support import RULESET
 
@@ -80,3 +80,34 @@ def test_the_text_map_fits_72_columns(seats: int) -> None:
     names = [f"p{i}" for i in range(seats)]
     state = RULESET.load(RULESET.new_game(names, {}, 3))
     assert max(len(line) for line in map_lines(state, "p0")) <= 72
+
+
+def _bodies(board: Board, sea: bool) -> list[set[str]]:
+    """The connected land masses (sea False) or seas (sea True)."""
+    found: list[set[str]] = []
+    for label, spot in board.territories.items():
+        if spot.sea != sea or any(label in body for body in found):
+            continue
+        body, todo = {label}, [label]
+        while todo:
+            for near in geography.neighbours(board, todo.pop()):
+                if board.territories[near].sea == sea and near not in body:
+                    body.add(near)
+                    todo.append(near)
+        found.append(body)
+    return found
+
+
+def _inland(board: Board, body: set[str]) -> bool:
+    rim = {*board.rows[0], *board.rows[-1], *(row[0] for row in board.rows)}
+    rim |= {row[-1] for row in board.rows}
+    return not body & rim
+
+
+def test_maps_have_islands_and_inland_seas() -> None:
+    """The issue: "a believable coastline, islands and inland seas" - over many seeds some
+    maps have more than one land mass, and some a sea that does not reach the map's edge."""
+    boards = [geography.generate(6, "normal", 55, Dice(s, 0, "", "map")) for s in range(20)]
+    islands = sum(len(_bodies(b, sea=False)) > 1 for b in boards)
+    inland = sum(any(_inland(b, body) for body in _bodies(b, sea=True)) for b in boards)
+    assert islands >= 4 and inland >= 2
