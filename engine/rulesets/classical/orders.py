@@ -16,7 +16,7 @@ from engine.order_lines import OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.classical import legality
-from engine.rulesets.classical.model import CATEGORIES, CITY, CIVILIZATIONS, VILLAGE, GameState
+from engine.rulesets.classical.model import CITY, CIVILIZATIONS, VILLAGE, GameState
 from engine.rulesets.classical.rules import RULES
 from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
 
@@ -303,8 +303,9 @@ def _recruit(base: Order, words: list[str], context: _Context) -> Recruit:
 def _research(base: Order, words: list[str], context: _Context) -> Research:
     if not words:
         raise syntax("RESEARCH takes the number of paid rolls, or MAX", EXAMPLES["RESEARCH"])
-    rolls = -1 if words[0].upper() in ("MAX", "ALL") else -2
-    if rolls == -2:
+    if words[0].upper() in ("MAX", "ALL"):
+        rolls = -1
+    else:
         rolls = parse_count(words[0], "paid research rolls", EXAMPLES["RESEARCH"])
     pay: list[str] = []
     rest = words[1:]
@@ -316,8 +317,7 @@ def _research(base: Order, words: list[str], context: _Context) -> Research:
     elif rest:
         raise syntax(f"unexpected '{shown(' '.join(rest))}'", EXAMPLES["RESEARCH"])
     _one_only("RESEARCH", base, context, "research")
-    pay = [c for c in dict.fromkeys(pay) if c in CATEGORIES]
-    return Research(base.line_no, base.text, rolls, tuple(pay))
+    return Research(base.line_no, base.text, rolls, tuple(dict.fromkeys(pay)))
 
 
 def _refused(refusal: legality.Refusal | None) -> None:
