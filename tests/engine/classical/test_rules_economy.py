@@ -270,3 +270,19 @@ def test_resources_are_not_saved_from_turn_to_turn() -> None:
     again = [e.text for e in second.events if e.code == "produce" and e.seat == "ann"]
     assert produced == ["Produced: 1 food, 1 gold (A1 grain; 1 city 1 gold each)."]
     assert again[0].startswith("Produced: 1 food, ") and ", 1 gold (A1 grain;" in again[0]
+
+
+def test_trade_and_gold_can_be_used_as_any_other_resource() -> None:
+    """Sea table: "Trade Can be used as any other Resource"; Land table: "Gold Can be used as
+    any other Resource" - both go to the Gold (and Trade) space and pay for anything."""
+    state = make_state()
+    state.seat("ann").levels = {}
+    put(state, "G1", "ann", units=1)
+    state.space("G1").resource = "trade"
+    turn = scripted_turn(state, "ann")
+    economy.produce(turn)
+    assert turn.pool["gold"] == 1
+    city(state, "A1", "ann")
+    turn = scripted_turn(state, "ann", "MONUMENT A1", pool={"food": 2, "gold": 1})
+    economy.build(turn)
+    assert state.space("A1").monuments == 1  # gold paid for the stone

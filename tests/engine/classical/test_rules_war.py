@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.rulesets.classical import war
-from engine.rulesets.classical.model import VILLAGE
+from engine.rulesets.classical.model import VILLAGE, Board, GameState, Territory
 from engine.rulesets.classical.rules import RULES
 
 from .support import city, make_state, problems, put, results, scripted_turn, village
@@ -17,13 +17,31 @@ def test_an_army_moves_2_spaces() -> None:
     assert problems(state, "ann", "MOVE A1 G3")[0].rule == RULES["move"]  # 3 spaces by land
 
 
+def _sea_lane() -> GameState:
+    """Six sea spaces in a row, A1 to K1, and land at M1 and at the far end O1."""
+    labels = ["A1", "C1", "E1", "G1", "I1", "K1", "M1", "O1"]
+    row = [label for label in labels for _ in range(2)]
+    state = make_state()
+    state.board = Board(
+        [list(row), list(row)],
+        {
+            label: Territory(sea=label not in ("M1", "O1"), resource="salt", roll=1)
+            for label in labels
+        },
+    )
+    return state
+
+
 def test_a_fleet_moves_4_spaces_at_sea() -> None:
     """Move: "A Fleet may move 4 Spaces." - over sea only."""
-    state = make_state()
-    put(state, "C3", "ann", units=1)
-    assert problems(state, "ann", "MOVE C3 A1")[0].message == "fleets cannot end a move on land"
-    turn = scripted_turn(state, "ann")
-    assert turn  # a legal fleet move needs two connected seas; C3 and G1 do not touch
+    state = _sea_lane()
+    put(state, "A1", "ann", units=1)
+    assert problems(state, "ann", "MOVE A1 I1") == []  # C1 E1 G1 I1: 4 spaces
+    assert problems(state, "ann", "MOVE A1 K1")[0].rule == RULES["move"]  # 5 spaces
+    assert problems(state, "ann", "MOVE A1 M1")[0].message == "fleets cannot end a move on land"
+    turn = scripted_turn(state, "ann", "MOVE A1 I1")
+    war.move(turn)
+    assert state.space("I1").units == {"ann": 1} and not state.space("A1").units
 
 
 def test_units_may_stack() -> None:
