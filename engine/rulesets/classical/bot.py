@@ -15,6 +15,7 @@ from engine.rulesets.classical.setup import taken
 
 # What a bot wants a new village to yield, best first.
 GROWN = 4  # cities before monuments come ahead of upgrades
+MARGIN = 0.5  # armies beyond the expected losses an attack wants
 WANTED = {"food": 4, "stone": 4, "luxury": 3, "gold": 3, "iron": 2, "wood": 1}
 
 
@@ -189,7 +190,7 @@ def _target(state: GameState, seat: str, origin: str, spare: int, taken: set[str
         owner = spot.owner or next(iter(spot.enemy_units(seat)), "")
         chance = odds(mine - state.seat(owner).level("military"))
         rounds = defenders + (1 if spot.owner and spot.owner != seat else 0)
-        if chance <= 0 or spare < rounds * (1 - chance) / chance + 1:
+        if chance <= 0 or spare < rounds * (1 - chance) / chance + MARGIN:
             continue
         worth = (3 if spot.settlement == "city" else 1) + 2 * spot.monuments
         if worth > value:
