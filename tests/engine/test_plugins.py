@@ -61,7 +61,7 @@ def _look_up(site: Path) -> dict[str, object]:
 
 def test_an_installed_plugin_ruleset_is_found_and_plays(installed: Path) -> None:
     found = _look_up(installed)
-    assert found["ids"] == ["culture-and-conquest", "temples-and-swords", "toy"]
+    assert found["ids"] == ["classical", "culture-and-conquest", "temples-and-swords", "toy"]
     assert found["title"] == "Toy (a plugin test ruleset)"
     assert found["outcome"] == "highest total"
 
