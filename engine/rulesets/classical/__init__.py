@@ -30,10 +30,10 @@ class Classical(GameRuleset[GameState]):
     )
 
     def seats_to_order(self, state: State) -> list[str]:
-        """The setup turn asks every seat, in sequential mode too."""
-        game = self.load(state)
-        if game.setup and not game.winners:
-            return [seat.name for seat in game.seats]
+        """The setup turn asks every seat, in sequential mode too. (Read off the stored keys
+        of GameState.setup and .seats: no need to load the whole game for it.)"""
+        if state["setup"] and not state["winners"]:
+            return [seat["name"] for seat in state["seats"]]
         return super().seats_to_order(state)
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -61,7 +61,7 @@ def _attempt(count: int, height: int, land_share: int, dice: Dice) -> Board:
     owner = _grow(_seeds(count, height, dice), height, dice)
     labels = sorted(set(owner.values()), key=reading_key)
     sea = _coastline(owner, labels, height, land_share, dice)
-    rows = [[owner[(c, r)] for c in range(COLUMNS)] for r in range(height)]
+    rows = [" ".join(owner[(c, r)] for c in range(COLUMNS)) for r in range(height)]
     territories = {}
     for label in labels:
         table = SEA_TABLE if label in sea else LAND_TABLE
@@ -169,26 +169,12 @@ def _height(
 
 def neighbours(board: Board, label: str) -> tuple[str, ...]:
     """The territories sharing a border with `label`, in label order."""
-    return adjacency(board)[label]
-
-
-# The adjacency of the last few grids seen, by identity: a turn asks thousands of times and
-# a grid never changes once drawn. The grid is kept with it, so its id cannot be reused.
-_SEEN: dict[int, tuple[list[list[str]], dict[str, tuple[str, ...]]]] = {}
-
-
-def adjacency(board: Board) -> dict[str, tuple[str, ...]]:
-    seen = _SEEN.get(id(board.rows))
-    if seen is None or seen[0] is not board.rows:
-        if len(_SEEN) >= 16:
-            _SEEN.pop(next(iter(_SEEN)))
-        seen = board.rows, _adjacency(tuple(tuple(row) for row in board.rows))
-        _SEEN[id(board.rows)] = seen
-    return seen[1]
+    return _adjacency(tuple(board.rows))[label]
 
 
 @lru_cache(maxsize=64)  # one entry a map in play; the grid is hashed, not searched
-def _adjacency(rows: tuple[tuple[str, ...], ...]) -> dict[str, tuple[str, ...]]:
+def _adjacency(lines: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    rows = [line.split() for line in lines]
     found: dict[str, set[str]] = {}
     for r, row in enumerate(rows):
         for c, label in enumerate(row):

@@ -53,7 +53,7 @@ def _canvas(board: Board) -> list[list[str]]:
 def _cell(board: Board, col: int, row: int) -> str:
     """The territory of a cell; '' off the map."""
     if 0 <= col < board.width and 0 <= row < board.height:
-        return board.rows[row][col]
+        return board.grid[row][col]
     return ""
 
 

@@ -8,6 +8,7 @@ computed, not stored.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.serial import Serialisable, sparse
@@ -148,7 +149,7 @@ class Board:
     Labels are the grid coordinates (column letter, row number) of a territory's name on the
     map, so a player finds 'F7' by the rulers."""
 
-    rows: list[list[str]]  # rows of cells, each the label of the territory it belongs to
+    rows: list[str]  # rows of cells: each row the labels of its cells' territories, spaced
     territories: dict[str, Territory]
 
     def __post_init__(self) -> None:
@@ -157,12 +158,22 @@ class Board:
         self.territories = {label: self.territories[label] for label in ordered}
 
     @property
+    def grid(self) -> tuple[tuple[str, ...], ...]:
+        """The cells, row by row: the label of the territory each belongs to."""
+        return _grid(tuple(self.rows))
+
+    @property
     def width(self) -> int:
-        return len(self.rows[0])
+        return len(self.grid[0])
 
     @property
     def height(self) -> int:
         return len(self.rows)
+
+
+@lru_cache(maxsize=64)  # one entry a map in play; rows are few strings, quick to hash
+def _grid(rows: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(row.split()) for row in rows)
 
 
 @dataclass

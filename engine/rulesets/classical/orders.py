@@ -184,7 +184,7 @@ def _space(word: str, context: _Context, example: str) -> str:
     if digits.isascii() and digits.isdigit() and 0 <= col < board.width:
         row = int(digits) - 1
         if 0 <= row < board.height:
-            owner = board.rows[row][col]
+            owner = board.grid[row][col]
             raise illegal(
                 f"{label} is a cell of territory {owner}; a territory is named by the label "
                 f"written in it ({owner})",

@@ -37,8 +37,8 @@ from tests.engine.scripted import results as results
 from tests.engine.scripted import texts as texts
 
 DEFAULT_OPTIONS = {spec.name: spec.default for spec in OPTIONS}
-ROW_1 = ["A1", "A1", "C1", "C1", "E1", "E1", "G1", "G1"]
-ROW_3 = ["A3", "A3", "C3", "C3", "E3", "E3", "G3", "G3"]
+ROW_1 = "A1 A1 C1 C1 E1 E1 G1 G1"
+ROW_3 = "A3 A3 C3 C3 E3 E3 G3 G3"
 MAP_ROWS = [ROW_1, ROW_1, ROW_3, ROW_3]
 SEA = {"G1", "C3"}
 RESOURCES = {
@@ -75,7 +75,7 @@ def make_state(
     state = GameState(
         seats=made,
         options=DEFAULT_OPTIONS | (options or {}),
-        board=Board([list(r) for r in MAP_ROWS], territories),
+        board=Board(list(MAP_ROWS), territories),
     )
     state.setup, state.step = False, 2
     return state

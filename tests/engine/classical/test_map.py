@@ -68,11 +68,11 @@ def test_territories_are_irregular_regions_of_cells() -> None:
     """The map is "composed of irregular shaped Territory spaces": territories of different
     sizes, each one connected region holding its 2x2 name block."""
     board = geography.generate(6, "normal", 55, Dice(5, 0, "", "map"))
-    cells: Counter[str] = Counter(label for row in board.rows for label in row)
+    cells: Counter[str] = Counter(label for row in board.grid for label in row)
     assert len(set(cells.values())) > 4
     for label in board.territories:
         col, row = ord(label[0]) - ord("A"), int(label[1:]) - 1
-        assert {board.rows[row + dr][col + dc] for dr in (0, 1) for dc in (0, 1)} == {label}
+        assert {board.grid[row + dr][col + dc] for dr in (0, 1) for dc in (0, 1)} == {label}
 
 
 @pytest.mark.parametrize("seats", [2, 6, 12])
@@ -99,8 +99,8 @@ def _bodies(board: Board, sea: bool) -> list[set[str]]:
 
 
 def _inland(board: Board, body: set[str]) -> bool:
-    rim = {*board.rows[0], *board.rows[-1], *(row[0] for row in board.rows)}
-    rim |= {row[-1] for row in board.rows}
+    grid = board.grid
+    rim = {*grid[0], *grid[-1], *(row[0] for row in grid), *(row[-1] for row in grid)}
     return not body & rim
 
 

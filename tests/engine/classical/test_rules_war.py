@@ -20,10 +20,10 @@ def test_an_army_moves_2_spaces() -> None:
 def _sea_lane() -> GameState:
     """Six sea spaces in a row, A1 to K1, and land at M1 and at the far end O1."""
     labels = ["A1", "C1", "E1", "G1", "I1", "K1", "M1", "O1"]
-    row = [label for label in labels for _ in range(2)]
+    row = " ".join(label for label in labels for _ in range(2))
     state = make_state()
     state.board = Board(
-        [list(row), list(row)],
+        [row, row],
         {
             label: Territory(sea=label not in ("M1", "O1"), resource="salt", roll=1)
             for label in labels
