@@ -94,6 +94,8 @@ def refuse_path(state: GameState, seat: str, origin: str, dest: str) -> Refusal 
     """A move of the units in `origin` to `dest`: fleets over sea, 4 spaces; armies over land, 2
     spaces, crossing sea spaces that hold a fleet of theirs at no cost; never through a space
     another seat holds, though a move may end in one (then there is battle)."""
+    if origin == dest:
+        return Refusal(f"the units are in {dest} already", "move")
     if path(state, seat, origin, dest) is not None:
         return None
     fleets = state.space(origin).sea

@@ -58,3 +58,10 @@ def test_understood_says_the_order_in_full_words() -> None:
         "move 2 armies from A1 to C1",
         "recruit 1 army in A1",
     ]
+
+
+def test_a_move_to_where_the_units_are_is_refused() -> None:
+    state = make_state()
+    city(state, "A1", "ann", units=1)
+    [problem] = problems(state, "ann", "MOVE A1 A1")
+    assert problem.message == "the units are in A1 already"
