@@ -2,8 +2,9 @@
 
 Prints, for N games of K seats: how many ended by the rules (and why, by the first words of
 the reason), the median and spread of game length, the win share by position in the order of
-play, how often each order keyword was written, and how often each event code happened. A
-rule nobody uses or a seat that always wins shows here. Not a test; the games run on every core.
+play and, where the seats have one (a civilization, a culture), by faction, how often each
+order keyword was written, and how often each event code happened. A rule nobody uses or a
+seat that always wins shows here. Not a test; the games run on every core.
 
 Usage: python bench/balance.py --ruleset ID [--games 1000] [--seats 4] [--option NAME=VALUE ...]
 """
@@ -78,8 +79,8 @@ def _factions(state: dict[str, Any]) -> dict[str, str]:
     """Each seat's faction where the state names one: its civilization or culture."""
     found = {}
     for seat in state.get("seats", []):
-        kind = seat.get("civilization") or seat.get("culture")
-        if isinstance(seat, dict) and kind:
+        kind = seat.get("civilization") or seat.get("culture") if isinstance(seat, dict) else ""
+        if kind:
             found[seat["name"]] = str(kind)
     return found
 
@@ -142,12 +143,12 @@ def report(
 
 
 def _faction_shares(games: list[GameSummary]) -> None:
-    """Wins of each civilization (culture) against the games it played in."""
+    """Wins of each faction (civilization, culture) against the games it played in."""
     played = Counter(f for g in games for f in g.factions)
     if not played:
         return
     won = Counter(f for g in games for f in g.winner_factions)
-    print("  wins by civilization (wins / games played in):")
+    print("  wins by faction, civilization or culture (wins / games played in):")
     for name, count in sorted(played.items(), key=lambda kv: -won[kv[0]] / kv[1]):
         print(f"    {name:<28} {_share(won[name], count):>6}  {won[name]}/{count}")
 
