@@ -27,6 +27,7 @@ from pbem.pipeline.games import (
 from pbem.pipeline.outbox import queue
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
+from pbem.pipeline.stale import drop_turn_notices
 from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ def resolve_turn(
     turn.record = dumps(resolution.record_json())
     turn.resolved_at = utc(now)
     session.add(turn)
+    drop_turn_notices(session, game.id, turn.number, now=now)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
     if outcome is None:
         open_turn(session, game, resolution.state, now=now, previous_deadline=turn.deadline)

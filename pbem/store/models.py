@@ -127,6 +127,12 @@ class Outbox(SQLModel, table=True):
     # Not tried again before this time (the server deferred it); None: at the next drain.
     next_attempt_at: datetime | None = None
     bounced_at: datetime | None = None  # refused for good, or deferred too long: never sent
+    # A notice whose moment passes (pbem.pipeline.stale): not sent from expires_at on, and
+    # superseded by a newer notice of the same topic; either way dropped, the reason in
+    # last_error. Reports and replies have neither and are never dropped.
+    expires_at: datetime | None = None
+    topic: str = Field(default="", max_length=200, index=True)
+    dropped_at: datetime | None = None
 
 
 class AuditLog(SQLModel, table=True):
