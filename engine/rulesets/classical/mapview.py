@@ -1,7 +1,8 @@
 """The text map: territories drawn with their borders on a grid, within 72 columns.
 
 Every cell of the grid is three characters and its borders; cells of one territory run together,
-so a territory shows as one irregular shape. Sea is filled with '~'. In every territory, at its
+so a territory shows as one irregular shape. Sea is filled with '~', and the borders between
+two seas are dotted, so that the coast stands out. In every territory, at its
 name's cell:
 
     F7 Wi      its name (column letter and row number on the rulers) and resource
@@ -67,11 +68,19 @@ def _char(board: Board, row: int, col: int) -> str:
         return _fill(board, _cell(board, c, r))
     if row % 2:  # between two cells side by side
         left, right = _cell(board, c - 1, r), _cell(board, c, r)
-        return _fill(board, left) if left and left == right else "|"
+        return _fill(board, left) if left and left == right else _line(board, "|", left, right)
     if col % CELL:  # between two cells one above the other
         up, down = _cell(board, c, r - 1), _cell(board, c, r)
-        return _fill(board, up) if up and up == down else "-"
+        return _fill(board, up) if up and up == down else _line(board, "-", up, down)
     return _corner(board, c, r)
+
+
+def _line(board: Board, solid: str, *cells: str) -> str:
+    """A border: solid where land meets land or sea (and at the map's edge), dotted between
+    two seas, so that the coast stands out."""
+    if all(cell and board.territories[cell].sea for cell in cells):
+        return ":" if solid == "|" else "."
+    return solid
 
 
 def _corner(board: Board, c: int, r: int) -> str:
@@ -83,11 +92,12 @@ def _corner(board: Board, c: int, r: int) -> str:
         return _fill(board, nw)
     up, down = nw != ne or not nw, sw != se or not sw
     left, right = nw != sw or not nw, ne != se or not ne
+    cells = (nw, ne, sw, se)
     if not (left or right):
-        return "|"
+        return _line(board, "|", *cells)
     if not (up or down):
-        return "-"
-    return "+"
+        return _line(board, "-", *cells)
+    return _line(board, "+", *cells)
 
 
 def _texts(state: GameState, label: str) -> list[str]:
@@ -148,7 +158,7 @@ def legend(state: GameState, reader: str) -> list[str]:
     text = (
         "A territory shows its name (column and row on the rulers) and resource: "
         "Gr grain, He herds, Wi wine, Ol olives, Wo wood, Ir iron, St stone, Go gold; "
-        "sea (~): Sa salt, Fi fish, Tr trade. Below: the "
+        "sea (~, dotted borders between seas): Sa salt, Fi fish, Tr trade. Below: the "
         f"{settlement}; then units: owner's letter in lower case and count, armies on land, "
         "fleets at sea: a3."
     )
