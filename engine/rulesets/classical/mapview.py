@@ -2,8 +2,7 @@
 
 Every cell of the grid is three characters and its borders; cells of one territory run together,
 so a territory shows as one irregular shape. Sea is filled with '~', and the borders between
-two seas are dotted, so that the coast stands out. In every territory, at its
-name's cell:
+two seas are dotted, so that the coast stands out. In every territory, at its name's cell:
 
     F7 Wi      its name (column letter and row number on the rulers) and resource
     A*2        the settlement: owner's letter, v village or * city, monuments in it
