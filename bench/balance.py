@@ -2,8 +2,9 @@
 
 Prints, for N games of K seats: how many ended by the rules (and why, by the first words of
 the reason), the median and spread of game length, the win share by position in the order of
-play, how often each order keyword was written, and how often each event code happened. A
-rule nobody uses or a seat that always wins shows here. Not a test; the games run on every core.
+play and, where the seats have one (a civilization, a culture), by faction, how often each
+order keyword was written, and how often each event code happened. A rule nobody uses or a
+seat that always wins shows here. Not a test; the games run on every core.
 
 Usage: python bench/balance.py --ruleset ID [--games 1000] [--seats 4] [--option NAME=VALUE ...]
 """
@@ -39,6 +40,8 @@ class GameSummary:
     winner_positions: list[int]
     orders: Counter[str] = field(default_factory=Counter)
     events: Counter[str] = field(default_factory=Counter)
+    winner_factions: list[str] = field(default_factory=list)
+    factions: list[str] = field(default_factory=list)
 
 
 def play_one(job: tuple[str, int, int, dict[str, Any], int]) -> GameSummary:
@@ -48,17 +51,38 @@ def play_one(job: tuple[str, int, int, dict[str, Any], int]) -> GameSummary:
     order = ruleset.seats_to_order(ruleset.new_game(names, options, seed))
     orders: Counter[str] = Counter()
     events: Counter[str] = Counter()
-    turns, outcome = 0, None
+    turns, outcome, state = 0, None, {}
     for played in bot_game(ruleset_id, names, seed, options, max_turns=max_turns):
         turns += 1
         for text in played.order_texts.values():
             orders.update(_keywords(text))
         events.update(event.code for event in played.resolution.events)
-        outcome = played.resolution.outcome
+        outcome, state = played.resolution.outcome, played.resolution.state
+    faction = _factions(state)
     if outcome is None:
-        return GameSummary(turns, False, "not ended", [], orders, events)
+        factions = list(faction.values())
+        return GameSummary(turns, False, "not ended", [], orders, events, [], factions)
     positions = [order.index(w) for w in outcome.winners if w in order]
-    return GameSummary(turns, True, _reason_kind(outcome.reason), positions, orders, events)
+    return GameSummary(
+        turns,
+        True,
+        _reason_kind(outcome.reason),
+        positions,
+        orders,
+        events,
+        [faction[w] for w in outcome.winners if w in faction],
+        list(faction.values()),
+    )
+
+
+def _factions(state: dict[str, Any]) -> dict[str, str]:
+    """Each seat's faction where the state names one: its civilization or culture."""
+    found = {}
+    for seat in state.get("seats", []):
+        kind = seat.get("civilization") or seat.get("culture") if isinstance(seat, dict) else ""
+        if kind:
+            found[seat["name"]] = str(kind)
+    return found
 
 
 def _keywords(text: str) -> list[str]:
@@ -111,10 +135,22 @@ def report(
     total = sum(wins.values()) or 1
     shares = ", ".join(f"{p + 1}: {_share(wins[p], total)}" for p in range(seats))
     print(f"  win share by position in the order of play: {shares}")
+    _faction_shares(games)
     print("  orders written (share of games using it, count):")
     _usage(games, lambda g: g.orders)
     print("  events (share of games with it, count):")
     _usage(games, lambda g: g.events)
+
+
+def _faction_shares(games: list[GameSummary]) -> None:
+    """Wins of each faction (civilization, culture) against the games it played in."""
+    played = Counter(f for g in games for f in g.factions)
+    if not played:
+        return
+    won = Counter(f for g in games for f in g.winner_factions)
+    print("  wins by faction, civilization or culture (wins / games played in):")
+    for name, count in sorted(played.items(), key=lambda kv: -won[kv[0]] / kv[1]):
+        print(f"    {name:<28} {_share(won[name], count):>6}  {won[name]}/{count}")
 
 
 def _usage(games: list[GameSummary], counts: Any) -> None:

@@ -12,6 +12,7 @@ Help shows nothing private, so it answers whoever asked."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engine import Ruleset, all_rulesets, get_ruleset
@@ -20,6 +21,8 @@ from pbem.handbook import HANDBOOK, document, find, help_text, mail_text, topics
 from pbem.mail.envelope import Envelope
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.games import find_game
+
+_DOC_PATH = re.compile(r"(?:\.\./|docs/)(orders|rules)/[\w.-]+\.md")
 
 
 def send_help(context: MailContext, envelope: Envelope) -> None:
@@ -66,9 +69,15 @@ def help_reply(
         short=bool(unknown or looked),
         handbook=help_text(),
         title=ruleset.title if ruleset else "",
-        order_help=ruleset.order_help() if ruleset else "",
+        order_help=_mailable(ruleset.order_help()) if ruleset else "",
         topics=topics(),
     )
+
+
+def _mailable(text: str) -> str:
+    """Text for a mail: a player cannot open a repository file (docs/orders/<id>.md), but
+    can ask for the same text by mail (HELP ORDERS)."""
+    return _DOC_PATH.sub(lambda found: f"the mail HELP {found.group(1).upper()}", text)
 
 
 def _reference(context: MailContext, ruleset: Ruleset | None, kind: str) -> None:
@@ -81,7 +90,7 @@ def _reference(context: MailContext, ruleset: Ruleset | None, kind: str) -> None
         kind=kind.upper(),
         what="order reference" if kind == "orders" else "rules",
         title=ruleset.title if ruleset else "",
-        text=mail_text(text) if text else "",
+        text=_mailable(mail_text(text)) if text else "",
         rulesets=[r.id for r in all_rulesets()],
     )
 

@@ -8,8 +8,10 @@ from itertools import count
 
 import pytest
 
-from pbem.handbook import HANDBOOK, document, find, find_title, mail_text
+from engine import all_rulesets, get_ruleset
+from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections
 from pbem.pipeline.intake import receive
+from pbem.pipeline.lifecycle import SeatSpec
 from pbem.pipeline.service import Service
 from tests.support.games import body, new_game
 from tests.support.mails import mail
@@ -90,7 +92,11 @@ def test_the_game_summary_points_at_help_orders(service: Service, now: datetime)
 def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
     answer = _tns_help(service, now, "HELP RULES")
     assert answer.startswith("The rules of Temples and Swords v1.1.\n")
-    assert mail_text(document("rules/temples-and-swords.md")) in answer
+    rules = document("rules/temples-and-swords.md")
+    plain = [x for x in sections(rules) if x.level == 2 and "orders/" not in x.markdown]
+    assert len(plain) > 5
+    for section in plain:
+        assert mail_text(section.markdown) in answer
 
 
 def test_the_handbook_shows_every_mail_command() -> None:
@@ -109,3 +115,18 @@ def test_help_orders_of_a_ruleset_without_a_reference(service: Service, now: dat
     assert answer.startswith(
         "This moderator has no copy of the order reference of Counting (a test\nruleset)"
     )
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_help_of_every_ruleset_fits_a_mail_and_names_no_file(
+    service: Service, now: datetime, ruleset: str
+) -> None:
+    new_game(service, now, ruleset=ruleset, seats=_seats(get_ruleset(ruleset).min_seats))
+    for command in ("HELP", "HELP ORDERS", "HELP RULES"):
+        answer = _help(service, now, GAME_LINE + command + "\n")
+        assert "docs/orders/" not in answer and "docs/rules/" not in answer, (ruleset, command)
+
+
+def _seats(count: int) -> list[SeatSpec]:
+    names = ["alice", "bob", "cat", "dan", "eve", "fay", "gus", "hal"][:count]
+    return [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in names]
