@@ -152,5 +152,5 @@ Classical orders (one a line; '#' starts a comment):
   RECRUIT <space> [n]        armies in a city (iron), fleets in sea
                              next to one (wood)
   RESEARCH <n>|MAX [PAY <kinds>]   paid research rolls: 1, 2, 3...
-Territories are named as on the map (F7). Full reference:
-docs/orders/classical.md"""
+Territories are named as on the map (F7).
+The whole reference: send HELP ORDERS; one order: HELP <order>."""

@@ -178,4 +178,4 @@ Medieval Micromanager orders (one a line; '#' starts a comment):
   SPARE <building> ... | NONE  standing: razing damage on these last
 Kinds: farm woodcutter mine quarry smithy swordsmith armourer granary
        warehouse school academy house cathedral
-Full reference: docs/orders/medieval-micromanager.md"""
+The whole reference: send HELP ORDERS; one order: HELP <order>."""

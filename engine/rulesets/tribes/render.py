@@ -167,4 +167,5 @@ Tribes orders (one a line; '#' starts a comment):
    UPGRADE MELEE|BEASTS|RANGED     at a blacksmith, stables, refinery
  4 GROW <hex>                      where new population goes
 Buildings: barracks blacksmith fortress stables refinery farm market
-shrine dock road. Full reference: docs/orders/tribes.md"""
+shrine dock road.
+The whole reference: send HELP ORDERS; one order: HELP <order>."""
