@@ -29,6 +29,7 @@ from pbem.pipeline.poll import poll_once
 from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import TurnError, resolve_turn
+from pbem.proof import cli as proof_cli
 from pbem.referee import cli as referee_cli
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
@@ -72,6 +73,7 @@ def parser() -> argparse.ArgumentParser:
     listing.add_argument("--all", action="store_true", help="sent mail too")
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)
+    proof_cli.add_verify_parser(sub)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
     demo.add_argument("--ruleset", default="temples-and-swords")
     demo.add_argument("--seats", type=int, default=4)
@@ -104,6 +106,7 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
     _simple(game, "show", "show one game", _game_show).add_argument("id")
+    proof_cli.add_export_parser(game, _game_export)
     for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
         clock_cli.add_control_arguments(_simple(game, which, text, _game_clock), which)
 
@@ -364,6 +367,10 @@ def _quarantine_replay(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace) -> int:
     print(referee_cli.run(_service(args), args, _now(args)))
     return 0
+
+
+def _game_export(args: argparse.Namespace) -> int:
+    return proof_cli.run_export(_service(args), args)
 
 
 def _demo(args: argparse.Namespace) -> int:

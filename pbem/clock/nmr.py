@@ -23,22 +23,20 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine import ParsedOrders, Ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.pipeline.audit import audit
+from pbem.pipeline.played import Played
 from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, loads, utc
 
 
-def orders_for_missing(
-    session: Session, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: str
-) -> ParsedOrders:
+def orders_for_missing(session: Session, game: Game, turn: Turn, seat: str) -> Played:
     """What a seat without orders this turn is played with (see the module docstring)."""
     last = _last_orders(session, game.id, turn.number, seat) if game.nmr == "standing" else None
     if last is None:
-        return ParsedOrders()
-    return ruleset.parse_orders(state, seat, last.text)
+        return Played("no-orders", "")
+    return Played("standing", last.text)
 
 
 def _last_orders(session: Session, game_id: str, before: int, seat: str) -> OrderSet | None:

@@ -15,6 +15,7 @@ from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
 from pbem.pipeline.outbox import Letter
+from pbem.proof.commitment import commitment
 from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
 from pbem.templates import render, wrap
 
@@ -108,6 +109,7 @@ def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Lett
         map=ruleset.render_map(state, seat.name),
         summary=ruleset.public_summary(state),
         template=ruleset.order_template(state, seat.name),
+        commitment=commitment(game.seed, game.seed_salt),
     )
     message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
     return Letter(
@@ -136,6 +138,9 @@ def end_letter(
         winners=list(outcome.winners) if outcome else [],
         summary=ruleset.public_summary(final),
         map=ruleset.render_map(final, seat_name),
+        seed=game.seed,
+        salt=game.seed_salt,
+        commitment=commitment(game.seed, game.seed_salt),
     )
     again = (f"rerun-{revision}",) if revision else ()
     message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)

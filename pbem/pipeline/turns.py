@@ -11,7 +11,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from engine import ParsedOrders, Resolution, get_ruleset
+from engine import Resolution, get_ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
@@ -25,6 +25,7 @@ from pbem.pipeline.games import (
     stored_orders,
 )
 from pbem.pipeline.outbox import queue
+from pbem.pipeline.played import NO_ORDERS, Played
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
 from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
@@ -94,10 +95,13 @@ def resolve_turn(
     turn = pending_turn(session, game)
     if turn is None:
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
-    resolution, ordered = _resolve(session, game, turn)
+    resolution, played = _resolve(session, game, turn)
+    ordered = sum(1 for item in played.values() if item.by == "orders")
     note_misses(session, settings, game, turn, now=now)  # before resolved_at: needs it pending
     turn.state_after = dumps(resolution.state)
-    turn.record = dumps(resolution.record_json())
+    # The inputs go with the outputs: the export replays the turn from them (pbem.proof).
+    played_json = {seat: item.to_json() for seat, item in played.items()}
+    turn.record = dumps({**resolution.record_json(), "played": played_json})
     turn.resolved_at = utc(now)
     session.add(turn)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
@@ -127,25 +131,33 @@ def preview_resolution(session: Session, game: Game, turn: Turn) -> Resolution:
     return _resolve(session, game, turn)[0]
 
 
-def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, int]:
+def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
+    sent = {seat: row.text for seat, row in stored_orders(session, game.id, turn.number).items()}
+    played = {
+        seat: _played(session, game, turn, seat, status, sent.get(seat))
+        for seat, status in _asked(session, game, ruleset.seats_to_order(state)).items()
+    }
+    orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
+    return ruleset.resolve(state, orders, game.seed), played
+
+
+def _asked(session: Session, game: Game, names: list[str]) -> dict[str, str]:
+    """The seats the ruleset asks for orders, with their seat status."""
+    status = {seat.name: seat.status for seat in seats_of(session, game.id)}
+    return {name: status.get(name, "active") for name in names}
+
+
+def _played(
+    session: Session, game: Game, turn: Turn, seat: str, status: str, sent: str | None
+) -> Played:
     # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
-    absent = {seat.name for seat in seats_of(session, game.id) if seat.status in NO_PLAYER}
-    texts = {
-        seat: row
-        for seat, row in stored_orders(session, game.id, turn.number).items()
-        if seat not in absent
-    }
-    orders = {
-        seat: ruleset.parse_orders(state, seat, texts[seat].text)
-        if seat in texts
-        else ParsedOrders()
-        if seat in absent
-        else orders_for_missing(session, ruleset, game, turn, state, seat)
-        for seat in ruleset.seats_to_order(state)
-    }
-    return ruleset.resolve(state, orders, game.seed), len(texts)
+    if status in NO_PLAYER:
+        return Played(NO_ORDERS, "")
+    if sent is not None:
+        return Played("orders", sent)
+    return orders_for_missing(session, game, turn, seat)
 
 
 def _queue_mail(

@@ -14,6 +14,9 @@ class Game(SQLModel, table=True):
     ruleset: str = Field(max_length=64)
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
+    # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0006.
+    seed_salt: str = Field(default="", max_length=64)
     status: str = Field(default="running", max_length=16)  # open | running | ended
     deadline_policy: str = Field(default="interval:48h", max_length=128)
     early_processing: bool = True
