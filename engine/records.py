@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -31,6 +32,13 @@ class Event(Serialisable):
 
     def visible_to(self, seat: str) -> bool:
         return self.public or seat == self.seat or seat in self.also
+
+    def news(self) -> str:
+        """The text as news for the other seats: it names the seat it is about, put in front
+        when the ruleset's text does not ("bob: Famine: D4 loses 2 population")."""
+        if not self.seat or re.search(rf"\b{re.escape(self.seat)}\b", self.text):
+            return self.text
+        return f"{self.seat}: {self.text}"
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,43 @@
-"""Rulesets registered by id, found by id or alias."""
+"""Rulesets registered by id, found by id or alias.
+
+The built-in rulesets are registered by importing engine.rulesets. A ruleset in another
+installed package registers itself through the entry point group `pbem.rulesets`: each entry
+point names a Ruleset subclass or instance, e.g. in that package's pyproject.toml
+
+    [project.entry-points."pbem.rulesets"]
+    toy = "toy_ruleset:ToyRuleset"
+
+Plugins are loaded once, after the built-ins. A plugin that fails to load, or is no ruleset, or
+takes a name already taken, is left out and kept in plugin_errors(); it never stops the others.
+"""
 
 from __future__ import annotations
 
+# The one module of engine/ that reads installed package metadata: discovering installed
+# plugins, as `import` itself does. It reads no game data and changes nothing.
+from importlib.metadata import EntryPoint, entry_points
+
 from engine.ruleset import Ruleset
+
+ENTRY_POINT_GROUP = "pbem.rulesets"
 
 _BY_NAME: dict[str, Ruleset] = {}
 _BY_ID: dict[str, Ruleset] = {}
+_PLUGIN_ERRORS: list[PluginError] = []
+_loaded = False
 
 
 class UnknownRuleset(KeyError):
     pass
+
+
+class PluginError(Exception):
+    """A ruleset plugin that could not be registered; the message names it and says why."""
+
+    def __init__(self, entry_point: str, reason: str) -> None:
+        super().__init__(f"ruleset plugin {entry_point} left out: {reason}")
+        self.entry_point = entry_point
+        self.reason = reason
 
 
 def register(ruleset: Ruleset) -> Ruleset:
@@ -27,7 +55,7 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def get_ruleset(name: str) -> Ruleset:
-    _load_builtin()
+    _load()
     try:
         return _BY_NAME[name.lower()]
     except KeyError:
@@ -36,10 +64,46 @@ def get_ruleset(name: str) -> Ruleset:
 
 
 def all_rulesets() -> list[Ruleset]:
-    _load_builtin()
+    _load()
     return [_BY_ID[key] for key in sorted(_BY_ID)]
 
 
-def _load_builtin() -> None:
+def plugin_errors() -> list[PluginError]:
+    """The ruleset plugins that were left out, and why."""
+    _load()
+    return list(_PLUGIN_ERRORS)
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True  # first: a plugin that looks rulesets up while it loads must not recurse
     # Importing the package registers every built-in ruleset exactly once.
     import engine.rulesets  # noqa: F401
+
+    for entry_point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            _register_plugin(entry_point)
+        except PluginError as error:
+            _PLUGIN_ERRORS.append(error)
+
+
+def _register_plugin(entry_point: EntryPoint) -> None:
+    named = f"{entry_point.name} = {entry_point.value}"
+    try:
+        found = entry_point.load()
+    except Exception as error:  # a plugin's import may fail in any way; report it, go on
+        raise PluginError(named, f"{type(error).__name__}: {error}") from error
+    try:
+        ruleset = found() if isinstance(found, type) and issubclass(found, Ruleset) else found
+    except Exception as error:
+        raise PluginError(named, f"{type(error).__name__}: {error}") from error
+    if not isinstance(ruleset, Ruleset):
+        raise PluginError(named, f"{found!r} is neither a Ruleset subclass nor an instance")
+    if _BY_ID.get(ruleset.id) is ruleset:
+        return  # the plugin registered itself on import
+    try:
+        register(ruleset)
+    except ValueError as error:
+        raise PluginError(named, str(error)) from error

@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlmodel import col, select
 
 from engine import all_rulesets
-from engine.registry import UnknownRuleset
+from engine.registry import UnknownRuleset, plugin_errors
 from pbem.clock import cli as clock_cli
 from pbem.config import ConfigError, Settings, load_settings
 from pbem.daemon import command as serve_command
@@ -150,7 +150,10 @@ def _rulesets(args: argparse.Namespace) -> int:
     for ruleset in all_rulesets():
         aliases = ", ".join(ruleset.aliases) or "-"
         print(f"{ruleset.id:<24} aliases: {aliases:<16} {ruleset.title}")
-    return 0
+    broken = plugin_errors()
+    for error in broken:
+        print(error, file=sys.stderr)
+    return 1 if broken else 0
 
 
 def _game_new(args: argparse.Namespace) -> int:

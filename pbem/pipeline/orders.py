@@ -5,6 +5,7 @@ check reply: accepted, rejected with reasons, ignored, replaced or not, deadline
 from __future__ import annotations
 
 import dataclasses
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,7 +120,7 @@ def _check(
     # Each accepted order beside what the engine understood it as, so that a player sees
     # which seat 'c' was taken for and how "LABOR D4, 1." was read.
     accepted = [
-        (mail_line(number), written(number), understood)
+        _echo(f"line {mail_line(number)}: {written(number)}\n  read as: {understood}")
         for number, understood in parsed.understood()
     ]
     rejected = [
@@ -129,6 +130,15 @@ def _check(
     ignored = [(mail_line(number), why) for number, why in parsed.ignored]
     ignored += [_ignored_item(item) for item in envelope.ignored]
     return {"accepted": accepted, "rejected": rejected, "ignored": sorted(ignored)}
+
+
+def _echo(text: str) -> str:
+    """An accepted line and what it was read as, in 70 columns (72 once indented): the
+    player's own line too, however long, and a word too long for a line is broken."""
+    return "\n".join(
+        textwrap.fill(line, 70, subsequent_indent="    ", break_on_hyphens=False)
+        for line in text.splitlines()
+    )
 
 
 def _ignored_item(item: Any) -> tuple[int, str]:

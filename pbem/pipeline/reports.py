@@ -84,7 +84,7 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[event_line(e) for e in events if not _concerns(e, seat)],
+        news=[event_line(e, news=True) for e in events if not _concerns(e, seat)],
         summary=ruleset.public_summary(after),
         referee_notes=list(view.referee_notes),
         template=ruleset.order_template(after, seat.name) if following else "",
@@ -179,12 +179,14 @@ def _concerns(event: Event, seat: Seat) -> bool:
     return event.seat in ("", seat.name) or seat.name in event.also
 
 
-def event_line(event: Event) -> str:
+def event_line(event: Event, news: bool = False) -> str:
+    """An event as a report line; as `news` (about another seat) it names that seat."""
     # The dice are shown unless the ruleset's text already shows every one of them.
-    shown = all(str(die) in event.text for die in event.dice)
+    text = event.news() if news else event.text
+    shown = all(str(die) in text for die in event.dice)
     dice = "" if shown else f" (dice: {' '.join(map(str, event.dice))})"
     phase = f"[{event.phase}] " if event.phase else ""
-    return wrap(f"{phase}{event.text}{dice}")
+    return wrap(f"{phase}{text}{dice}")
 
 
 def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine import Event
 from pbem.pipeline.intake import receive
+from pbem.pipeline.reports import event_line
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import TurnError, due_games, resolve_due, resolve_turn
 from pbem.proof.commitment import commitment
@@ -170,3 +172,14 @@ def test_same_stored_inputs_give_the_same_stored_outputs(
         results.append((stored, [(r.message_id, r.raw) for r in outbox(target)]))
     assert results[0] == results[1]
     other.db.dispose()
+
+
+def test_news_of_another_seat_names_it() -> None:
+    """issue 13: Temples and Swords news said "Famine!" alone, not whose famine it was."""
+    famine = Event(
+        "disaster", "bob", "Disaster check: rolled 1; chart roll 5: Famine!", "7", (1, 5)
+    )
+    assert event_line(famine, news=True) == (
+        "[7] bob: Disaster check: rolled 1; chart roll 5: Famine!"
+    )
+    assert event_line(famine) == "[7] Disaster check: rolled 1; chart roll 5: Famine!"

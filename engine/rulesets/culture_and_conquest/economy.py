@@ -47,12 +47,14 @@ def upkeep(turn: SeatTurn) -> None:
     unpaid = max(0, armies - seat.gold)
     seat.pops["army"] -= unpaid
     seat.gold -= armies - unpaid
-    text = f"Upkeep: {eaters} populations eat {eaters - sum(starved.values())} food"
+    verb = "eats" if eaters == 1 else "eat"
+    text = f"Upkeep: {plural(eaters, 'population')} {verb} {eaters - sum(starved.values())} food"
     if starved:
         text += f"; {sum(starved.values())} starve ({describe_loss(starved)})"
-    text += f"; {plural(armies, 'Army', 'Armies')} cost {armies - unpaid} gold"
+    cost_verb = "costs" if armies == 1 else "cost"
+    text += f"; {plural(armies, 'Army', 'Armies')} {cost_verb} {armies - unpaid} gold"
     if unpaid:
-        text += f"; {unpaid} unpaid Armies are lost"
+        text += f"; {plural(unpaid, 'unpaid Army is', 'unpaid Armies are')} lost"
     turn.event("upkeep", text + f". Gold {seat.gold}, food {seat.food}.", public=bool(starved))
     _old_age(turn)
     if seat.food and not seat.has("Pottery"):
@@ -85,8 +87,14 @@ def build(turn: SeatTurn) -> None:
     if turn.disaster:
         for order in turn.of(Build):
             turn.rec.skipped(turn.name, order, f"no build phase after the {turn.disaster}")
-        seat.labor_credit = 0
-        turn.event("build_skipped", f"Build phase skipped: the {turn.disaster}.")
+        # Labor received is lost with the phase; labor given away is still owed, from the next
+        # build phase there is (else giving it in this turn would cost nothing).
+        seat.labor_credit = min(0, seat.labor_credit)
+        owed = f" {plural(-seat.labor_credit, 'labor point')} traded away are owed from the next."
+        turn.event(
+            "build_skipped",
+            f"Build phase skipped: the {turn.disaster}.{owed if seat.labor_credit else ''}",
+        )
         return
     builders = turn.dice("builder").roll(len(seat.leaders_of("Builder")))
     points = max(0, seat.pops["labor"] + sum(builders) + seat.labor_credit)

@@ -35,8 +35,11 @@ city.<city>.wonder = <wonder>|none      city.Thebes.wonder = Oracle
 Map version:
 territory.<T>.owner = <seat>            territory.C4.owner = bob  (with
                                           every token in it)
-territory.<T>.<category> = <n>          territory.C4.army = 2  (its
-                                          holder's total follows)"""
+territory.<T>.<category> = <n> [seat]   territory.C4.army = 2  (its
+                                          holder's total follows; an
+                                          empty territory needs the
+                                          seat: territory.C4.army =
+                                          2 bob)"""
 
 
 def edit(state: GameState, path: str, value: str) -> None:
@@ -169,11 +172,21 @@ def _edit_territory(state: GameState, parts: list[str], value: str) -> None:
         raise EditError(f"no land territory {parts[0]!r} on the map")
     field = parts[1].lower()
     if field == "owner":
+        if spot.empty():  # the map drops the owner of an empty territory: say so, not undo it
+            raise EditError(
+                f"{name} is empty, and an empty territory is nobody's; put populations in it: "
+                f"territory.{name}.<category> = <n> <seat>"
+            )
         transfer(state, name, named_seat(state.seats, value).name, captured=False)
     elif field in CATEGORIES:
+        number, _, seat = value.partition(" ")
+        if seat.strip() and spot.empty():  # "<n> <seat>": an empty territory's new owner
+            spot.owner = named_seat(state.seats, seat.strip()).name
+        elif seat.strip():
+            transfer(state, name, named_seat(state.seats, seat.strip()).name, captured=False)
         if not spot.owner:
-            raise EditError(f"{name} is nobody's: give it an owner first")
-        count = whole_number(value, 0, 10_000)
+            raise EditError(f"{name} is nobody's: write territory.{name}.{field} = <n> <seat>")
+        count = whole_number(number, 0, 10_000)
         state.seat(spot.owner).pops[field] += count - spot.pops[field]
         spot.pops[field] = count
     else:

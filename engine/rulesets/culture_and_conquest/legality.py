@@ -112,15 +112,19 @@ def free_cities(holder: Seat) -> list[str]:
 def refuse_deliver(state: GameState, seat: str, items: list[Item] | tuple[Item, ...]) -> str:
     """Why `seat` cannot hand over `items` now ('' if it can)."""
     holder = state.seat(seat)
-    counts: dict[str, int] = {}
+    # Labor points and Labor populations are different things: keyed by (kind, category).
+    counts: dict[tuple[str, str], int] = {}
     for item in items:
-        key = item.name if item.kind == "population" else item.kind
+        key = (item.kind, item.name if item.kind == "population" else "")
         counts[key] = counts.get(key, 0) + item.count
-    have = {"gold": holder.gold, "food": holder.food, "labor": labor_available(holder)}
-    have |= holder.pops
+    have = {("gold", ""): holder.gold, ("food", ""): holder.food}
+    have[("labor", "")] = labor_available(holder)
+    have |= {("population", category): count for category, count in holder.pops.items()}
     for key, wanted in counts.items():
         if key in have and wanted > have[key]:
-            what = f"{CATEGORY_TITLES[key]} populations" if key in holder.pops else key
+            kind, category = key
+            what = f"{CATEGORY_TITLES[category]} populations" if category else kind
+            what = "labor points" if kind == "labor" else what
             return f"{seat} has {have[key]} {what}, not {wanted}"
     for item in items:
         if item.kind == "city" and holder.city(item.name) is None:

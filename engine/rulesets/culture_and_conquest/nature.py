@@ -12,6 +12,7 @@ from engine.rulesets.culture_and_conquest.seat_turn import (
     lose_population,
 )
 from engine.rulesets.culture_and_conquest.war import disaster_war
+from engine.words import plural
 
 # What mitigates each disaster: advances from the Advance Table, Wonders from the Wonder Table.
 MITIGATION: dict[str, tuple[str, ...]] = {
@@ -93,7 +94,7 @@ def _population_loss(turn: SeatTurn, name: str, dice: Dice, mitigated: str) -> N
     lost = lose_population(turn.seat, loss)
     turn.event(
         "disaster_loss",
-        f"{name}: {count}D6 {rolls} = {sum(rolls)} populations{note}; lost "
+        f"{name}: {count}D6 {rolls} = {plural(sum(rolls), 'population')}{note}; lost "
         f"{sum(lost.values())} ({describe_loss(lost)}).",
         rolls,
         public=True,

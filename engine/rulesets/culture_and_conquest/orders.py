@@ -458,8 +458,9 @@ def _support(base: Order, words: list[str], context: _Context) -> SupportOrder:
     rest = [w.upper() for w in words[1:]]
     stop = rest[0] in ("NONE", "NO", "STOP")
     seat = _seat_name(words[0], context, "SUPPORT", out_too=stop)
-    armies = 0 if stop else _number(rest[0], "armies", "SUPPORT")
-    rest = rest[1:]
+    alone = rest[0] == "GENERAL"  # SUPPORT <seat> GENERAL: a General with no Armies
+    armies = 0 if stop or alone else _number(rest[0], "armies", "SUPPORT")
+    rest = rest if alone else rest[1:]
     if rest and normal(rest[0]) in ("army", "armies"):
         rest = rest[1:]
     general = rest == ["GENERAL"]

@@ -227,6 +227,7 @@ Culture & Conquest orders (one a line; '#' starts a comment):
                               Trade, Labor, Scholars (an Army: 1 gold)
   ATTACK <seat> [GIVE UP IF LOSSES <n>]    one war a turn
   SUPPORT <seat> <n> ARMIES [GENERAL]      standing: your allies' wars
+  SUPPORT <seat> GENERAL                   standing: a General alone
   SURRENDER IF ARMY BELOW <n> | NEVER      standing: when you give in
   TRIBUTE GOLD|CITY|POPULATION, ...        standing: what you take
   OFFER <seat> <what>, ... FOR <what>, ... a trade; things are

@@ -38,13 +38,27 @@ def eliminate(state: GameState, rec: Recorder) -> None:
             )
 
 
-def victory_after_turn(state: GameState, seat: str) -> str:
-    """At the end of a seat's turn, why it has won ('' if it has not): 3+ Wonders built and
-    15+ Advances, or every other culture is out of the game."""
+def cultural_victory(state: GameState) -> tuple[list[str], str]:
+    """The seats that have built 3+ Wonders and learned 15+ Advances, and why they win.
+    "Be the first": checked for every seat after every phase of every seat's turn, so a seat
+    that gets there in another seat's trade phase wins before one that gets there later in its
+    own turn; seats that get there in the same phase share the win."""
+    done = [
+        (s.name, *standing(s))
+        for s in state.seats
+        if s.alive and standing(s)[0] >= WONDERS_TO_WIN and standing(s)[1] >= ADVANCES_TO_WIN
+    ]
+    reason = "; ".join(
+        f"{name} has built {wonders} Wonders and learned {advances} Advances"
+        for name, wonders, advances in done
+    )
+    return [name for name, *_ in done], reason
+
+
+def last_standing(state: GameState, seat: str) -> str:
+    """At the end of a seat's turn, why it has won ('' if it has not): every other culture is
+    out of the game."""
     holder = state.seat(seat)
-    wonders, advances = standing(holder)
-    if holder.alive and wonders >= WONDERS_TO_WIN and advances >= ADVANCES_TO_WIN:
-        return f"{seat} has built {wonders} Wonders and learned {advances} Advances"
     others = [s for s in state.seats if s.name != seat]
     if others and holder.alive and not any(s.alive for s in others):
         return f"{seat} is the last culture standing"

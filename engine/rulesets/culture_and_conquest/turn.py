@@ -1,6 +1,6 @@
 """Resolving a turn: standing orders and trade offers first, then each seat's turn phase by
-phase (all seats in round mode, the active seat in sequential mode), victory checked at the end
-of every seat's turn."""
+phase (all seats in round mode, the active seat in sequential mode), "be the first" checked for
+every seat after every phase, the last culture standing at the end of every seat's turn."""
 
 from __future__ import annotations
 
@@ -16,14 +16,15 @@ from engine.rulesets.culture_and_conquest.nature import disaster
 from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
 from engine.rulesets.culture_and_conquest.population import distribution, gain_leader, increase
 from engine.rulesets.culture_and_conquest.scoring import (
+    cultural_victory,
     eliminate,
+    last_standing,
     standing,
-    victory_after_turn,
 )
 from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, PHASES, SeatTurn
 from engine.rulesets.culture_and_conquest.trade import trade
 from engine.rulesets.culture_and_conquest.war import war
-from engine.turns import close_turn, play_seats
+from engine.turns import close_turn, finish, play_seats
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     increase,
@@ -55,11 +56,13 @@ def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int
     every = {(s, o.line_no): o for s, seat_orders in orders.items() for o in seat_orders}
 
     def play(seat: Seat) -> None:
+        if state.winners:  # won in an earlier seat's turn: nobody plays on
+            return
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed, all_orders=every)
         _play(turn)
         eliminate(state, rec)
 
-    play_seats(state, rec, play, lambda name: victory_after_turn(state, name))
+    play_seats(state, rec, play, lambda name: last_standing(state, name))
     trading.close_turn(state, orders, rec)
     close_turn(state, orders, rec, standing, _wonders_and_advances)
     return rec
@@ -82,6 +85,10 @@ def _play(turn: SeatTurn) -> None:
         turn.phase = phase
         step(turn)
         settle(turn.state)
+        winners, reason = cultural_victory(turn.state)
+        if winners:  # the first to get there wins, in whatever seat's turn and phase
+            finish(turn.state, turn.rec, winners, reason)
+            return
 
 
 def _standing_orders(
@@ -97,7 +104,7 @@ def _standing_orders(
                 seat.standing.tribute = list(order.kinds)
             elif isinstance(order, SupportOrder):
                 supports = [s for s in seat.standing.supports if s.seat != order.seat]
-                if order.armies:
+                if order.armies or order.general:  # a General may be sent alone
                     supports.append(Support(order.seat, order.armies, order.general))
                 seat.standing.supports = supports
             else:

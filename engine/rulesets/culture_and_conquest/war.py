@@ -16,7 +16,7 @@ from engine.rulesets.culture_and_conquest.combat import (
 )
 from engine.rulesets.culture_and_conquest.economy import BATTLE_ADVANCES
 from engine.rulesets.culture_and_conquest.geography import border, remove_from, transfer
-from engine.rulesets.culture_and_conquest.model import City, GameState, Seat
+from engine.rulesets.culture_and_conquest.model import City, GameState, Seat, Support
 from engine.rulesets.culture_and_conquest.orders import Attack
 from engine.rulesets.culture_and_conquest.seat_turn import (
     SeatTurn,
@@ -112,25 +112,29 @@ def with_allies(
 ) -> Side:
     """The side of `seat` (its own contingent given) with the allies its SUPPORT standing orders
     send, each at most `available(ally)` Armies, and its battle rolls."""
-    generals = len(seat.leaders_of("General"))
+    bonuses = [a for a in BATTLE_ADVANCES if seat.has(a)]
+    bonuses += ["General"] * len(seat.leaders_of("General"))
     foe = enemy.name if enemy else ""
     for other in state.seats if enemy else ():
         if other.name in (seat.name, foe) or not other.alive:
             continue
         mine = next((s for s in other.standing.supports if s.seat == seat.name), None)
         theirs = next((s for s in other.standing.supports if s.seat == foe), None)
-        if not mine or not mine.armies or (theirs and theirs.armies):
+        if not _sends(mine) or _sends(theirs):  # an ally of both sides sends to neither
             continue
+        assert mine is not None
         sent = min(mine.armies, available(other))
-        general = mine.general and bool(other.leaders_of("General"))
-        if sent or general:
+        if sent:
             contingents.append(Contingent(other.name, sent))
-            generals += general
-    bonuses = [a for a in BATTLE_ADVANCES if seat.has(a)]
-    bonuses += ["General"] * generals
+        if mine.general and other.leaders_of("General"):
+            bonuses.append(f"{other.name}'s General")
     if defending and seat.has_wonder("Great Wall"):
         bonuses.append("Great Wall")
     return Side(contingents, BASE_DICE + len(bonuses), bonuses)
+
+
+def _sends(support: Support | None) -> bool:
+    return support is not None and bool(support.armies or support.general)
 
 
 def _apply_losses(state: GameState, *sides: Side) -> None:
@@ -165,6 +169,7 @@ def war_text(name: str, enemy: str, attacker: Side, defender: Side, result: War)
 def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str, ...]) -> str:
     """The first form of tribute in the winner's TRIBUTE order that the loser can give. In the
     map version a city is ceded with its territory and every token in it."""
+    roll: list[int] = []
     for kind in winner.standing.tribute:
         if kind == "gold" and loser.gold:
             gold, loser.gold = loser.gold, 0
@@ -190,13 +195,13 @@ def take_tribute(turn: SeatTurn, winner: Seat, loser: Seat, involved: tuple[str,
             lost = lose_population(loser, sum(roll), spare_army=True)
             winner.pops["agriculture"] += sum(lost.values())
             text = (
-                f"{winner.name} takes {sum(lost.values())} populations of {loser.name} "
+                f"{winner.name} takes {plural(sum(lost.values()), 'population')} of {loser.name} "
                 f"(2D6 {roll}: {describe_loss(lost)}), who join its Agriculture"
             )
             break
     else:
         text = f"{loser.name} has nothing to give"
-    turn.event("tribute", f"Tribute: {text}.", public=True, also=involved)
+    turn.event("tribute", f"Tribute: {text}.", roll, public=True, also=involved)
     return text
 
 
@@ -288,5 +293,5 @@ def _rebels_win(turn: SeatTurn, kind: str, dice: Dice) -> None:
     else:
         roll = dice.roll(2)
         lost = lose_population(seat, sum(roll), spare_army=True)
-        text = f"the rebels take {sum(lost.values())} populations ({describe_loss(lost)})"
+        text = f"the rebels take {plural(sum(lost.values()), 'population')} ({describe_loss(lost)})"
     turn.event("disaster_loss", f"{kind}: {text}.", roll, public=True)

@@ -35,7 +35,8 @@ class RoundRecord:
 class Battle:
     rounds: list[RoundRecord]
     attacker_won: bool
-    defender_won: bool  # neither: the attacker stopped (UNTIL) with units on both sides
+    defender_won: bool  # neither: the attacker stopped (UNTIL) or the rounds ran out
+    out_of_rounds: bool = False  # option battle_length d6: the rounds ran out
 
     def dice_text(self) -> str:
         parts = []
@@ -89,12 +90,20 @@ def take_losses(side: Side, hits: int, used: str) -> None:
         side.lost_kinds[kind] = side.lost_kinds.get(kind, 0) + 1
 
 
-def fight(attacker: Side, defender: Side, dice: Dice, until: int = 0) -> Battle:
+def fight(
+    attacker: Side, defender: Side, dice: Dice, until: int = 0, most_rounds: int = 0
+) -> Battle:
     """Steps 2 to 4 of Combat: attacker rolls, defender rolls, repeat while both have units
-    and the attacker wishes (until it has lost `until` units, if given)."""
+    and the attacker wishes (until it has lost `until` units, if given), and for at most
+    `most_rounds` rounds if given (option battle_length)."""
     rounds: list[RoundRecord] = []
-    while attacker.units.military() and defender.units.military() and len(rounds) < MAX_ROUNDS:
+    limit = min(most_rounds or MAX_ROUNDS, MAX_ROUNDS)
+    out_of_rounds = False
+    while attacker.units.military() and defender.units.military():
         if until and attacker.lost >= until:
+            break
+        if len(rounds) >= limit:
+            out_of_rounds = True
             break
         used_a, used_d = chosen_kind(attacker), chosen_kind(defender)
         attack_roll = dice.roll(dice_count(attacker, used_a))
@@ -108,4 +117,5 @@ def fight(attacker: Side, defender: Side, dice: Dice, until: int = 0) -> Battle:
         rounds,
         attacker_won=not defender.units.military() and attacker.units.military() > 0,
         defender_won=not attacker.units.military(),
+        out_of_rounds=out_of_rounds,
     )

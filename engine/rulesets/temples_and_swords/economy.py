@@ -154,10 +154,12 @@ def _gain_advance(turn: SeatTurn, attempt: int) -> bool:
     offered = [a for a in dict.fromkeys(rolled) if not seat.has(a)]
     others = {a for s in state.seats if s.name != seat.name for a in s.advances}
     copyable = [a for a in ADVANCES if a in others and not seat.has(a) and a not in offered]
-    choice = _choose(seat.standing.advance_preference, offered, copyable)
+    only = seat.standing.advance_only
+    choice = _choose(seat.standing.advance_preference, offered, copyable, only)
     text = f"Advance: ten tech points; rolled {rolls} on the chart: {', '.join(rolled)}."
     if not choice:
-        turn.event("advance_none", text + " Nothing new to take; the points are kept.", rolls)
+        why = "None you chose (ADVANCE ... ONLY) is on offer" if only else "Nothing new to take"
+        turn.event("advance_none", text + f" {why}; the points are kept.", rolls)
         return False
     seat.advances.append(choice)
     how = "from the rolls" if choice in offered else "already known to another player"
@@ -165,10 +167,14 @@ def _gain_advance(turn: SeatTurn, attempt: int) -> bool:
     return True
 
 
-def _choose(preference: list[str], offered: list[str], copyable: list[str]) -> str:
+def _choose(preference: list[str], offered: list[str], copyable: list[str], only: bool) -> str:
+    """The first advance of the preference on offer; else, unless the seat takes only those
+    ("he may gain one random advance": it may also wait), one by the default preference."""
     for name in preference:
         if name in offered or name in copyable:
             return name
+    if only:
+        return ""
     for name in DEFAULT_PREFERENCE:
         if name in offered:
             return name

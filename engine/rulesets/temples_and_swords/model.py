@@ -73,6 +73,7 @@ class Standing:
     """Standing orders: the choices a player would make at the table mid-turn."""
 
     advance_preference: list[str] = field(default_factory=list)
+    advance_only: bool = sparse(False)  # ADVANCE ... ONLY: keep the points rather than others
     defend_use: str = "best"  # 'best', 'none', or a unit type
     losses: list[str] = field(default_factory=lambda: ["soldier", "horseman", "swordsman"])
 

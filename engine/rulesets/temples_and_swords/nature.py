@@ -8,6 +8,7 @@ from engine.rulesets.temples_and_swords.hexmap import DESERT, GRASS
 from engine.rulesets.temples_and_swords.legality import cap, refuse_migrate
 from engine.rulesets.temples_and_swords.orders import Migrate
 from engine.rulesets.temples_and_swords.seat_turn import SeatTurn, lose_population
+from engine.words import plural
 
 DISASTERS = ("Flood", "Earthquake", "Disease", "Drought", "Famine", "Warbands")
 DISEASE_TURNS = 3
@@ -114,7 +115,8 @@ def _warbands(turn: SeatTurn, dice: Dice) -> None:
     turn.seat.warband = strength
     turn.event(
         "warband_coming",
-        f"Warbands: {strength} soldiers will attack a border hex next turn.",
+        f"Warbands: {plural(strength, 'soldier')} will attack a border hex of "
+        f"{turn.name} next turn.",
         [strength],
         public=True,
     )

@@ -75,9 +75,13 @@ class Tech(Order):
 @dataclass(frozen=True)
 class AdvancePreference(Order):
     advances: tuple[str, ...]
+    only: bool = False  # take no advance but these; keep the tech points until one is on offer
 
     def understood(self) -> str:
-        return f"standing order: prefer the advances {', '.join(self.advances)}"
+        if self.only and not self.advances:
+            return "standing order: take no advance; keep the tech points"
+        only = ", and no other" if self.only else ""
+        return f"standing order: prefer the advances {', '.join(self.advances)}{only}"
 
 
 @dataclass(frozen=True)
@@ -102,12 +106,15 @@ class Attack(Order):
     use: str  # 'best', 'none' or a unit type
     until: int  # stop after losing this many units; 0 for fight to the end
     slaves: int  # -1 for as many as allowed
+    capture: bool = True  # take control of the hex when the victory allows it
 
     def understood(self) -> str:
         whom = f"seat {self.target}'s units" if self.target else "the enemy"
         parts = [f"attack {whom} in {self.hex}", USE_SAID[self.use]]
         parts.append(f"stop after {plural(self.until, 'loss', 'losses')}" if self.until else "")
-        if self.slaves >= 0:
+        if not self.capture:
+            parts.append("do not take the hex")
+        elif self.slaves >= 0:
             parts.append(f"take at most {plural(self.slaves, 'slave')}")
         return ", ".join(p for p in parts if p)
 
@@ -196,6 +203,7 @@ ADVANCE_NAMES = spellings_of(
     {name: () for name in ADVANCES} | {"Metal Working": ("iron", "metalworking")}
 )
 # Only advanced units can be "used" in a roll (rule: advanced units); soldiers and slaves cannot.
+YES_NO = spellings_of({"yes": ("y",), "no": ("n",)})
 USE_WORDS = spellings_of(
     {"best": (), "none": (), "swordsman": ("swordsmen",), "horseman": ("horsemen",)}
 )
@@ -293,10 +301,15 @@ def _tech(base: Order, words: list[str], context: _Context) -> Tech:
 
 def _advance(base: Order, words: list[str], context: _Context) -> AdvancePreference:
     _need(words, 1, "ADVANCE", "one or more advance names")
-    text = " ".join(words)
-    parts = [p for p in text.split(",") if p.strip()] if "," in text else _split_names(words)
-    names = [match_word(p, ADVANCE_NAMES, "advance", EXAMPLES["ADVANCE"]) for p in parts]
-    return AdvancePreference(base.line_no, base.text, tuple(dict.fromkeys(names)))
+    if [w.upper() for w in words] == ["NONE"]:
+        return AdvancePreference(base.line_no, base.text, (), only=True)
+    only = words[-1].upper() == "ONLY"
+    words = words[:-1] if only else words
+    _need(words, 1, "ADVANCE", "one or more advance names before ONLY")
+    names = [
+        match_word(p, ADVANCE_NAMES, "advance", EXAMPLES["ADVANCE"]) for p in _split_names(words)
+    ]
+    return AdvancePreference(base.line_no, base.text, tuple(dict.fromkeys(names)), only)
 
 
 def _split_names(words: list[str]) -> list[str]:
@@ -362,7 +375,7 @@ def _count_and_kind(rest: list[str], example: str) -> tuple[int, str]:
 def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     _need(words, 1, "ATTACK", "the hex to attack")
     hex_name = _hex(words[0], context, EXAMPLES["ATTACK"])
-    target, use, until, slaves = "", "best", 0, -1
+    target, use, until, slaves, capture = "", "best", 0, -1, True
     rest = words[1:]
     while rest:
         word = rest.pop(0).upper()
@@ -377,9 +390,12 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
             until = parse_count(value, "losses", EXAMPLES["ATTACK"])
         elif word == "SLAVES":
             slaves = _slaves(value)
+        elif word == "CAPTURE":
+            capture = match_word(value, YES_NO, "yes or no", "ATTACK D4 CAPTURE NO") == "yes"
         else:
             raise syntax(
-                f"ATTACK does not know '{word}' (SEAT, USE, UNTIL, SLAVES)", EXAMPLES["ATTACK"]
+                f"ATTACK does not know '{word}' (SEAT, USE, UNTIL, SLAVES, CAPTURE)",
+                EXAMPLES["ATTACK"],
             )
     state, seat = context.state, context.seat
     if hex_name in context.attack_lines:
@@ -396,7 +412,7 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     if not ((here.owner and here.owner != seat) or state.enemies_in(hex_name, seat)):
         raise illegal(f"{hex_name} holds no enemy city, population or army", RULES["attack"])
     context.attack_lines[hex_name] = base.line_no
-    return Attack(base.line_no, base.text, hex_name, target, use, until, slaves)
+    return Attack(base.line_no, base.text, hex_name, target, use, until, slaves, capture)
 
 
 def _slaves(value: str) -> int:

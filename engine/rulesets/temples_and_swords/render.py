@@ -14,7 +14,9 @@ import textwrap
 from engine.hexgrid import hex_name
 from engine.rulesets.temples_and_swords.legality import work_cost
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
+from engine.rulesets.temples_and_swords.orders import unit_words
 from engine.rulesets.temples_and_swords.scoring import victory_points
+from engine.words import plural
 
 CELL = 6  # five characters and a space
 MARGIN = 3  # row numbers on the left
@@ -119,14 +121,14 @@ def holdings(state: GameState, seat: str) -> str:
     lines.append("Armies:" + ("" if armies else " none"))
     lines.extend("  " + line for line in armies)
     if holder.warband:
-        lines.append(f"Warbands of {holder.warband} soldiers will attack next turn.")
+        lines.append(f"Warbands of {plural(holder.warband, 'soldier')} will attack next turn.")
     return "\n".join(lines)
 
 
 def _hex_line(state: GameState, seat: str, name: str) -> str:
     here = state.hexes[name]
     terrain = "grassland" if state.terrain.terrain(name) == "g" else "desert"
-    text = f"{name} {terrain}: population {here.pop} ({here.laborers} laborers)"
+    text = f"{name} {terrain}: population {here.pop} ({plural(here.laborers, 'laborer')})"
     if here.projects:
         text += "; " + ", ".join(here.projects)
     if here.progress:
@@ -135,13 +137,13 @@ def _hex_line(state: GameState, seat: str, name: str) -> str:
             f"{w} {p}/{work_cost(holder, w)}" for w, p in sorted(here.progress.items())
         )
     if here.disease:
-        text += f"; disease for {here.disease} more turns"
+        text += f"; disease for {plural(here.disease, 'more turn', 'more turns')}"
     return text
 
 
 def _army_line(state: GameState, seat: str, name: str) -> str:
     units = state.units(name, seat)
-    parts = [f"{units.get(k)} {k}" for k in UNIT_TYPES if units.get(k)]
+    parts = [unit_words(units.get(k), k, True) for k in UNIT_TYPES if units.get(k)]
     return f"{name}: {', '.join(parts)}"
 
 
@@ -199,9 +201,11 @@ ORDER_HELP = """\
 Temples and Swords orders (one a line; '#' starts a comment):
   LABOR <hex> <n>              hire n laborers in your hex
   TECH <n>                     buy n tech rolls (1 GP a city, then 2)
-  ADVANCE <name>, ...          standing: which advance to take
+  ADVANCE <name>, ... [ONLY]   standing: which advance to take (ONLY:
+                               no other; ADVANCE NONE keeps the points)
   MOVE <from> <to>... [n] [type]   move an army (roads: 2 hexes a move)
   ATTACK <hex> [SEAT s] [USE type|BEST|NONE] [UNTIL n] [SLAVES n|ALL]
+         [CAPTURE NO]          (NO: take the plunder, leave the hex)
   DEFEND USE <type>|BEST|NONE  standing: advanced units in defence
   LOSSES <type>, ...           standing: which units die first
   BUILD <hex> <project> [points]   city road temple walls market library

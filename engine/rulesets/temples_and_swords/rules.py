@@ -126,5 +126,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=0,
         maximum=1000,
     ),
+    OptionSpec(
+        "battle_length",
+        "attacker",
+        "how long a battle lasts: 'attacker' as the text's combat step 4 (until one side is "
+        "gone or the attacker stops, ATTACK ... UNTIL) or 'd6' also at most 1D6 rounds, as a "
+        "Culture and Conquest war lasts at most 1D6 segments (the text's step 2 borrows its "
+        "combat)",
+        choices=("attacker", "d6"),
+    ),
     turn_limit_option("the most VP"),
 )

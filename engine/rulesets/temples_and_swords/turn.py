@@ -65,6 +65,7 @@ def _standing_orders(
             if isinstance(order, AdvancePreference):
                 preference += [a for a in order.advances if a not in preference]
                 seat.standing.advance_preference = list(preference)
+                seat.standing.advance_only = order.only
             elif isinstance(order, Defend):
                 seat.standing.defend_use = order.use
             elif isinstance(order, Losses):

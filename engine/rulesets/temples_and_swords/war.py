@@ -104,20 +104,34 @@ def _attack(turn: SeatTurn, order: Attack, number: int) -> None:
         state.seat(enemy).standing.defend_use,
         walls,
     )
-    battle = fight(attacker, defender, turn.dice(f"attack:{number}"), order.until)
+    length = _battle_length(turn, number)
+    battle = fight(attacker, defender, turn.dice(f"attack:{number}"), order.until, sum(length))
+    most = f" (at most 1D6 {length} = {plural(length[0], 'round')})" if length else ""
     text = (
-        f"Battle in {order.hex}: {name} attacks {enemy}. Dice (attacker/defender): "
+        f"Battle in {order.hex}: {name} attacks {enemy}{most}. Dice (attacker/defender): "
         f"{battle.dice_text() or 'none: no defending army'}. Losses: {name} {attacker.lost}, "
         f"{enemy} {defender.lost}."
     )
-    turn.event("battle", text, battle.all_dice(), public=True, also=(enemy,))
+    turn.event("battle", text, (*length, *battle.all_dice()), public=True, also=(enemy,))
     _after_battle(turn, order, battle, attacker.lost)
+
+
+def _battle_length(turn: SeatTurn, number: int) -> list[int]:
+    """Option battle_length: 'd6' limits a battle to 1D6 rounds, as a Culture and Conquest war
+    lasts at most 1D6 segments ([] for no limit: the text's step 4, 'attacker')."""
+    if turn.state.options["battle_length"] != "d6":
+        return []
+    return turn.dice(f"attack length:{number}").roll(1)
 
 
 def _after_battle(turn: SeatTurn, order: Attack, battle: Battle, lost: int) -> None:
     state, name, rec = turn.state, turn.name, turn.rec
     if battle.defender_won:
         rec.done(name, order, "the attack failed: your army was destroyed")
+        return
+    if battle.out_of_rounds:
+        rounds = plural(len(battle.rounds), "round")
+        rec.partly(name, order, f"the battle ended after {rounds} with both armies in the hex")
         return
     if not battle.attacker_won:
         rec.partly(name, order, f"you broke off after losing {plural(lost, 'unit')}")
@@ -149,10 +163,14 @@ def _spoils(turn: SeatTurn, order: Attack) -> str:
     gold = 2 * here.pop
     turn.seat.gold += gold
     survivors = state.units(order.hex, name).military()
+    if not order.capture:  # the victor "may" take control: ATTACK ... CAPTURE NO
+        text = f"{name} takes {gold} GP in {order.hex} and leaves it to {loser}."
+        turn.event("plunder", text, public=True, also=(loser,))
+        return f"won {gold} GP; you did not take the hex (CAPTURE NO)"
     if 2 * survivors < here.pop:
         text = (
-            f"{name} takes {gold} GP in {order.hex} but with {survivors} units cannot hold "
-            f"{here.pop} population."
+            f"{name} takes {gold} GP in {order.hex} but with {plural(survivors, 'unit')} "
+            f"cannot hold {here.pop} population."
         )
         turn.event("plunder", text, public=True, also=(loser,))
         return f"won {gold} GP; too few units to take control"
@@ -197,19 +215,26 @@ def _warband(turn: SeatTurn) -> None:
     )
     battle = fight(raiders, defender, dice)
     text = (
-        f"Warbands: {strength} soldiers attack {target}. "
+        f"Warbands: {plural(strength, 'soldier')} {'attacks' if strength == 1 else 'attack'} "
+        f"{turn.name}'s {target}. "
         f"Dice (warband/you): {battle.dice_text() or 'none'}."
     )
+    rolled: tuple[int, ...] = ()
     if battle.attacker_won:
-        gold = min(dice.d(6), seat.gold)
+        rolled = (dice.d(6),)
+        gold = min(rolled[0], seat.gold)
         seat.gold -= gold
         here.projects, here.progress, here.laborers = [], {}, 0
         lose_population(state, target, here.pop)
         state.units_for_change(target, turn.name).slave = 0
-        text += f" The warband wins: {target} is laid waste and {turn.name} loses {gold} GP."
+        had = f" (all {turn.name} had)" if gold < rolled[0] else ""
+        text += (
+            f" The warband wins: {target} is laid waste and {turn.name} loses 1D6 "
+            f"{list(rolled)} = {gold} GP{had}."
+        )
     else:
-        text += f" The warband is destroyed; {turn.name} lost {defender.lost} units."
-    turn.event("warband", text, battle.all_dice(), public=True)
+        text += f" The warband is destroyed; {turn.name} lost {plural(defender.lost, 'unit')}."
+    turn.event("warband", text, (*battle.all_dice(), *rolled), public=True)
 
 
 def _border_hexes(state: GameState, seat: str) -> list[str]:

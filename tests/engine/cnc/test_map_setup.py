@@ -254,6 +254,21 @@ def test_referee_edits_of_territories() -> None:
         RULESET.edit(RULESET.new_game(SEATS, {}, 1), "territory.C3.owner", "ann")
 
 
+def test_a_referee_edit_of_an_empty_territory_is_refused_or_done_not_undone() -> None:
+    """issue 13: territory.<T>.owner on an empty territory was accepted and then silently
+    undone (the map drops the owner of an empty territory). It is refused with the way to do
+    it, and territory.<T>.<category> = <n> <seat> gives an empty territory populations."""
+    state = make_map_state({"ann": {"B2": {"agriculture": 6}}}, cities={"ann": {"B2": "Giza"}})
+    assert spot(state, "C1").empty() and not spot(state, "C1").owner
+    with pytest.raises(EditError, match=r"C1 is empty.*territory\.C1\.<category> = <n> <seat>"):
+        RULESET.edit(state.to_json(), "territory.C1.owner", "ann")
+    with pytest.raises(EditError, match="C1 is nobody's"):
+        RULESET.edit(state.to_json(), "territory.C1.army", "2")
+    after = GameState.from_json(RULESET.edit(state.to_json(), "territory.C1.army", "2 ann"))
+    assert spot(after, "C1").owner == "ann" and spot(after, "C1").pops["army"] == 2
+    assert after.seat("ann").pops["army"] == 2
+
+
 def test_the_text_map_shows_holders_populations_cities_and_armies() -> None:
     """The report's map in the map version: every space with its holder, populations, city
     and Armies, a legend, the territories and the tableau of the game without a map."""

@@ -94,3 +94,13 @@ def test_leaders_live_on_without_a_1() -> None:
     turn = scripted_turn(state, "ann", dice={"old age": [2]})
     economy.upkeep(turn)
     assert state.seat("ann").leaders == [Leader("Plato", "Thinker")]
+
+
+def test_one_population_and_one_army_in_the_singular() -> None:
+    """issue 13: reports said "1 populations" (engine.words.plural)."""
+    state = make_state(pops={"ann": {"army": 1}}, food=1, gold=1)
+    turn = scripted_turn(state, "ann")
+    economy.upkeep(turn)
+    assert (
+        texts(turn)[0] == "Upkeep: 1 population eats 1 food; 1 Army costs 1 gold. Gold 0, food 0."
+    )

@@ -192,3 +192,62 @@ def test_in_sequential_mode_an_acceptance_waits_for_the_offering_seats_next_turn
         "Trade 1A1: ann gives bob 3 gold; bob gives ann nothing."
     ]
     assert after.acceptances == [] and after.offers == []
+
+
+def test_labor_points_received_in_a_trade_can_be_traded_on() -> None:
+    """docs/rules: a seat may trade "its Labor specialists plus labor already received". bob
+    has no Labor specialists; the 2 labor points ann gives him in her trade phase are his to
+    trade to cat in his own (issue 13: the check compared against his Labor populations)."""
+    state = make_state(
+        ("ann", "bob", "cat"),
+        pops=FED | {"cat": {"agriculture": 5}},
+        gold=10,
+    )
+    _, resolution = play(
+        state,
+        {
+            "ann": "OFFER bob 2 LABOR POINTS FOR NOTHING",
+            "bob": "ACCEPT ann 2 LABOR POINTS FOR NOTHING\nOFFER cat 2 LABOR POINTS FOR 1 GOLD",
+            "cat": "ACCEPT bob 2 LABOR POINTS FOR 1 GOLD",
+        },
+    )
+    assert ("done", "trade 1B1 done") in _notes(resolution, "bob")
+    assert event_texts(resolution, "labor")[-1] == "Build: 2 labor points (+2 traded)."
+
+
+def test_a_labor_trade_that_fails_speaks_of_labor_points() -> None:
+    """issue 13: the refusal said "Labor populations" for any failed labor-point trade."""
+    _, resolution = play(
+        _state(),
+        {
+            "bob": "OFFER ann 3 LABOR POINTS FOR NOTHING",
+            "ann": "ACCEPT bob 3 LABOR POINTS FOR NOTHING",
+        },
+    )
+    assert _notes(resolution, "bob") == [
+        ("skipped", "trade 1B1 failed: bob has 0 labor points, not 3")
+    ]
+
+
+def test_labor_given_in_a_turn_without_a_build_phase_is_owed_from_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Disasters: a culture with a Disaster "skips its build phase". Labor points traded away
+    come out of the giver's next build phase; when a disaster skips it, they are owed from the
+    one after (issue 13: giving them cost nothing while the receiver still got them)."""
+    patch_dice(monkeypatch, {("ann", "disaster"): [1, 4]})
+    after, resolution = play(
+        _state(),
+        {
+            "ann": "OFFER bob 2 LABOR POINTS FOR 1 GOLD",
+            "bob": "ACCEPT ann 2 LABOR POINTS FOR 1 GOLD",
+        },
+    )
+    assert event_texts(resolution, "build_skipped") == [
+        "Build phase skipped: the Pirates. 2 labor points traded away are owed from the next."
+    ]
+    assert event_texts(resolution, "labor") == ["Build: 2 labor points (+2 traded)."]
+    assert after.seat("ann").labor_credit == -2
+    patch_dice(monkeypatch)
+    _, resolution = play(after)
+    assert event_texts(resolution, "labor")[0] == "Build: 0 labor points (-2 traded)."

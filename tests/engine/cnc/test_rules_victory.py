@@ -102,3 +102,33 @@ def test_the_turn_limit_ends_the_game_by_wonders_then_advances() -> None:
     after, _ = play(state)
     assert after.winners == ["bob"]
     assert after.end_reason == "turn limit 1 reached with 0 Wonders and 1 Advances"
+
+
+def test_the_first_to_get_there_wins_even_in_another_seats_turn() -> None:
+    """Victory Conditions: "Be the first to build 3+ Wonders and learn 15+ Advances." cat gets
+    its 15th Advance in ann's trade phase, bob his later in his own: cat was first (issue 13:
+    only the seat whose turn had just ended was checked, and bob won). Decision
+    (docs/rules/culture-and-conquest.md, Victory): every seat is checked after every phase."""
+    state = make_state(
+        ("ann", "bob", "cat"),
+        pops={name: {"agriculture": 5} for name in ("ann", "bob", "cat")},
+        gold=5,
+    )
+    state.seat("ann").advances = list(ADVANCES[14:16])
+    for name in ("bob", "cat"):
+        state.seat(name).wonders_built = ["Sphinx", "Oracle", "Pyramids"]
+        state.seat(name).advances = list(ADVANCES[:14])
+    first, second = ADVANCES[14], ADVANCES[15]
+    after, resolution = play(
+        state,
+        {
+            "ann": f"OFFER cat ADVANCE {first} FOR NOTHING\nACCEPT bob 1 GOLD FOR ADVANCE {second}",
+            "bob": f"OFFER ann 1 GOLD FOR ADVANCE {second}",
+            "cat": f"ACCEPT ann ADVANCE {first} FOR NOTHING",
+        },
+    )
+    assert after.winners == ["cat"]
+    assert resolution.outcome is not None
+    assert resolution.outcome.reason == "cat has built 3 Wonders and learned 15 Advances"
+    assert [e.phase for e in resolution.events if e.seat == "ann"][-1] == "8 Trade"
+    assert not [e for e in resolution.events if e.seat == "bob" and e.code != "offer"]

@@ -131,10 +131,26 @@ def test_other_players_send_armies_and_generals_to_either_side() -> None:
         dice={"war": [1, 1, 1, 1, 5, 5, 5, 5]},
     )
     war.war(turn)
-    assert "attacks bob 3 with cat 2 (4 dice +General)" in texts(turn)[0]
+    assert "attacks bob 3 with cat 2 (4 dice +cat's General)" in texts(turn)[0]
     # three hits: the largest contingent first (bob 3, then bob 2 = cat 2: bob, then cat)
     assert (turn.state.seat("bob").army, turn.state.seat("cat").army) == (1, 3)
     assert "Armies lost: bob 2, cat 1" in texts(turn)[0]
+
+
+@pytest.mark.parametrize("order", ["SUPPORT bob 0 ARMIES GENERAL", "SUPPORT bob GENERAL"])
+def test_a_general_may_be_sent_alone(order: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """War Phase: "Other Players may send Army and Generals to serve on either side." - a
+    General without Armies too (issue 13: the order was acknowledged, then nothing stored)."""
+    state = _state(leaders={"cat": [("Hannibal", "General")]})
+    patch_dice(monkeypatch)
+    after, resolution = play(state, {"cat": order})
+    assert [r.note for r in resolution.results["cat"]] == ["standing order recorded"]
+    assert after.seat("cat").standing.supports == [Support("bob", 0, True)]
+    state.seat("cat").standing.supports = after.seat("cat").standing.supports
+    turn = scripted_turn(state, "ann", "ATTACK bob", dice={"war": [1, 5, 5, 5, 5, 5, 5, 5]})
+    war.war(turn)
+    assert "attacks bob 3 (4 dice +cat's General)" in texts(turn)[0]
+    assert turn.state.seat("cat").army == 4
 
 
 def test_an_ally_of_both_sides_sends_to_neither() -> None:
@@ -240,8 +256,10 @@ def test_the_winner_chooses_the_tribute(
     state.seat("bob").pops["labor"] = 2
     patch_dice(monkeypatch, {("ann", "war"): [1, 1, 5, 5, 5, 5, 5], ("ann", "tribute"): [3, 4]})
     _after, resolution = play(state, {"ann": f"{order}\nATTACK bob"})
-    tribute = next(e.text for e in resolution.events if e.code == "tribute")
-    assert expected in tribute
+    tribute = next(e for e in resolution.events if e.code == "tribute")
+    assert expected in tribute.text
+    # every roll is in the event's dice (issue 13: the 2D6 were only in its text)
+    assert tribute.dice == ((3, 4) if order == "TRIBUTE POPULATION" else ())
 
 
 def test_no_tribute_when_both_sides_are_destroyed() -> None:

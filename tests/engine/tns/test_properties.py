@@ -1,17 +1,18 @@
-"""Property tests: hostile and random order texts never crash the parser or the turn, and the
-invariants of the rules hold after any turn."""
+"""Property tests: random orders in the words of Temples and Swords resolve, and the invariants
+of its rules hold after any turn. (Hostile texts, determinism and the JSON round trip are
+checked for every ruleset by tests/engine/contract.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import get_ruleset
 from engine.playthrough import bot_game
 from engine.rulesets.temples_and_swords.legality import CAP
 from engine.rulesets.temples_and_swords.model import GameState
+from tests.engine.properties import check_bot_games, check_random_orders
 
 RULESET = get_ruleset("temples-and-swords")
 SEATS = ["ann", "bob", "cat"]
@@ -58,46 +59,12 @@ def order_text(places: list[str]) -> st.SearchStrategy[str]:
     return st.lists(st.one_of(formed, formed, formed, soup), max_size=14).map("\n".join)
 
 
-hostile = st.text(max_size=400)
-settings.register_profile("engine", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("engine")
+def _draw_orders(data: st.DataObject, position: dict[str, Any], seat: str) -> str:
+    return data.draw(order_text(_places(position, seat)), label=seat)
 
 
-@given(text=hostile, position=st.sampled_from(POSITIONS), seat=st.sampled_from(SEATS))
-@settings(max_examples=150)
-def test_any_text_parses_without_raising(text: str, position: dict[str, Any], seat: str) -> None:
-    parsed = RULESET.parse_orders(position, seat, text)
-    lines = text.splitlines()
-    for problem in parsed.problems:
-        assert 1 <= problem.line_no <= len(lines)
-        assert problem.describe().startswith(f"line {problem.line_no}: ")
-
-
-@given(data=st.data(), position=st.sampled_from(POSITIONS))
-@settings(max_examples=120)
-def test_random_orders_resolve_and_keep_the_invariants(
-    data: st.DataObject, position: dict[str, Any]
-) -> None:
-    texts = {s: data.draw(order_text(_places(position, s)), label=s) for s in SEATS}
-    parsed = {s: RULESET.parse_orders(position, s, t) for s, t in texts.items()}
-    ACCEPTED.append(sum(len(p.orders) for p in parsed.values()))
-    resolution = RULESET.resolve(position, parsed, 99)
-    _assert_invariants(GameState.from_json(resolution.state))
-    for seat, orders in parsed.items():
-        answered = sorted(r.line_no for r in resolution.results.get(seat, []))
-        assert answered == sorted(o.line_no for o in orders.orders)
-
-
-ACCEPTED: list[int] = []
-
-
-def test_the_random_orders_above_were_often_accepted() -> None:
-    """Guards the generator: random orders that were all rejected would test nothing."""
-    assert ACCEPTED, "run with the test above"
-    assert sum(ACCEPTED) > len(ACCEPTED), ACCEPTED  # more than one accepted order a game
-
-
-def _assert_invariants(state: GameState) -> None:
+def assert_invariants(before: dict[str, Any], after: dict[str, Any]) -> None:
+    state = GameState.from_json(after)
     for seat in state.seats:
         assert seat.gold >= 0 and seat.tech_points >= 0
         assert len(set(seat.advances)) == len(seat.advances)
@@ -111,11 +78,9 @@ def _assert_invariants(state: GameState) -> None:
             assert min(units.soldier, units.swordsman, units.horseman, units.slave) >= 0
 
 
-@given(seed=st.integers(min_value=0, max_value=2**32))
-@settings(max_examples=12)
-def test_bot_games_keep_the_invariants_and_bots_write_only_legal_orders(seed: int) -> None:
-    for played in bot_game("temples-and-swords", SEATS, seed, max_turns=12):
-        for seat, text in played.order_texts.items():
-            problems = RULESET.parse_orders(played.state_before, seat, text).problems
-            assert problems == [], (seat, text, problems)
-        _assert_invariants(GameState.from_json(played.resolution.state))
+def test_random_orders_resolve_and_keep_the_invariants() -> None:
+    check_random_orders(RULESET, POSITIONS, _draw_orders, assert_invariants, examples=120)
+
+
+def test_bot_games_keep_the_invariants_and_bots_write_only_legal_orders() -> None:
+    check_bot_games(RULESET, SEATS, lambda _: {}, assert_invariants, examples=12, max_turns=12)

@@ -221,3 +221,18 @@ def test_by_default_an_attack_meets_the_army_standing_in_the_hex() -> None:
     war.war(turn)
     assert state.units("B1", "cid").soldier == 0
     assert (state.hexes["B1"].owner, state.seat("ann").gold) == ("ann", 4)
+
+
+def test_the_victor_may_leave_the_hex_to_its_owner() -> None:
+    """Combat step 5: "the victorious army may recieve control of the hex" - may: by default
+    it takes control, and ATTACK ... CAPTURE NO leaves the hex (and its people) to the loser
+    (issue 13: capture was forced). No slaves without the capture."""
+    state = position(units=2, pop=3)
+    assert attack(state, "ATTACK B1 CAPTURE NO") == [
+        ("done", "won 6 GP; you did not take the hex (CAPTURE NO)")
+    ]
+    assert (state.hexes["B1"].owner, state.hexes["B1"].pop) == ("bob", 3)
+    assert state.seat("ann").gold == 6 and state.units("B1", "ann").slave == 0
+    state = position(units=2, pop=3)
+    attack(state, "ATTACK B1 CAPTURE YES")
+    assert state.hexes["B1"].owner == "ann"

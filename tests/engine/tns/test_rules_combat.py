@@ -324,3 +324,36 @@ def test_a_failed_attack_loses_the_attacking_army() -> None:
     assert state.units("B1", "ann").military() == 0
     assert state.hexes["B1"].owner == "bob"
     assert results(turn)[1] == ("done", "the attack failed: your army was destroyed")
+
+
+def test_a_battle_runs_until_one_side_is_gone_by_default() -> None:
+    """Combat step 4: "If any side has remaining units and the attacker still wishes to fight,
+    repeat steps 2 and 3." Decision (docs/rules/temples-and-swords.md, "How long"): option
+    battle_length, default 'attacker': no limit on rounds but the attacker's UNTIL."""
+    state = war_position({"soldier": 2}, {"soldier": 2})
+    assert state.options["battle_length"] == "attacker"
+    turn = scripted_turn(state, "ann", "MOVE A1 B1\nATTACK B1")
+    turn.scripted["attack:0"] = [5] * 6 * 7 + [1, 1, 5]
+    war.war(turn)
+    battle_event = next(e for e in turn.rec.events if e.code == "battle")
+    assert battle_event.text.count(" r") == 8 and "at most" not in battle_event.text
+    assert state.hexes["B1"].owner == "ann"
+
+
+def test_option_battle_length_d6_ends_a_battle_after_1d6_rounds() -> None:
+    """Combat step 2: "Handle combat in the same way as Culture and Conquest", whose wars last
+    at most 1D6 segments (issue 13: T&S battles ran 18 rounds). Option battle_length = d6."""
+    state = war_position({"soldier": 2}, {"soldier": 2})
+    state.options["battle_length"] = "d6"
+    turn = scripted_turn(state, "ann", "MOVE A1 B1\nATTACK B1")
+    turn.scripted["attack length:0"] = [2]
+    turn.scripted["attack:0"] = [5] * 12
+    war.war(turn)
+    battle_event = next(e for e in turn.rec.events if e.code == "battle")
+    assert "attacks bob (at most 1D6 [2] = 2 rounds)." in battle_event.text
+    assert battle_event.dice == (2, *[5] * 12)
+    assert state.hexes["B1"].owner == "bob"
+    assert results(turn)[1] == (
+        "partly done",
+        "the battle ended after 2 rounds with both armies in the hex",
+    )

@@ -180,13 +180,19 @@ def test_warbands_attack_after_you_move_your_units() -> None:
 
 def test_warbands_attack_a_border_hex() -> None:
     """Disaster chart: "attack random border hex" - one of the seat's hexes on the map's edge
-    or next to a hex that is not its own; C2, ringed by its own hexes, is not a border hex."""
+    or next to a hex that is not its own; C2, ringed by its own hexes, is not a border hex.
+    "If you are defeated ... lose 1d6 gold": the die is shown and in the event's dice (issue
+    13: only the amount was), and the news names the seat struck."""
     ring = ["B2", "C1", "C2", "C3", "D1", "D2", "D3"]
     state = make_state(TERRAIN, hexes={name: ("ann", 1, []) for name in ring}, gold=10)
     state.seat("ann").warband = 1
-    turn = scripted_turn(state, "ann", dice={"warband": [3, 1]})
+    turn = scripted_turn(state, "ann", dice={"warband": [3, 4]})
     war.war(turn)
-    assert "attack C3" in texts(turn)[0]
+    assert texts(turn)[0] == (
+        "Warbands: 1 soldier attacks ann's C3. Dice (warband/you): none. The warband wins: C3 "
+        "is laid waste and ann loses 1D6 [4] = 4 GP."
+    )
+    assert state.seat("ann").gold == 10 - 4
     assert "C3" not in state.to_json()["hexes"]
     assert state.hexes["C2"].owner == "ann"
 
@@ -206,10 +212,10 @@ def test_warbands_rolled_in_one_turn_attack_in_the_next(monkeypatch: pytest.Monk
     assert after.seat("ann").warband == 2
     assert [e.code for e in resolution.events if e.code.startswith("warband")] == ["warband_coming"]
     assert after.units("B1", "ann").soldier == 2
-    patch_dice(monkeypatch, {("ann", "warband"): [1, 5, 5, 5, 1, 1, 5]})
+    patch_dice(monkeypatch, {("ann", "warband"): [1, 1, 5, 5, 1, 1, 5]})
     after, resolution = play(after, {"ann": "MOVE B1 A1"})
     warband = next(e for e in resolution.events if e.code == "warband")
-    assert warband.dice == (5, 5, 5, 1, 1, 5)
-    assert "The warband is destroyed" in warband.text
+    assert warband.dice == (1, 5, 5, 1, 1, 5)
+    assert "The warband is destroyed; ann lost 1 unit." in warband.text
     assert after.seat("ann").warband == 0
-    assert after.units("A1", "ann").soldier == 2
+    assert after.units("A1", "ann").soldier == 1

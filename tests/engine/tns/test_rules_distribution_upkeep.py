@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rulesets.temples_and_swords import economy
+from engine.rulesets.temples_and_swords import economy, render
 
 from .support import make_state, results, scripted_turn, texts
 
@@ -143,3 +143,18 @@ def test_unpaid_upkeep_follows_a_losses_standing_order() -> None:
     state.seat("ann").standing.losses = ["swordsman", "soldier", "horseman"]
     economy.upkeep(scripted_turn(state, "ann"))
     assert (state.units("A1", "ann").soldier, state.units("A1", "ann").swordsman) == (2, 1)
+
+
+def test_holdings_speak_of_one_laborer_and_one_unit_in_the_singular() -> None:
+    """issue 13: reports said "1 laborers" and "lost 1 units" (engine.words.plural)."""
+    state = make_state(
+        TERRAIN,
+        hexes={"A1": ("ann", 3, ["city"]), "B1": ("ann", 2, [])},
+        armies={"A1": {"ann": {"soldier": 1, "swordsman": 2}}},
+    )
+    state.hexes["A1"].laborers, state.hexes["B1"].laborers = 1, 2
+    state.hexes["B1"].disease = 1
+    text = render.holdings(state, "ann")
+    assert "population 3 (1 laborer)" in text and "population 2 (2 laborers)" in text
+    assert "A1: 1 soldier, 2 swordsmen" in text
+    assert "disease for 1 more turn" in text

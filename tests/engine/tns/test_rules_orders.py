@@ -60,7 +60,11 @@ GOOD = "LABOR A1 1"
         ("MOVE A1 B1 2 TANKS", "unit type (one of: horseman, slave, soldier, swordsman)", "MOVE"),
         ("MOVE A1 B1 0 SOLDIERS", "a count of units is 1 or more", "MOVE"),
         ("ATTACK", "ATTACK needs the hex to attack", "ATTACK"),
-        ("ATTACK B1 FOO 1", "ATTACK does not know 'FOO' (SEAT, USE, UNTIL, SLAVES)", "ATTACK"),
+        (
+            "ATTACK B1 FOO 1",
+            "ATTACK does not know 'FOO' (SEAT, USE, UNTIL, SLAVES, CAPTURE)",
+            "ATTACK",
+        ),
         ("ATTACK B1 UNTIL", "UNTIL needs a value after it", "ATTACK"),
         ("DEFEND", "DEFEND takes USE and a unit type, BEST or NONE", "DEFEND"),
         ("LOSSES", "LOSSES needs unit types in the order you lose them", "LOSSES"),

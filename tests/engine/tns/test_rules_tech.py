@@ -6,10 +6,12 @@ import pytest
 
 from engine.problems import ProblemKind
 from engine.rulesets.temples_and_swords import economy
+from engine.rulesets.temples_and_swords import orders as order_parser
 from engine.rulesets.temples_and_swords.model import ADVANCES
+from engine.rulesets.temples_and_swords.orders import AdvancePreference
 from engine.rulesets.temples_and_swords.rules import RULES
 
-from .support import codes, make_state, problems, results, scripted_turn, texts
+from .support import codes, make_state, patch_dice, play, problems, results, scripted_turn, texts
 
 TERRAIN = ["ggggg", "ggggg", "ddddd", "ddddd"]
 ONE_CITY = {"A1": ("ann", 3, ["city"])}
@@ -254,3 +256,42 @@ def test_library_gives_a_free_tech_point_with_option_point() -> None:
     economy.tech(turn)
     assert state.seat("ann").tech_points == 1
     assert turn.rec.events[0].dice == ()
+
+
+@pytest.mark.parametrize(
+    ("order", "preference"),
+    [("ADVANCE Coinage ONLY", ["Coinage"]), ("ADVANCE NONE", [])],
+)
+def test_a_seat_may_keep_its_points_rather_than_take_an_advance_it_did_not_choose(
+    order: str, preference: list[str]
+) -> None:
+    """Tech Phase: "If a player gains ten tech points, he may gain one random advance" - may:
+    with ADVANCE ... ONLY (or ADVANCE NONE) a seat takes only the advances it named and keeps
+    its points until one is on offer, rolled or known to another player (issue 13: an advance
+    was always taken)."""
+    state = make_state(TERRAIN, hexes=ONE_CITY, advances={"bob": ["Art"]})
+    state.seat("ann").tech_points = 10
+    [advance] = order_parser.parse(state, "ann", order).orders
+    assert isinstance(advance, AdvancePreference) and advance.only
+    state.seat("ann").standing.advance_preference = preference
+    state.seat("ann").standing.advance_only = True
+    turn = scripted_turn(state, "ann", dice={"advance:0": [2, 3, 4]})
+    economy.tech(turn)
+    assert state.seat("ann").advances == [] and state.seat("ann").tech_points == 10
+    assert texts(turn)[-1].endswith(
+        "None you chose (ADVANCE ... ONLY) is on offer; the points are kept."
+    )
+    if preference:
+        state.seat("bob").advances.append("Coinage")  # now on offer: known to another player
+        economy.tech(scripted_turn(state, "ann", dice={"advance:0": [2, 3, 4]}))
+        assert state.seat("ann").advances == ["Coinage"]
+
+
+def test_advance_only_is_a_standing_order_until_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = make_state(TERRAIN, hexes=ONE_CITY | {"E4": ("bob", 3, ["city"])})
+    patch_dice(monkeypatch)
+    after, _ = play(state, {"ann": "ADVANCE Coinage, Art ONLY"})
+    standing = after.seat("ann").standing
+    assert (standing.advance_preference, standing.advance_only) == (["Coinage", "Art"], True)
+    after, _ = play(after, {"ann": "ADVANCE Art"})
+    assert after.seat("ann").standing.advance_only is False

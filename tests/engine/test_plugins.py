@@ -1,0 +1,85 @@
+"""A ruleset in another installed package registers itself through the entry point group
+pbem.rulesets. The fixture package tests/fixtures/toy_ruleset is installed for real (pip, from
+the folder, no network) and looked up in a fresh interpreter; its two broken entry points are
+reported and leave the built-ins and the toy alone."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "toy_ruleset"
+ROOT = Path(__file__).resolve().parents[2]
+LOOK_UP = """
+import json
+from engine import all_rulesets, get_ruleset
+from engine.playthrough import bot_game
+from engine.registry import plugin_errors
+toy = get_ruleset("toy")
+game = list(bot_game("toy", ["ann", "bob"], 1))
+print(json.dumps({
+    "ids": [r.id for r in all_rulesets()],
+    "title": toy.title,
+    "outcome": game[-1].resolution.outcome.reason,
+    "errors": [str(e) for e in plugin_errors()],
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The toy package installed into a folder of its own (built from a copy, so that the
+    build leaves nothing in the source tree)."""
+    work = tmp_path_factory.mktemp("toy")
+    source, target = work / "source", work / "site"
+    shutil.copytree(FIXTURE, source)
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index"]
+    command += ["--no-build-isolation", "--target", str(target), str(source)]
+    subprocess.run(command, check=True, capture_output=True, timeout=300)
+    return target
+
+
+def _run(site: Path, script: str) -> subprocess.CompletedProcess[str]:
+    """`script` in a fresh interpreter that finds the installed toy package."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    command = [sys.executable, "-c", script]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+
+def _look_up(site: Path) -> dict[str, object]:
+    done = _run(site, LOOK_UP)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, object] = json.loads(done.stdout)
+    return found
+
+
+def test_an_installed_plugin_ruleset_is_found_and_plays(installed: Path) -> None:
+    found = _look_up(installed)
+    assert found["ids"] == ["culture-and-conquest", "temples-and-swords", "toy"]
+    assert found["title"] == "Toy (a plugin test ruleset)"
+    assert found["outcome"] == "highest total"
+
+
+def test_a_broken_plugin_is_reported_and_stops_nothing(installed: Path) -> None:
+    errors = _look_up(installed)["errors"]
+    assert isinstance(errors, list)
+    assert sorted(errors) == [
+        "ruleset plugin clash = toy_ruleset:CLASH left out: "
+        "ruleset name already registered: temples-and-swords",
+        "ruleset plugin missing = toy_ruleset:NoSuchRuleset left out: "
+        "AttributeError: module 'toy_ruleset' has no attribute 'NoSuchRuleset'",
+    ]
+
+
+def test_pbem_rulesets_lists_the_plugin_and_shows_the_broken_ones(installed: Path) -> None:
+    done = _run(installed, "from pbem.cli import main; raise SystemExit(main(['rulesets']))")
+    assert done.returncode == 1
+    assert "toy                      aliases: -" in done.stdout
+    assert "temples-and-swords" in done.stdout
+    assert "ruleset plugin missing = toy_ruleset:NoSuchRuleset left out" in done.stderr

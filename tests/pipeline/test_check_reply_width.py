@@ -1,0 +1,59 @@
+"""Every line of a check reply fits in 72 columns, whatever the player wrote (issue 13: a few
+Temples and Swords check-reply lines ran to 73)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+from pbem.pipeline.intake import receive
+from pbem.pipeline.lifecycle import SeatSpec
+from pbem.pipeline.service import Service
+from tests.support.games import body, new_game
+from tests.support.mails import order_mail
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "orders" / "temples-and-swords.md"
+SEATS = (SeatSpec("ann", "ann@example.org", "pw-ann"), SeatSpec("bob", "bob@example.org", "pw-b"))
+
+
+def _problem_lines() -> list[str]:
+    """The order lines of the reference's examples of problems (those not indented)."""
+    blocks = re.findall(r"<!-- verify: problems ann -->\n```text\n(.*?)```", DOC.read_text(), re.S)
+    return [line for block in blocks for line in block.splitlines() if not line.startswith(" ")]
+
+
+def test_a_check_reply_fits_72_columns(service: Service, now: datetime) -> None:
+    new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=7)
+    lines = [
+        *_problem_lines(),
+        "ADVANCE Religion, Masonry, Writing, Art, Coinage, Metal Working, Military Doctrine",
+        "LOSSES SOLDIER, HORSEMAN, SWORDSMAN, SOLDIER, HORSEMAN, SWORDSMAN, SOLDIER, HORSEMAN",
+        "Regards from the far side of the mountains, where the mail is slow and the wine good",
+        "x" * 90,
+    ]
+    receipt = receive(service, order_mail("g1", "ann", "pw-ann", "\n".join(lines)), now=now)
+    text = body(receipt.replies[0])
+    assert "Accepted (" in text and "Rejected (" in text and "Ignored (" in text
+    assert [line for line in text.splitlines() if len(line) > 72] == []
+
+
+def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
+    service: Service, now: datetime
+) -> None:
+    """issue 13: "Hi, here are my orders" after the GAME line became HIRE (LABOR) with a
+    baffling complaint, and the reply echoed the raw line, not what was understood."""
+    new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=7)
+    text = "Hi, here are my orders\nLABOR D4, 1.\nI hope the weather holds\nThanks!\n"
+    receipt = receive(service, order_mail("g1", "ann", "pw-ann", text), now=now)
+    reply = body(receipt.replies[0])
+    assert (
+        "Accepted (1):\n"
+        "  line 3: LABOR D4, 1.\n"
+        "    read as: put 1 laborer to work in D4\n\n"
+        "Rejected (1):\n"
+        "  line 4: 'I' is not an order; an order starts with one of: ADVANCE,\n"
+    ) in reply
+    assert (
+        "Ignored (2):\n  line 2: a greeting, not an order\n  line 5: a greeting, not an order\n"
+    ) in reply
