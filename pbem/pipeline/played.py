@@ -16,6 +16,7 @@ from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
 
 NO_ORDERS = "no-orders"
+BOT = "bot"  # also the seat status of a seat a referee gave to the bot (pbem/referee/seats.py)
 
 
 @dataclass(frozen=True)
@@ -39,3 +40,8 @@ class Played:
 def played_of(record: dict[str, Any]) -> dict[str, Played]:
     """The inputs a stored turn record kept ({} for turns resolved before they were kept)."""
     return {seat: Played.from_json(item) for seat, item in record.get("played", {}).items()}
+
+
+def bot_played(ruleset: Ruleset, state: State, seat: str, seed: int) -> Played:
+    """The ruleset's bot's orders for `seat`; they go through the parser like a player's."""
+    return Played(BOT, ruleset.bot_orders(state, seat, seed))

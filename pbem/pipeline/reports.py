@@ -15,6 +15,7 @@ from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
 from pbem.pipeline.outbox import Letter
+from pbem.pipeline.played import BOT, played_of
 from pbem.proof.commitment import commitment
 from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
 from pbem.templates import render, wrap
@@ -33,12 +34,19 @@ class ResolvedTurn:
     line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
     revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
     referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
+    bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
 
     @classmethod
     def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
         ruleset = get_ruleset(game.ruleset)
         after = loads(turn.state_after or turn.state_before)
-        orders = stored_orders(session, game.id, turn.number)
+        played = played_of(loads(turn.record or "{}"))
+        # The mail lines of the orders a seat sent, unless the bot played it instead.
+        orders = {
+            seat: row
+            for seat, row in stored_orders(session, game.id, turn.number).items()
+            if seat not in played or played[seat].by == "orders"
+        }
         return cls(
             game=game,
             turn=turn,
@@ -49,6 +57,7 @@ class ResolvedTurn:
             line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
             revision=_revision(session, game.id, turn.number),
             referee_notes=_referee_notes(session, game, turn.number),
+            bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
         )
 
 
@@ -90,6 +99,8 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         template=ruleset.order_template(after, seat.name) if following else "",
         # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.
         nmr=loads(view.turn.nmr or "{}").get(seat.name),
+        by_bot=seat.name in view.bot_seats,
+        bot_seats=[name for name in view.bot_seats if name != seat.name],
         abandon_after=view.game.abandon_after,
     )
 

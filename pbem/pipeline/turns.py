@@ -8,10 +8,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine import Resolution, get_ruleset
+from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
@@ -25,10 +26,10 @@ from pbem.pipeline.games import (
     stored_orders,
 )
 from pbem.pipeline.outbox import queue
-from pbem.pipeline.played import NO_ORDERS, Played
+from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
-from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
+from pbem.store import Game, Referee, Seat, Turn, dumps, loads, transaction, utc
 
 log = logging.getLogger(__name__)
 
@@ -135,29 +136,32 @@ def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
     sent = {seat: row.text for seat, row in stored_orders(session, game.id, turn.number).items()}
+    rows = {seat.name: seat for seat in seats_of(session, game.id)}
     played = {
-        seat: _played(session, game, turn, seat, status, sent.get(seat))
-        for seat, status in _asked(session, game, ruleset.seats_to_order(state)).items()
+        name: _played(session, ruleset, game, turn, state, rows[name], sent.get(name))
+        for name in ruleset.seats_to_order(state)
     }
     orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
     return ruleset.resolve(state, orders, game.seed), played
 
 
-def _asked(session: Session, game: Game, names: list[str]) -> dict[str, str]:
-    """The seats the ruleset asks for orders, with their seat status."""
-    status = {seat.name: seat.status for seat in seats_of(session, game.id)}
-    return {name: status.get(name, "active") for name in names}
-
-
 def _played(
-    session: Session, game: Game, turn: Turn, seat: str, status: str, sent: str | None
+    session: Session,
+    ruleset: Ruleset,
+    game: Game,
+    turn: Turn,
+    state: dict[str, Any],
+    seat: Seat,
+    sent: str | None,
 ) -> Played:
     # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
-    if status in NO_PLAYER:
+    if seat.status in NO_PLAYER:
         return Played(NO_ORDERS, "")
+    if seat.status == BOT:  # given to the bot by a referee: its player's orders wait
+        return bot_played(ruleset, state, seat.name, game.seed)
     if sent is not None:
         return Played("orders", sent)
-    return orders_for_missing(session, game, turn, seat)
+    return orders_for_missing(session, ruleset, game, turn, state, seat)
 
 
 def _queue_mail(

@@ -67,9 +67,7 @@ def _turn(row: Turn | ArchivedTurn) -> dict[str, Any]:
 
 def _edits(session: Session, game: Game) -> dict[str, list[dict[str, str]]]:
     """The referee's state edits, by the turn they were made in, in the order made."""
-    query = select(RefereeNote).where(
-        RefereeNote.game_id == game.id, RefereeNote.edit_path != ""
-    )
+    query = select(RefereeNote).where(RefereeNote.game_id == game.id, RefereeNote.edit_path != "")
     edits: dict[str, list[dict[str, str]]] = {}
     for note in session.exec(query.order_by(col(RefereeNote.id))):
         edits.setdefault(str(note.turn), []).append(
