@@ -14,6 +14,7 @@ from sqlmodel import col, select
 
 from engine import all_rulesets
 from engine.registry import UnknownRuleset, plugin_errors
+from pbem import balance
 from pbem.clock import cli as clock_cli
 from pbem.config import ConfigError, Settings, load_settings
 from pbem.daemon import command as serve_command
@@ -74,6 +75,7 @@ def parser() -> argparse.ArgumentParser:
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)
     proof_cli.add_verify_parser(sub)
+    balance.add_parser(sub, _balance)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
     demo.add_argument("--ruleset", default="temples-and-swords")
     demo.add_argument("--seats", type=int, default=4)
@@ -370,6 +372,10 @@ def _quarantine_replay(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace) -> int:
     print(referee_cli.run(_service(args), args, _now(args)))
     return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    return balance.run(args, dict(_pair(option, "=") for option in args.option))
 
 
 def _game_export(args: argparse.Namespace) -> int:
