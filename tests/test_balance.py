@@ -19,7 +19,8 @@ def test_the_balance_command_prints_the_figures_and_draws_the_chart(
     argv = ["balance", "--ruleset", "tns", "--games", "6", "--seats", "3", "--processes", "2"]
     assert main([*argv, "--option", "victory_points=10", "--chart", str(chart)]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("temples-and-swords, 6 games of 3 seats, options {'victory_points': '10'}")
+    head = "temples-and-swords, 6 games of 3 seats, options {'victory_points': '10'}"
+    assert out.startswith(head)
     assert "  ended by the rules: 6 (100.0%)" in out
     assert "  win share by position in the order of play: 1: " in out
     assert "wins by starting choice" not in out  # Temples and Swords has none
