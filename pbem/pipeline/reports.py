@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from engine import Event, Resolution, Ruleset, get_ruleset
+from engine import Event, OrderResult, Resolution, Ruleset, get_ruleset
 from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
@@ -89,11 +89,11 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         turn=view.turn.number,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline, view.game.timezone) if following else "",
-        events=[event_line(e) for e in events if _concerns(e, seat)],
+        events=[event_line(e) for e in events if concerns(e, seat.name)],
         results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[event_line(e, news=True) for e in events if not _concerns(e, seat)],
+        news=[event_line(e, news=True) for e in events if not concerns(e, seat.name)],
         summary=ruleset.public_summary(after),
         referee_notes=list(view.referee_notes),
         template=ruleset.order_template(after, seat.name) if following else "",
@@ -184,10 +184,10 @@ def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict)
     return session.exec(query).first()
 
 
-def _concerns(event: Event, seat: Seat) -> bool:
+def concerns(event: Event, seat: str) -> bool:
     """Whether the event belongs under 'What happened' (it is about this seat, or about no
     seat in particular) rather than under 'News' (public news about other seats)."""
-    return event.seat in ("", seat.name) or seat.name in event.also
+    return event.seat in ("", seat) or seat in event.also
 
 
 def event_line(event: Event, news: bool = False) -> str:
@@ -201,9 +201,15 @@ def event_line(event: Event, news: bool = False) -> str:
 
 
 def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:
-    line_map = view.line_maps.get(seat.name, [])
+    return result_lines(
+        view.resolution.results.get(seat.name, []), view.line_maps.get(seat.name, [])
+    )
+
+
+def result_lines(results: list[OrderResult], line_map: list[int]) -> list[str]:
+    """How each order went, numbered as the lines of the mail it came in."""
     lines = []
-    for result in view.resolution.results.get(seat.name, []):
+    for result in results:
         number = result.line_no
         mail_no = line_map[number - 1] if 1 <= number <= len(line_map) else number
         note = f": {result.note}" if result.note else ""
