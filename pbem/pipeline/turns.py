@@ -25,6 +25,7 @@ from pbem.pipeline.games import (
     seats_of,
     stored_orders,
 )
+from pbem.pipeline.held import check_held_orders
 from pbem.pipeline.outbox import queue
 from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
@@ -106,13 +107,18 @@ def resolve_turn(
     turn.resolved_at = utc(now)
     session.add(turn)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
+    following = None
     if outcome is None:
-        open_turn(session, game, resolution.state, now=now, previous_deadline=turn.deadline)
+        following = open_turn(
+            session, game, resolution.state, now=now, previous_deadline=turn.deadline
+        )
     else:
         game.status = "ended"
         game.result = dumps(outcome.to_json())
         session.add(game)
     _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    if following is not None:  # after the report: the orders held for it are checked now
+        check_held_orders(session, settings, game, following, now=now)
     audit(
         session,
         now,
