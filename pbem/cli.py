@@ -70,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
     outbox = sub.add_parser("outbox", help="outbox commands")
     outbox_sub = outbox.add_subparsers(dest="outbox", required=True)
     _simple(outbox_sub, "flush", "send every unsent mail", _outbox_flush)
-    listing = _simple(outbox_sub, "list", "list mail waiting or bounced", _outbox_list)
+    listing = _simple(outbox_sub, "list", "list mail waiting, bounced or dropped", _outbox_list)
     listing.add_argument("--all", action="store_true", help="sent mail too")
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)

@@ -4,6 +4,7 @@ cannot queue it twice (queue_once looks first; the outbox's Message-ID is unique
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -15,6 +16,7 @@ from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.outbox import Letter, queue
+from pbem.pipeline.stale import topic
 from pbem.store import Game, Outbox, Seat, utc
 from pbem.templates import render
 
@@ -31,11 +33,31 @@ def _letter(
     subject: str,
     template: str,
     *id_parts: str,
+    stale: Stale | None = None,
     **facts: Any,
 ) -> Letter:
     body = render(template, moderator=settings.mail.name, game=game.id, **facts)
     message_id = stable_message_id(template, game.id, *id_parts, to, domain=settings.mail.domain)
-    return Letter(KIND, to, f"[{game.id}] {subject}", body, message_id, game_id=game.id)
+    stale = stale or Stale()
+    return Letter(
+        KIND,
+        to,
+        f"[{game.id}] {subject}",
+        body,
+        message_id,
+        game_id=game.id,
+        expires_at=stale.at,
+        topic=topic(stale.topic, game.id, to) if stale.topic else "",
+    )
+
+
+@dataclass(frozen=True)
+class Stale:
+    """When a notice goes stale (pbem.pipeline.stale): at a moment, and when a newer notice of
+    the same topic to the same address in the same game is queued."""
+
+    at: datetime | None = None
+    topic: str = ""
 
 
 def queue_once(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> None:
@@ -59,6 +81,9 @@ def reminder_letter(
         str(turn),
         seat.name,
         str(int(before.total_seconds())),
+        # Worthless once the deadline it announces has passed; a nearer reminder (or one for
+        # the next turn) says what is true now.
+        stale=Stale(at=deadline, topic="reminder"),
         seat=seat.name,
         turn=turn,
         deadline=when(deadline, game.timezone),
@@ -94,6 +119,7 @@ def outage_letter(
         "deadline_moved",
         str(turn),
         utc(old).isoformat(),
+        stale=Stale(at=new, topic="deadline-moved"),
         turn=turn,
         old=when(old, game.timezone),
         new=when(new, game.timezone),
@@ -120,6 +146,8 @@ def pause_letter(
         template,
         str(turn),
         utc(at).isoformat(),
+        # A resume queued while the pause notice still waits says what is true now.
+        stale=Stale(topic="pause"),
         turn=turn,
         reason=reason,
         deadline=when(deadline, game.timezone),

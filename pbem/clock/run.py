@@ -33,7 +33,8 @@ from pbem.clock.due import (
     sent_reminders,
 )
 from pbem.clock.notices import outage_letter, queue_once, reminder_letter
-from pbem.clock.policy import parse_duration
+from pbem.clock.policy import format_duration, parse_duration
+from pbem.logs import log_context
 from pbem.pipeline.audit import audit
 from pbem.pipeline.games import seats_of
 from pbem.pipeline.service import Service
@@ -109,7 +110,20 @@ def _push_back(service: Service, game_id: str, now: datetime, session: Session) 
         queue_once(session, settings, letter, now=now)
     detail = f"turn {turn.number}: deadline {old.isoformat()} -> {turn.deadline.isoformat()}"
     audit(session, now, "clock", "deadline-moved", game_id, detail)
+    with log_context(game=game_id):
+        log.warning(
+            "outage: the deadline of turn %d was pushed back from %s to %s: the moderator "
+            "was not running when it passed %s ago; every seat and referee is told",
+            turn.number,
+            _minute(old),
+            _minute(turn.deadline),
+            format_duration(late),
+        )
     return True
+
+
+def _minute(moment: datetime) -> str:
+    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _everyone(session: Session, game_id: str) -> list[str]:

@@ -62,8 +62,10 @@ def summary(report: PollReport) -> list[str]:
     if report.reminders:
         lines.append(f"reminders: {report.reminders} queued")
     drained = report.drained
+    dropped = f", {drained.dropped} dropped" if drained.dropped else ""
     lines.append(
         f"mail out: {drained.sent} sent, {drained.failed} not sent, {drained.bounced} bounced"
+        + dropped
     )
     if drained.stopped:
         lines.append(f"outbox stopped: {drained.stopped}")
@@ -71,7 +73,7 @@ def summary(report: PollReport) -> list[str]:
 
 
 def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
-    """`pbem outbox list`: mail not sent (waiting, or bounced), oldest first."""
+    """`pbem outbox list`: mail not sent (waiting, bounced or dropped), oldest first."""
     query = select(Outbox).order_by(col(Outbox.id))
     if not include_sent:
         query = query.where(col(Outbox.sent_at).is_(None))
@@ -82,7 +84,9 @@ def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
         f"{outbox_state(row):<22} {row.attempts:>2} {row.last_error[:60]}"
         for row in rows
     ]
-    return lines or ["the outbox is empty" if include_sent else "no mail waiting or bounced"]
+    return lines or [
+        "the outbox is empty" if include_sent else "no mail waiting, bounced or dropped"
+    ]
 
 
 def outbox_state(row: Outbox) -> str:
@@ -90,6 +94,8 @@ def outbox_state(row: Outbox) -> str:
         return f"sent {utc(row.sent_at):%m-%d %H:%M}"
     if row.bounced_at is not None:
         return f"bounced {utc(row.bounced_at):%m-%d %H:%M}"
+    if row.dropped_at is not None:
+        return f"dropped {utc(row.dropped_at):%m-%d %H:%M}"
     if row.next_attempt_at is not None:
         return f"retry {utc(row.next_attempt_at):%m-%d %H:%M}"
     return "waiting"

@@ -1,5 +1,7 @@
-"""The daemon's loop: a pass (poll_once), then sleep until mail comes, a deadline falls due or
-the outbox has mail to retry, and again, until SIGTERM or SIGINT.
+"""The daemon's loop: a pass (poll_once: intake and the clocks), then sleep until mail comes
+or a deadline falls due, and again, until SIGTERM or SIGINT. The outbox is sent by a thread of
+its own (pbem.daemon.courier), woken after each pass, so a slow SMTP server never holds up
+intake. `run_once` (serve --once) makes one whole pass, outbox included, in this thread.
 
 A stop request is honoured between steps: the mail being received is finished (its
 transaction committed, the IMAP message marked), then the IMAP connection is closed. A signal
@@ -17,8 +19,9 @@ from collections.abc import Callable
 from datetime import datetime
 from types import FrameType
 
+from pbem.daemon.courier import Courier
 from pbem.daemon.transport import PacedSender, WaitingInbox
-from pbem.daemon.wake import seconds_to_sleep
+from pbem.daemon.wake import clock_wait
 from pbem.mail.backoff import Backoff
 from pbem.pipeline.poll import PollReport, poll_once
 from pbem.pipeline.service import Service
@@ -49,6 +52,7 @@ class Daemon:
         self._stop_requested = False
         self.stop_reason = ""
         self._sleeping = False
+        self._monotonic = monotonic
         self._failures = Backoff(1.0, self.cap, clock=monotonic)  # after passes that failed
 
     @property
@@ -68,10 +72,13 @@ class Daemon:
         self.stop_reason = why  # logged by the loop: a signal handler should not log
 
     def run_once(self) -> PollReport | None:
-        """One pass; None if it failed as a whole (logged)."""
+        """One pass, the outbox included; None if it failed as a whole (logged)."""
+        return self._pass(self.sender)
+
+    def _pass(self, sender: PacedSender | None) -> PollReport | None:
         try:
             report = poll_once(
-                self.service, self.inbox, self.sender, now=self._clock(), stop=self.stopping
+                self.service, self.inbox, sender, now=self._clock(), stop=self.stopping
             )
         except Exception:
             log.exception("pass failed; trying again in %.0fs", self._failures.failed())
@@ -82,22 +89,34 @@ class Daemon:
     def run(self) -> None:
         """Passes and sleeps until a stop is requested; closes the inbox at the end."""
         log.info("serving (sleeping at most %.0fs between passes)", self.cap)
+        courier = Courier(
+            self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
+        )
+        courier.start()
         try:
             while not self._stop_requested:
-                self.run_once()
+                passed = self._pass(None) is not None
                 if self._stop_requested:
                     break
+                if passed:  # else the database is away: sending would fail the same way
+                    courier.wake()
                 self._sleep(self._sleep_time())
             log.info("%s: stopping", self.stop_reason)
         finally:
+            self._stop_courier(courier)
             self.inbox.close()
             log.info("stopped")
+
+    def _stop_courier(self, courier: Courier) -> None:
+        # A send in hand ends at the SMTP timeout at the latest; a little more for the commit.
+        if not courier.stop(timeout=self.service.settings.smtp.timeout_seconds + 5.0):
+            log.warning("a send still hangs; its mail stays queued for the next start")
 
     def _sleep_time(self) -> float:
         if self._failures.failures:
             return self._failures.remaining()
         try:
-            return seconds_to_sleep(self.service, self.sender, now=self._clock(), cap=self.cap)
+            return clock_wait(self.service, now=self._clock(), cap=self.cap)
         except Exception:
             log.exception("cannot work out the next wake-up; sleeping %.0fs", self.cap)
             return self.cap

@@ -1,6 +1,6 @@
-"""How long the daemon may sleep: until the clocks' next work (pbem.clock.next_wakeup), the next
-outbox retry (or the moment the sender is ready again while mail waits), and never longer
-than the cap."""
+"""How long the daemon's two threads may sleep: the intake loop until the clocks' next work
+(pbem.clock.next_wakeup), the courier until the next outbox retry (or the moment the sender is
+ready again while mail waits); neither longer than the cap."""
 
 from __future__ import annotations
 
@@ -8,21 +8,24 @@ from datetime import datetime
 
 from pbem.clock import next_wakeup
 from pbem.daemon.transport import PacedSender
-from pbem.pipeline.outbox import next_send_time
+from pbem.pipeline.outbox_rows import next_send_time
 from pbem.pipeline.service import Service
 from pbem.store import transaction, utc
 
 
-def seconds_to_sleep(service: Service, sender: PacedSender, *, now: datetime, cap: float) -> float:
+def clock_wait(service: Service, *, now: datetime, cap: float) -> float:
     # The clocks' next work (deadline plus grace, a reminder, an absence ending) lies ahead of
     # `now` by definition: a turn already due is this pass's work, and one whose resolution
     # keeps failing is tried again at the next wake-up rather than at once, in a spin.
     clock_due = next_wakeup(service, now)
+    if clock_due is None:
+        return cap
+    return max(0.0, min(cap, (utc(clock_due) - utc(now)).total_seconds()))
+
+
+def mail_wait(service: Service, sender: PacedSender, *, now: datetime, cap: float) -> float:
     with transaction(service.db) as session:
         mail_due = next_send_time(session)
-    waits = [cap]
-    if clock_due is not None:
-        waits.append((utc(clock_due) - utc(now)).total_seconds())
-    if mail_due is not None:
-        waits.append(max((mail_due - utc(now)).total_seconds(), sender.ready_in()))
-    return max(0.0, min(waits))
+    if mail_due is None:
+        return cap
+    return max(0.0, min(cap, max((mail_due - utc(now)).total_seconds(), sender.ready_in())))

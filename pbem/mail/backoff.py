@@ -23,7 +23,8 @@ class Backoff:
     def failed(self) -> float:
         """Count a failure; the delay before the next try."""
         self.failures += 1
-        delay = min(self.cap, self.first * 2.0 ** (self.failures - 1))
+        # The exponent is capped: 2.0 ** 1024 overflows, after a day of failures a minute apart.
+        delay = min(self.cap, self.first * 2.0 ** min(self.failures - 1, 60))
         self._retry_at = self._clock() + delay
         return delay
 

@@ -79,7 +79,7 @@ class SmtpSettings:
     # While the server is unreachable (or refuses us as a whole) the sender does not try again
     # before a delay that doubles from backoff_first_seconds up to backoff_max_seconds.
     backoff_first_seconds: int = 5
-    backoff_max_seconds: int = 300
+    backoff_max_seconds: int = 60  # so mail flows again at most a minute after an outage
     # A mail the server defers (4xx for it alone) is retried after retry_first_seconds,
     # doubling up to retry_max_seconds, and bounced when still deferred after give_up_hours.
     retry_first_seconds: int = 60

@@ -1,6 +1,6 @@
 """One pass of the moderator: take every waiting mail in (marking each done only after its
 transaction committed), do the clocks' work that is due (turns, reminders), and drain the
-outbox.
+outbox (unless the caller sends apart, as the daemon does).
 
 An inbox that cannot be reached (the IMAP server is away) ends the intake part of the pass
 only: deadlines and the outbox must keep running while it is away."""
@@ -74,11 +74,13 @@ def take_in(
 def poll_once(
     service: Service,
     inbox: Inbox,
-    sender: Sender,
+    sender: Sender | None,
     *,
     now: datetime,
     stop: Callable[[], bool] = _never,
 ) -> PollReport:
+    """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
+    (the daemon sends from a thread of its own, pbem.daemon.courier)."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
@@ -92,12 +94,18 @@ def poll_once(
             log.info("turn %d resolved%s", turn.turn, " - game over" if turn.ended else "")
     if stop():
         return report
-    report.drained = drain(service, sender, now=now)
-    if report.drained.sent or report.drained.failed:
-        log.info(
-            "mail out: %d sent, %d not sent%s",
-            report.drained.sent,
-            report.drained.failed,
-            f" (stopped: {report.drained.stopped})" if report.drained.stopped else "",
-        )
+    if sender is not None:
+        report.drained = drain(service, sender, now=now, stop=stop)
+        log_drained(report.drained)
     return report
+
+
+def log_drained(drained: DrainReport) -> None:
+    if drained.sent or drained.failed or drained.dropped:
+        log.info(
+            "mail out: %d sent, %d not sent%s%s",
+            drained.sent,
+            drained.failed,
+            f", {drained.dropped} stale dropped" if drained.dropped else "",
+            f" (stopped: {drained.stopped})" if drained.stopped else "",
+        )

@@ -30,6 +30,7 @@ from pbem.pipeline.outbox import queue
 from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
+from pbem.pipeline.stale import drop_turn_notices
 from pbem.store import Game, Referee, Seat, Turn, dumps, loads, transaction, utc
 
 log = logging.getLogger(__name__)
@@ -106,6 +107,7 @@ def resolve_turn(
     turn.record = dumps({**resolution.record_json(), "played": played_json})
     turn.resolved_at = utc(now)
     session.add(turn)
+    drop_turn_notices(session, game.id, turn.number, now=now)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
     following = None
     if outcome is None:

@@ -26,9 +26,10 @@ def archive_from(session: Session, game_id: str, number: int, now: datetime) -> 
     """Copy every live turn and order set from turn `number` on into a new branch; return the
     branch and the last turn number it holds."""
     branch = next_branch(session, game_id)
-    turns = session.exec(
-        select(Turn).where(Turn.game_id == game_id, col(Turn.number) >= number)
-    ).all()
+    # In turn order: without ORDER BY, PostgreSQL returns rows in their physical order, which
+    # earlier updates of the table can change (the archive's ids would follow it).
+    query = select(Turn).where(Turn.game_id == game_id, col(Turn.number) >= number)
+    turns = session.exec(query.order_by(col(Turn.number))).all()
     for turn in turns:
         session.add(
             ArchivedTurn(game_id=game_id, branch=branch, archived_at=utc(now), **_turn(turn))

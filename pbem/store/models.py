@@ -15,7 +15,7 @@ class Game(SQLModel, table=True):
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
-    # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0006.
+    # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0007.
     seed_salt: str = Field(default="", max_length=64)
     status: str = Field(default="running", max_length=16)  # open | running | ended
     deadline_policy: str = Field(default="interval:48h", max_length=128)
@@ -131,6 +131,12 @@ class Outbox(SQLModel, table=True):
     # Not tried again before this time (the server deferred it); None: at the next drain.
     next_attempt_at: datetime | None = None
     bounced_at: datetime | None = None  # refused for good, or deferred too long: never sent
+    # A notice whose moment passes (pbem.pipeline.stale): not sent from expires_at on, and
+    # superseded by a newer notice of the same topic; either way dropped, the reason in
+    # last_error. Reports and replies have neither and are never dropped.
+    expires_at: datetime | None = None
+    topic: str = Field(default="", max_length=200, index=True)
+    dropped_at: datetime | None = None
 
 
 class AuditLog(SQLModel, table=True):

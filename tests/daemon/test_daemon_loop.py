@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from pbem.config import Settings
 from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
-from pbem.daemon.wake import seconds_to_sleep
+from pbem.daemon.wake import clock_wait, mail_wait
 from pbem.logs import ContextFilter
 from pbem.mail.smtp import TemporaryFailure
 from pbem.pipeline.intake import receive
@@ -25,6 +25,7 @@ from pbem.store import OrderSet, transaction
 from tests.servers.fake_time import FakeTime
 from tests.support.games import game_row, new_game, outbox, turns
 from tests.support.mails import mail, order_mail
+from tests.support.waiting import wait_until
 
 
 class Scripted:
@@ -47,12 +48,17 @@ def test_the_loop_passes_sleeps_and_stops(service: Service, now: datetime, tmp_p
     inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
     daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
     mail = order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@example.org")
-    Scripted(time, lambda: inbox.deliver(mail), lambda: daemon.request_stop("test"))
+
+    def all_sent_then_stop() -> None:
+        # The courier sends from its own thread, woken after the pass that took the mail in.
+        wait_until(lambda: all(row.sent_at == now for row in outbox(service)))
+        daemon.request_stop("test")
+
+    Scripted(time, lambda: inbox.deliver(mail), all_sent_then_stop)
 
     daemon.run()
 
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
-    assert all(row.sent_at == now for row in outbox(service))
     assert inbox.pending() == []
     # Looked once a second: after 1 s the mail was there; then a whole sleep of 60 s (the
     # cap; the deadline is 48 h away), as only the signal handler cuts a sleep short.
@@ -85,15 +91,16 @@ def test_sleep_until_the_next_deadline_or_retry(
 ) -> None:
     new_game(service, now, deadline_policy="interval:30m")
     sender = MaildirPost(tmp_path / "out")
-    assert seconds_to_sleep(service, sender, now=now, cap=60) == 0.0  # the start mails wait
+    assert mail_wait(service, sender, now=now, cap=60) == 0.0  # the start mails wait
     drain(service, sender, now=now)
-    assert seconds_to_sleep(service, sender, now=now, cap=3600) == 1800.0  # the deadline
-    assert seconds_to_sleep(service, sender, now=now, cap=45) == 45.0  # the cap
+    assert mail_wait(service, sender, now=now, cap=3600) == 3600.0  # nothing to send
+    assert clock_wait(service, now=now, cap=3600) == 1800.0  # the deadline
+    assert clock_wait(service, now=now, cap=45) == 45.0  # the cap
     later = now + timedelta(minutes=29)
-    assert seconds_to_sleep(service, sender, now=later, cap=3600) == 60.0
+    assert clock_wait(service, now=later, cap=3600) == 60.0
     # A deadline already past is this pass's work, never a reason to wake at once again.
     past = now + timedelta(minutes=31)
-    assert seconds_to_sleep(service, sender, now=past, cap=3600) == 3600.0
+    assert clock_wait(service, now=past, cap=3600) == 3600.0
 
     class Deferring:
         def send(self, _message: object) -> None:
@@ -101,7 +108,7 @@ def test_sleep_until_the_next_deadline_or_retry(
 
     receive(service, mail("HELP"), now=now)
     drain(service, Deferring(), now=now)  # type: ignore[arg-type]
-    assert seconds_to_sleep(service, sender, now=now, cap=3600) == 60.0  # the retry
+    assert mail_wait(service, sender, now=now, cap=3600) == 60.0  # the retry
 
 
 def test_one_games_failing_turn_does_not_stop_the_others(

@@ -13,7 +13,8 @@ from email.message import EmailMessage
 from sqlmodel import col, select
 
 from pbem.mail.smtp import PermanentFailure, TemporaryFailure
-from pbem.pipeline.outbox import DrainReport, drain, next_send_time
+from pbem.pipeline.outbox import DrainReport, drain
+from pbem.pipeline.outbox_rows import next_send_time
 from pbem.pipeline.service import Service
 from pbem.store import AuditLog, transaction
 from tests.support.games import body, new_game, outbox

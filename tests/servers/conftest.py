@@ -57,7 +57,7 @@ def world(mail_world: MailWorld) -> Iterator[MailWorld]:
     yield mail_world
     if not mail_world.dovecot.running:
         mail_world.dovecot.start()
-    mail_world.relay.defer = None
+    mail_world.relay.defer = mail_world.relay.defer_from = None
     for server in mail_world.smtp.values():
         if not server.running:
             server.start()

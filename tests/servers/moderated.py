@@ -6,7 +6,9 @@ and readings of what the database holds."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -17,7 +19,9 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from engine import get_ruleset
-from pbem.config import Settings
+from pbem.config import Settings, load_settings
+from pbem.daemon.loop import Daemon
+from pbem.daemon.transport import open_transport
 from pbem.pipeline.games import pending_turn
 from pbem.pipeline.lifecycle import SeatSpec
 from pbem.pipeline.service import Service
@@ -97,12 +101,35 @@ def seated_table(
     return Table(world, service, moderator, players, config, log)
 
 
-def write_config(folder: Path, world: MailWorld, moderator: Account, db: Engine, log: Path) -> Path:
+def write_config(
+    folder: Path,
+    world: MailWorld,
+    moderator: Account,
+    db: Engine,
+    log: Path,
+    **smtp: int | str,
+) -> Path:
+    """The moderator's config file; `smtp` replaces or adds [smtp] settings (numbers and
+    strings)."""
     secret = folder / "mailbox-password"
     secret.write_text(moderator.password + "\n")
     secret.chmod(0o600)
     url = db.url.render_as_string(hide_password=False)
     config = folder / "pbem.toml"
+    smtp_settings: dict[str, int | str] = {
+        "host": "127.0.0.1",
+        "port": world.smtp["starttls"].port,
+        "security": "starttls",
+        "user": moderator.address,
+        "password_file": str(secret),
+        "ca_file": str(world.cert),
+        "helo_name": "moderator.pbem.test",
+        "timeout_seconds": 5,
+        "rate_per_minute": 0,
+        "backoff_first_seconds": 1,
+        "backoff_max_seconds": 2,
+        **smtp,
+    }
     config.write_text(
         f"""\
 [database]
@@ -120,17 +147,7 @@ user = "{moderator.address}"
 password_file = "{secret}"
 timeout_seconds = 5
 [smtp]
-host = "127.0.0.1"
-port = {world.smtp["starttls"].port}
-security = "starttls"
-user = "{moderator.address}"
-password_file = "{secret}"
-ca_file = "{world.cert}"
-helo_name = "moderator.pbem.test"
-timeout_seconds = 5
-rate_per_minute = 0
-backoff_first_seconds = 1
-backoff_max_seconds = 2
+{_toml_lines(smtp_settings)}
 [security]
 password_cost = 4
 [limits]
@@ -141,6 +158,10 @@ file = "{log}"
 """
     )
     return config
+
+
+def _toml_lines(values: dict[str, int | str]) -> str:
+    return "\n".join(f"{key} = {json.dumps(value)}" for key, value in values.items())
 
 
 def inbound_rows(service: Service) -> list[tuple[str, int]]:
@@ -160,6 +181,23 @@ def turn_of_game(service: Service) -> int:
         game = session.get(Game, GAME)
         assert game is not None
         return game.turn
+
+
+@contextlib.contextmanager
+def daemon_running(table: Table) -> Iterator[Daemon]:
+    """`pbem serve` on the table's config in a thread of this process (so a test can watch
+    the database and the mailboxes in real time); stopped, and waited for, at the end."""
+    settings = load_settings(table.config)
+    inbox, sender = open_transport(settings)
+    daemon = Daemon(Service(table.service.db, settings), inbox, sender)
+    thread = threading.Thread(target=daemon.run, name="pbem-serve")
+    thread.start()
+    try:
+        yield daemon
+    finally:
+        daemon.request_stop("test")
+        thread.join(timeout=60)
+        assert not thread.is_alive()
 
 
 @contextlib.contextmanager

@@ -4,7 +4,8 @@ It plays the part of the provider's submission server, so no Postfix is needed:
 
 - recipients are checked at RCPT against Dovecot's accounts (550 5.1.1 for unknown ones, as a
   real MTA with a recipient map does), so permanent failures are real SMTP replies;
-- `defer` makes it answer every DATA with a 4xx, for temporary failures that are not outages;
+- `defer` makes it answer every DATA with a 4xx (or only those of `defer_from`), for
+  temporary failures of a message, and for a provider whose mail store is away;
 - stop() and start() take it off the network and back on the same port, for outages;
 - listeners for plain, STARTTLS and implicit TLS; `auth_required` makes AUTH compulsory,
   checked against the same accounts as IMAP.
@@ -44,6 +45,9 @@ class LmtpRelay:
         self.lmtp_port = lmtp_port
         self.knows = knows
         self.defer: str | None = None  # e.g. "451 4.3.0 try later": every DATA gets this
+        # ... or only the DATA of mail from this envelope sender (the moderator's provider
+        # failing its mail while the players' mail still goes through)
+        self.defer_from: str | None = None
         self._delivered: Counter[str] = Counter()
         self._helo: dict[str, str] = {}
         self._login: dict[str, str] = {}
@@ -75,18 +79,16 @@ class LmtpRelay:
         return "250 2.1.5 OK"
 
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
-        if self.defer:
+        if self.defer and self.defer_from in (None, (envelope.mail_from or "").lower()):
             return self.defer
-        # smtplib blocks; keep the server's loop free for other connections meanwhile.
-        reply = await asyncio.get_running_loop().run_in_executor(None, self._deliver, envelope)
-        if reply.startswith("250"):
-            for address in envelope.rcpt_tos:
-                self._delivered[address.lower()] += 1
-                self._helo[address.lower()] = session.host_name or ""
-                self._login[address.lower()] = str(session.auth_data or "")
-        return reply
+        # smtplib blocks; keep the server's loop free for other connections meanwhile. The
+        # worker also counts: a client killed mid-DATA cancels this coroutine, not the delivery
+        # it started, and that mail is in the mailbox.
+        host, login = session.host_name or "", str(session.auth_data or "")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self._deliver, envelope, host, login)
 
-    def _deliver(self, envelope: Envelope) -> str:
+    def _deliver(self, envelope: Envelope, host: str, login: str) -> str:
         content = envelope.original_content or b""
         try:
             with smtplib.LMTP("127.0.0.1", self.lmtp_port, timeout=10) as lmtp:
@@ -98,6 +100,10 @@ class LmtpRelay:
             return f"{error.smtp_code} {_text(error.smtp_error)}"
         except OSError:
             return "451 4.4.1 mail store unreachable"
+        for address in envelope.rcpt_tos:
+            self._delivered[address.lower()] += 1
+            self._helo[address.lower()] = host
+            self._login[address.lower()] = login
         return "250 2.0.0 delivered"
 
 

@@ -22,6 +22,7 @@ from pbem.store import utcnow
 from tests.servers.moderated import SEATS, Table, inbound_rows, seated_table, turn_of_game, unsent
 from tests.servers.test_daemon_on_real_mail import expected
 from tests.servers.world import MailWorld, read_folder
+from tests.support.waiting import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,13 +79,6 @@ def daemons(table: Table) -> Iterator[Daemons]:
     daemons = Daemons(table.config)
     yield daemons
     daemons.close()
-
-
-def wait_until(condition: Callable[[], bool], *, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
 
 
 def received_and_resolved(table: Table, turn: int) -> Callable[[], bool]:

@@ -33,6 +33,12 @@ def test_backoff_doubles_up_to_the_cap_and_resets() -> None:
     assert backoff.failed() == 2.0
 
 
+def test_backoff_stays_at_the_cap_through_a_long_outage() -> None:
+    backoff = Backoff(1, 60, clock=FakeTime().clock)
+    delays = [backoff.failed() for _ in range(5000)]  # 2.0 ** 1024 would overflow
+    assert (delays[-1], backoff.failures) == (60.0, 5000)
+
+
 def test_rate_limiter_allows_the_limit_within_any_minute() -> None:
     fake = FakeTime()
     limiter = RateLimiter(3, clock=fake.clock)

@@ -1,7 +1,7 @@
 """seed commitment: the secret salt hashed with the game's seed for the start mail
 
-Revision ID: 0006_seed_salt
-Revises: 0005_merge_features
+Revision ID: 0007_seed_salt
+Revises: 0006_outbox_stale
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006_seed_salt"
-down_revision = "0005_merge_features"
+revision = "0007_seed_salt"
+down_revision = "0006_outbox_stale"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,82 @@
+"""Notices whose moment passes: a reminder for a deadline that has gone by, a deadline notice
+superseded by a newer one. Such a mail, still unsent (the SMTP server was away), is dropped
+rather than sent stale: `dropped_at` is set and `last_error` says why, so `pbem outbox list`
+shows it. Two ways, both set by whoever queues the notice (pbem.clock.notices):
+
+- `expires_at`: the drain drops the row instead of sending it from this moment on;
+- `topic`: queueing a notice drops every unsent older one of the same topic (the same kind of
+  notice to the same address about the same game), the newer one saying what is true now.
+
+Resolving a turn drops the game's unsent reminders and deadline notices too: they were about
+that turn (a turn resolved early, its orders all in, before its deadline).
+
+Replies to players, reports and game-end mails carry neither and are never dropped.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_, update
+from sqlmodel import Session, col
+
+from pbem.store import Outbox, utc
+
+NEVER_DROPPED = frozenset({"reply", "report", "game-end"})
+TURN_NOTICES = ("reminder", "deadline-moved")  # about the pending turn only
+
+
+def check_droppable(kind: str) -> None:
+    """Refuse an expiry or topic on a mail that must always be delivered."""
+    if kind in NEVER_DROPPED:
+        raise ValueError(f"a {kind} mail is never dropped: it takes no expiry and no topic")
+
+
+def topic(kind: str, game_id: str, address: str) -> str:
+    """The topic of a notice of `kind` ("reminder", "deadline-moved", "pause") to `address`
+    about `game_id`."""
+    return f"{kind} {game_id} {address.lower()}"
+
+
+def supersede(session: Session, topic: str, by: str, *, now: datetime) -> int:
+    """Drop the unsent mail of `topic`: `by` (a Message-ID) replaces it. How many."""
+    return _drop(session, col(Outbox.topic) == topic, f"superseded by a newer notice {by}", now)
+
+
+def drop_turn_notices(session: Session, game_id: str, turn: int, *, now: datetime) -> int:
+    """Drop the unsent reminders and deadline notices of `game_id`: its pending turn `turn`
+    has just been resolved, so they can only be about that turn (or an older one). How many."""
+    about = or_(
+        *(
+            col(Outbox.topic).startswith(topic(kind, game_id, ""), autoescape=True)
+            for kind in TURN_NOTICES
+        )
+    )
+    return _drop(session, about, f"stale: turn {turn} was resolved", now)
+
+
+def _drop(session: Session, which: Any, reason: str, now: datetime) -> int:
+    query = (
+        update(Outbox)
+        .where(
+            which,
+            col(Outbox.sent_at).is_(None),
+            col(Outbox.bounced_at).is_(None),
+            col(Outbox.dropped_at).is_(None),
+        )
+        .values(dropped_at=utc(now), next_attempt_at=None, last_error=reason)
+    )
+    return session.execute(query).rowcount  # type: ignore[attr-defined]
+
+
+def expired(row: Outbox, now: datetime) -> bool:
+    return row.expires_at is not None and utc(row.expires_at) <= utc(now)
+
+
+def drop_expired(row: Outbox, now: datetime) -> None:
+    assert row.expires_at is not None
+    row.dropped_at = utc(now)
+    row.next_attempt_at = None
+    moment = utc(row.expires_at).strftime("%Y-%m-%d %H:%M UTC")
+    row.last_error = f"stale: its moment passed at {moment}"
