@@ -14,34 +14,16 @@ from typing import Any
 
 import pytest
 
-from engine import get_ruleset
 from pbem.cli import main
-from pbem.pipeline.intake import receive
 from pbem.pipeline.lifecycle import SeatSpec
 from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
 from pbem.proof.verify import verify
-from pbem.store import loads
 from tests.referee.support import Channel, referee_game
-from tests.support.games import body, game_row, outbox, turns
-from tests.support.mails import order_mail
+from tests.referee.test_rollback import _play  # bot orders mailed in, turn by turn
+from tests.support.games import body, game_row, outbox
 
 SEATS = tuple(SeatSpec(n, f"{n}@example.org", f"pw-{n}") for n in ("ann", "bob", "cat"))
 TNS = {"ruleset": "temples-and-swords", "seats": SEATS, "seed": 41}
-
-
-def _play(service: Service, now: datetime, count: int) -> None:
-    """`count` turns of bot orders, each mailed in by its seat and resolved when all are in."""
-    game = game_row(service)
-    ruleset = get_ruleset(game.ruleset)
-    for _ in range(count):
-        turn = turns(service)[-1]
-        state = loads(turn.state_before)
-        for seat in ruleset.seats_to_order(state):
-            text = ruleset.bot_orders(state, seat, game.seed)
-            raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{turn.number}@x")
-            assert receive(service, raw, now=now).status == "accepted"
-        assert [s.turn for s in resolve_due(service, now=now)] == [turn.number]
 
 
 def _export(service: Service, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
