@@ -61,6 +61,8 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
         game = find_game(context.session, envelope.game)
         seat = find_seat(context.session, game.id, envelope.seat) if game else None
         assert game is not None and seat is not None  # take_orders authenticated them
+        if envelope.turn is not None and envelope.turn != game.turn:
+            return  # held for a later turn (pbem.pipeline.advance): nothing to forecast yet
     else:
         found = authenticate(context, envelope)
         if found is None:

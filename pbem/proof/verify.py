@@ -72,12 +72,12 @@ def _opening(export: dict[str, Any]) -> tuple[Ruleset, int]:
 def _live_turns(export: dict[str, Any], ruleset: Ruleset, seed: int, verdict: Verdict) -> int:
     seats = sorted(export["seats"], key=lambda seat: seat["position"])
     expected = ruleset.new_game([s["name"] for s in seats], export["options"], seed)
-    replayed = 0
+    replayed, where = 0, "its starting state is not a new game of these seats and options"
     for turn in export["turns"]:
         number = turn["number"]
         expected = _edited(ruleset, expected, export["edits"].get(str(number), []), verdict)
-        where = f"turn {number}: its starting state is not what turn {number - 1} left"
-        _same(expected, turn["state_before"], where if number > 1 else "turn 1: not the start")
+        _same(expected, turn["state_before"], f"turn {number}: {where}")
+        where = f"its starting state is not what turn {number} left"
         if turn["state_after"] is None:
             verdict.notes.append(f"turn {number} is pending: not replayed")
             break

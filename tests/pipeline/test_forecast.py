@@ -109,3 +109,13 @@ def test_forecasts_are_rate_limited_like_every_reply(service: Service, now: date
     answered = [len(_forecast_mail(limited, now, n=n).replies) for n in range(4)]
     assert answered == [1, 1, 0, 0]
     assert game_row(limited).status == "running"
+
+
+def test_forecast_with_orders_held_for_a_later_turn_only_holds_them(
+    service: Service, now: datetime
+) -> None:
+    text, _ = _game(service, now)
+    held = f"GAME g1 SEAT ann PASSWORD pw-ann\nTURN 2\nFORECAST\n{text}"
+    receipt = receive(service, mail(held, sender="ann@example.org", message_id="h@x"), now=now)
+    [reply] = receipt.replies
+    assert body(reply).startswith("Orders for ann in game g1 held for turn 2.")

@@ -115,6 +115,13 @@ def test_a_tampered_die_order_or_state_is_found_and_its_turn_named(
 
     assert _tampered(document, state).startswith("turn 3: its starting state is not what")
 
+    def start(doc: dict[str, Any]) -> None:
+        doc["turns"][0]["state_before"]["seats"][0]["gold"] += 1
+
+    assert _tampered(document, start).startswith(
+        "turn 1: its starting state is not a new game of these seats and options"
+    )
+
     def seed(doc: dict[str, Any]) -> None:
         doc["seed"] += 1
 
