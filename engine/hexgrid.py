@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from engine.dice import Dice
+
 HEX_NAME = re.compile(r"^([A-Za-z])(\d{1,2})$")
 
 # Neighbour offsets (dcol, drow) for rows with even and odd 0-based index.
@@ -71,3 +73,19 @@ def reading_key(name: str) -> tuple[int, int]:
     """Reading order: row by row, then column."""
     col, row = hex_place(name)
     return row, col
+
+
+def spread_out(candidates: list[str], count: int, apart: int, dice: Dice) -> list[str]:
+    """`count` hexes of `candidates` spread over the map: the first drawn at random, each
+    next one the candidate farthest from those chosen (drawn among ties); [] when they cannot
+    all be `apart` hexes from each other."""
+    if len(candidates) < count:
+        return []
+    chosen = [dice.choice(candidates)]
+    while len(chosen) < count:
+        spacing = {n: min(distance(n, c) for c in chosen) for n in candidates if n not in chosen}
+        best = max(spacing.values())
+        if best < apart:
+            return []
+        chosen.append(dice.choice(sorted(n for n, d in spacing.items() if d == best)))
+    return chosen

@@ -3,7 +3,7 @@ checks. Pure: the same seed gives the same game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,6 +51,8 @@ class TurnSketch:
     order_texts: dict[str, str]
     events: list[Event]
     outcome: Outcome | None
+    # The state after the turn, written out only when asked: ask before the next turn.
+    state: Callable[[], dict[str, Any]]
 
 
 def sketch_bot_game(
@@ -67,7 +69,12 @@ def sketch_bot_game(
     if not isinstance(ruleset, GameRuleset):
         for played in bot_game(ruleset_id, seats, seed, options, max_turns):
             resolution = played.resolution
-            yield TurnSketch(played.order_texts, resolution.events, resolution.outcome)
+            yield TurnSketch(
+                played.order_texts,
+                resolution.events,
+                resolution.outcome,
+                _given(resolution.state),
+            )
         return
     parts = ruleset.parts
     game = ruleset.load(ruleset.new_game(seats, options or {}, seed))
@@ -79,4 +86,8 @@ def sketch_bot_game(
         orders = {name: parts.parse(game, name, texts[name]).orders for name in names}
         events = parts.play(game, orders, seed).events
         outcome = Outcome(tuple(game.winners), game.end_reason) if game.winners else None
-        yield TurnSketch(texts, events, outcome)
+        yield TurnSketch(texts, events, outcome, game.to_json)
+
+
+def _given(state: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    return lambda: state

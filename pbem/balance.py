@@ -69,18 +69,19 @@ def play_one(job: tuple[str, int, int, dict[str, Any], int]) -> GameSummary:
     ruleset_id, seed, seats, options, max_turns = job
     ruleset = get_ruleset(ruleset_id)
     names = SEAT_NAMES[:seats]
-    start = ruleset.new_game(names, options, seed)
-    order = ruleset.seats_to_order(start)
-    profile = {name: ruleset.seat_profile(start, name) for name in names}
+    order = ruleset.seats_to_order(ruleset.new_game(names, options, seed))
     orders: Counter[str] = Counter()
     events: Counter[str] = Counter()
-    turns, outcome = 0, None
+    turns, outcome, last = 0, None, None
     for played in sketch_bot_game(ruleset_id, names, seed, options, max_turns=max_turns):
         turns += 1
         for text in played.order_texts.values():
             orders.update(_keywords(text))
         events.update(event.code for event in played.events)
-        outcome = played.outcome
+        outcome, last = played.outcome, played
+    # Read at the end: a choice may be made in play (Classical's setup turn), and it stays.
+    final = last.state() if last else ruleset.new_game(names, options, seed)
+    profile = {name: ruleset.seat_profile(final, name) for name in names}
     profiles = [p for p in profile.values() if p]
     if outcome is None:
         return GameSummary(turns, False, "not ended", [], orders, events, profiles)

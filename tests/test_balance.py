@@ -56,3 +56,10 @@ def test_bad_arguments_are_refused_clearly(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["balance", "--ruleset", "tns", "--games", "0"])
     assert "a whole number above 0" in capsys.readouterr().err
+
+
+def test_a_choice_made_in_play_is_read_once_made() -> None:
+    """Classical's civilizations are chosen in its setup turn, not at new_game."""
+    summary = play_one(("classical", 2, 3, {}, 2))
+    assert len(summary.profiles) == 3 and all(summary.profiles)
+    assert not summary.ended and summary.winner_profiles == []

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.hexgrid import hex_name
+from engine.hextext import CELL, WIDTH, hex_sections
 from engine.rulesets.culture_and_conquest.model import CATEGORIES, GameState, Land, Territory
 from engine.words import plural
 
-CELL = 6  # five characters and a space
-MARGIN = 3  # row numbers on the left
-WIDTH = 72
 SHORT = {"army": "Ar", "agriculture": "Ag", "trade": "Tr", "labor": "La", "scholars": "Sc"}
 
 
@@ -26,30 +23,13 @@ def map_lines(state: GameState, reader: str) -> list[str]:
     """The map in sections of as many columns as fit, the legend and the territories."""
     land = state.land
     assert land is not None
-    fits = (WIDTH - 2 * MARGIN - CELL // 2) // CELL
-    count = -(-land.width // fits)
-    per_section = -(-land.width // count)  # sections of even size
-    lines: list[str] = []
-    for first in range(0, land.width, per_section):
-        if lines:
-            lines.append("")
-        lines += _section(state, land, reader, range(first, min(first + per_section, land.width)))
-    return [*lines, "", *_legend(state, reader), "", *territory_lines(state, reader)]
-
-
-def _section(state: GameState, land: Land, reader: str, columns: range) -> list[str]:
-    header = (" " * MARGIN + "".join(f"{chr(ord('A') + c):<{CELL}}" for c in columns)).rstrip()
-    lines = [header]
-    for row in range(land.height):
-        shifted = row % 2 == 1
-        indent = " " * (CELL // 2) if shifted else ""
-        pad = "" if shifted else " " * (CELL // 2)
-        top = "".join(_top(state, land, reader, hex_name(c, row)) for c in columns)
-        bottom = "".join(_bottom(land, hex_name(c, row)) for c in columns)
-        lines.append(f"{row + 1:>2} {indent}{top}{pad}{row + 1:>2}")
-        lines.append(f"{'':>2} {indent}{bottom}".rstrip())
-    lines.append(header)
-    return lines
+    sections = hex_sections(
+        land.width,
+        land.height,
+        lambda name: _top(state, land, reader, name),
+        lambda name: _bottom(land, name),
+    )
+    return [*sections.split("\n"), "", *_legend(state, reader), "", *territory_lines(state, reader)]
 
 
 def _top(state: GameState, land: Land, reader: str, name: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from engine.dice import Dice
-from engine.hexgrid import distance, hex_name, hex_place, neighbours, parse_hex_name
+from engine.hexgrid import hex_name, hex_place, neighbours, parse_hex_name, spread_out
 
 GRASS = "g"
 DESERT = "d"
@@ -106,13 +106,4 @@ def _place_starts(terrain: HexMap, seats: int, dice: Dice) -> list[str]:
         if terrain.terrain(n) == GRASS
         and sum(terrain.terrain(m) == GRASS for m in terrain.neighbours(n)) >= 2
     ]
-    if len(good) < seats:
-        return []
-    starts = [dice.choice(good)]
-    while len(starts) < seats:
-        spacing = {n: min(distance(n, s) for s in starts) for n in good if n not in starts}
-        best = max(spacing.values())
-        if best < 3:
-            return []
-        starts.append(dice.choice(sorted(n for n, d in spacing.items() if d == best)))
-    return starts
+    return spread_out(good, seats, 3, dice)

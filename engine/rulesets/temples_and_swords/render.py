@@ -11,16 +11,13 @@ from __future__ import annotations
 
 import textwrap
 
-from engine.hexgrid import hex_name
+from engine.hextext import WIDTH, hex_sections
 from engine.rulesets.temples_and_swords.legality import work_cost
 from engine.rulesets.temples_and_swords.model import UNIT_TYPES, GameState
 from engine.rulesets.temples_and_swords.orders import unit_words
 from engine.rulesets.temples_and_swords.scoring import victory_points
 from engine.words import plural
 
-CELL = 6  # five characters and a space
-MARGIN = 3  # row numbers on the left
-WIDTH = 72
 PROJECT_LETTERS = {
     "city": "C",
     "road": "R",
@@ -33,29 +30,14 @@ PROJECT_LETTERS = {
 
 def render_map(state: GameState, seat: str) -> str:
     """The map in sections of as many columns as fit in 72 characters, with a legend."""
-    fits = (WIDTH - 2 * MARGIN - CELL // 2) // CELL
-    width = state.terrain.width
-    count = -(-width // fits)
-    per_section = -(-width // count)  # sections of even size rather than a long and a short one
-    sections = []
-    for first in range(0, width, per_section):
-        columns = range(first, min(first + per_section, width))
-        sections.append(_section(state, seat, columns))
-    return "\n\n".join(sections) + "\n\n" + _legend(state, seat)
-
-
-def _section(state: GameState, seat: str, columns: range) -> str:
-    header = " " * MARGIN + "".join(f"{chr(ord('A') + c):<{CELL}}" for c in columns)
-    lines = [header.rstrip()]
-    for row in range(state.terrain.height):
-        indent = " " * (CELL // 2) if row % 2 else ""
-        top = "".join(_cell_top(state, seat, hex_name(c, row)) for c in columns)
-        bottom = "".join(_cell_bottom(state, hex_name(c, row)) for c in columns)
-        pad = " " * (CELL // 2) if not indent else ""
-        lines.append(f"{row + 1:>2} {indent}{top}{pad}{row + 1:>2}")
-        lines.append(f"{'':>2} {indent}{bottom}".rstrip())
-    lines.append(header.rstrip())
-    return "\n".join(lines)
+    terrain = state.terrain
+    sections = hex_sections(
+        terrain.width,
+        terrain.height,
+        lambda name: _cell_top(state, seat, name),
+        lambda name: _cell_bottom(state, name),
+    )
+    return sections + "\n\n" + _legend(state, seat)
 
 
 def _cell_top(state: GameState, seat: str, name: str) -> str:
@@ -63,7 +45,7 @@ def _cell_top(state: GameState, seat: str, name: str) -> str:
     owner = _letter(state, here.owner, seat) if here.owner else "."
     pop = str(here.pop) if here.owner else " "
     army = _army_mark(state, name, seat)
-    return f"{state.terrain.terrain(name)}{owner}{pop}{army}".ljust(CELL)
+    return f"{state.terrain.terrain(name)}{owner}{pop}{army}"
 
 
 def _letter(state: GameState, holder: str, reader: str) -> str:
@@ -83,7 +65,7 @@ def _army_mark(state: GameState, name: str, reader: str) -> str:
 
 def _cell_bottom(state: GameState, name: str) -> str:
     here = state.peek(name)
-    return "".join(PROJECT_LETTERS[p] for p in here.projects).ljust(CELL)
+    return "".join(PROJECT_LETTERS[p] for p in here.projects)
 
 
 def _legend(state: GameState, seat: str) -> str:

@@ -1,0 +1,129 @@
+"""Playing a turn: the setup turn, or each seat's ten phases in turn order (all seats in round
+mode, the active seat in sequential mode), with elimination and victory checked after every
+seat's turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from engine.recorder import Recorder
+from engine.rulesets.classical import economy, war
+from engine.rulesets.classical.model import GameState, Seat
+from engine.rulesets.classical.orders import Feed, Order
+from engine.rulesets.classical.seat_turn import PHASES, SeatTurn
+from engine.rulesets.classical.setup import play_setup
+from engine.turns import close_turn, finish, play_seats, skip_unplayed
+
+PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
+    economy.produce,
+    economy.upkeep,
+    economy.build,
+    economy.upgrade,
+    economy.settle,
+    war.move,
+    war.battle,
+    economy.recruit,
+    economy.research,
+    economy.score,
+)
+
+
+def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
+    """Play the pending turn on `state` (which it changes) and return the record."""
+    rec = Recorder()
+    _standing_orders(state, orders, rec)
+    if state.setup:
+        play_setup(state, orders, seed, rec)
+        state.setup = False
+        state.step += 1
+        skip_unplayed(state, orders, rec)
+        return rec
+
+    def play_one(seat: Seat) -> None:
+        if not seat.alive:  # put out earlier in this round
+            return
+        turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
+        for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
+            turn.phase = phase
+            step(turn)
+        _eliminate(state, rec)
+
+    play_seats(state, rec, play_one, lambda name: _victory_after_turn(state, name))
+    alive = [s.name for s in state.seats if s.alive]
+    if not state.winners and len(alive) == 1 and len(state.seats) > 1:
+        finish(state, rec, alive, "the last civilization standing")
+    if not state.winners and _round_ends(state):
+        _round_victory(state, rec)
+    round_before = state.round
+    close_turn(state, orders, rec, lambda seat: seat.vp, lambda vp: f"{vp} VP")
+    if state.round != round_before and state.options["rotate_first"] and not state.winners:
+        _rotate(state, rec)
+    return rec
+
+
+def _rotate(state: GameState, rec: Recorder) -> None:
+    """Option rotate_first: the seat that played first plays last from the next round on."""
+    state.seats = state.seats[1:] + state.seats[:1]
+    alive = [i for i, s in enumerate(state.seats) if s.alive]
+    state.active = alive[0] if alive else 0
+    first = state.seats[state.active].name
+    rec.event("turn_order", "", "End", f"{first} plays first in the next round.", public=True)
+
+
+def _standing_orders(
+    state: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder
+) -> None:
+    """FEED takes effect before any seat plays, and stays until changed."""
+    for seat in state.seats:
+        for order in orders.get(seat.name, ()):
+            if isinstance(order, Feed):
+                seat.standing.feed = list(order.classes)
+                rec.done(seat.name, order, "standing order recorded")
+
+
+def _eliminate(state: GameState, rec: Recorder) -> None:
+    """A seat with no settlement and no unit is out (option homeless 'refound': only when no
+    empty land is left to refound on either)."""
+    room = any(not t.sea and not t.settlement for t in state.board.territories.values())
+    for seat in state.seats:
+        if not seat.alive or state.settlements(seat.name) or state.unit_spaces(seat.name):
+            continue
+        if state.options["homeless"] == "refound" and room:
+            continue
+        seat.alive = False
+        rec.event(
+            "eliminated",
+            seat.name,
+            "End",
+            f"{seat.name} holds no settlement and no unit and is out of the game.",
+            public=True,
+        )
+
+
+def _victory_after_turn(state: GameState, seat: str) -> str:
+    """The seat that just played wins if it reached the VP (option same_round_win 'first') or
+    is the last seat in the game."""
+    vp, target = state.seat(seat).vp, state.options["victory_points"]
+    if state.options["same_round_win"] == "first" and vp >= target:
+        return f"first to {target} VP, with {vp}"
+    alive = [s.name for s in state.seats if s.alive]
+    if alive == [seat] and len(state.seats) > 1:
+        return "the last civilization standing"
+    return ""
+
+
+def _round_ends(state: GameState) -> bool:
+    if state.options["mode"] != "sequential":
+        return True
+    alive = [i for i, s in enumerate(state.seats) if s.alive]
+    return not alive or state.active >= alive[-1]
+
+
+def _round_victory(state: GameState, rec: Recorder) -> None:
+    """Option same_round_win 'round': at the end of the round, the most VP among the seats
+    that reached the target win (ties share)."""
+    target = state.options["victory_points"]
+    reached = [s for s in state.seats if s.alive and s.vp >= target]
+    if reached:
+        best = max(s.vp for s in reached)
+        finish(state, rec, [s.name for s in reached if s.vp == best], f"{best} VP of {target}")

@@ -1,0 +1,116 @@
+"""Playing a turn: every seat alive plays the eight steps in seat order (round mode), or the
+active seat alone (sequential mode). The goal is checked when the round is complete, so no
+seat wins by playing earlier in the round."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from engine.recorder import Recorder
+from engine.rulesets.medieval_micromanager.activities import perform
+from engine.rulesets.medieval_micromanager.model import GameState, Seat
+from engine.rulesets.medieval_micromanager.orders import Attack, Defend, Order, Spare
+from engine.rulesets.medieval_micromanager.seat_turn import PHASES, SeatTurn
+from engine.rulesets.medieval_micromanager.sequence import (
+    break_ground,
+    depletion,
+    remove_destroyed,
+    remove_units,
+    surplus_commodities,
+    surplus_units,
+)
+from engine.rulesets.medieval_micromanager.war import resolve_attacks
+from engine.turns import close_turn, finish, seats_playing
+
+
+def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
+    """Play the pending turn on `game` (which it changes) and return the record."""
+    rec = Recorder()
+    _standing_orders(game, orders, rec)
+    playing = seats_playing(game)
+    round_ends = _round_ends(game)
+    for seat in playing:
+        if seat.alive:
+            play_seat(SeatTurn(game, seat, list(orders.get(seat.name, ())), rec, seed))
+        _knock_out(game, rec)
+        if game.winners:
+            break
+    if round_ends and not game.winners:
+        _goal(game, rec)
+    close_turn(game, orders, rec, _score, _describe)
+    return rec
+
+
+def _round_ends(game: GameState) -> bool:
+    """Whether this turn completes a round: always in round mode; in sequential mode when
+    the last seat alive plays."""
+    if game.options["mode"] != "sequential":
+        return True
+    return not any(s.alive for s in game.seats[game.active + 1 :])
+
+
+def play_seat(turn: SeatTurn) -> None:
+    attacks: list[tuple[Attack, int]] = []
+    for phase in PHASES:
+        turn.phase = phase
+        if phase == PHASES[0] and turn.state.round > 1:
+            remove_units(turn)
+        elif phase == PHASES[1]:
+            remove_destroyed(turn)
+        elif phase == PHASES[2]:
+            break_ground(turn)
+        elif phase == PHASES[3]:
+            attacks = perform(turn)
+        elif phase == PHASES[4]:
+            surplus_commodities(turn)
+        elif phase == PHASES[5]:
+            depletion(turn)
+        elif phase == PHASES[6]:
+            resolve_attacks(turn, attacks)
+        elif phase == PHASES[7]:
+            surplus_units(turn)
+
+
+def _standing_orders(game: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:
+    """DEFEND and SPARE take effect before any seat plays: they hold against an attack by a
+    seat that plays earlier in the round."""
+    for seat in game.seats:
+        for order in orders.get(seat.name, ()):
+            if isinstance(order, Defend):
+                seat.defend, seat.shields = order.units, order.shields
+            elif isinstance(order, Spare):
+                seat.spare = list(order.labels)
+            else:
+                continue
+            rec.done(seat.name, order, "standing order recorded")
+
+
+def _knock_out(game: GameState, rec: Recorder) -> None:
+    """A seat with no unit left is out; the last seat in the game wins."""
+    for seat in game.seats:
+        if seat.alive and seat.units == 0:
+            seat.alive = False
+            rec.event(
+                "out", seat.name, "", f"{seat.name} has no unit left and is out.", public=True
+            )
+    alive = [s.name for s in game.seats if s.alive]
+    if len(alive) == 1 and not game.winners:
+        finish(game, rec, alive, "the last seat in the game")
+
+
+def _goal(game: GameState, rec: Recorder) -> None:
+    target = game.options["cathedrals"]
+    done = [s for s in game.seats if s.alive and s.cathedrals() >= target]
+    if done:
+        top = max(_score(s) for s in done)
+        winners = [s.name for s in done if _score(s) == top]
+        finish(game, rec, winners, f"the goal: {target} Cathedrals standing")
+
+
+def _score(seat: Seat) -> tuple[int, int]:
+    """The most Cathedrals, then the most units; seats still level share the win."""
+    return seat.cathedrals(), seat.units
+
+
+def _describe(score: tuple[int, int]) -> str:
+    return f"{score[0]} Cathedrals and {score[1]} units"
