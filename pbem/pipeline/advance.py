@@ -22,6 +22,13 @@ def held(envelope: Envelope, pending: Turn) -> bool:
     return envelope.turn is not None and 0 < envelope.turn - pending.number <= ADVANCE_TURNS
 
 
+def too_far(envelope: Envelope, pending: Turn) -> str:
+    """What the refusal of orders for a turn beyond the limit adds."""
+    if envelope.turn is None or envelope.turn <= pending.number:
+        return ""
+    return f" (orders are held at most {ADVANCE_TURNS} turns ahead)"
+
+
 def hold_reply(
     context: MailContext, game: Game, seat: Seat, stored: OrderSet, pending: Turn
 ) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine import ParsedOrders, get_ruleset
 from pbem.mail.envelope import Envelope
-from pbem.pipeline.advance import held, hold_reply
+from pbem.pipeline.advance import held, hold_reply, too_far
 from pbem.pipeline.audit import audit
 from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
@@ -77,7 +77,7 @@ def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope)
         context.quarantine(
             "stale",
             f"these orders are for turn {envelope.turn}, but the "
-            f"pending turn is {turn.number}; nothing was stored",
+            f"pending turn is {turn.number}{too_far(envelope, turn)}; nothing was stored",
             reply_to=seat.address,
         )
         return None
