@@ -180,13 +180,17 @@ def close_turn(
     rec: Recorder,
     score: Callable[[SeatT], Any],
     describe: Callable[[Any], str],
-) -> None:
-    """After the seats have played: orders never reached are answered, the clock moves, and
-    at the end of a round that reaches the turn limit (option `turn_limit`, 0 for none) the
-    best `score` wins, said as `describe(best)`."""
+    at_round_end: Callable[[], None] | None = None,
+) -> bool:
+    """After the seats have played: orders never reached are answered and the clock moves.
+    When that completes a round, a goal the ruleset counts at the end of a round is checked
+    (`at_round_end`, while nobody has won), then the turn limit (option `turn_limit`, 0 for
+    none): the best `score` wins, said as `describe(best)`. True when a round was completed."""
     skip_unplayed(state, orders, rec)
     if not advance_clock(state):
-        return
+        return False
+    if at_round_end is not None and not state.winners:
+        at_round_end()
     limit = state.options["turn_limit"]
     if not state.winners and limit and state.round >= limit:
         scores = {s.name: score(s) for s in state.seats if s.alive} or {
@@ -196,3 +200,4 @@ def close_turn(
         winners = [name for name, value in scores.items() if value == best]
         finish(state, rec, winners, f"turn limit {limit} reached with {describe(best)}")
     state.round += 1
+    return True

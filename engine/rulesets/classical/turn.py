@@ -52,11 +52,15 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
     alive = [s.name for s in state.seats if s.alive]
     if not state.winners and len(alive) == 1 and len(state.seats) > 1:
         finish(state, rec, alive, "the last civilization standing")
-    if not state.winners and _round_ends(state):
-        _round_victory(state, rec)
-    round_before = state.round
-    close_turn(state, orders, rec, lambda seat: seat.vp, lambda vp: f"{vp} VP")
-    if state.round != round_before and state.options["rotate_first"] and not state.winners:
+    round_done = close_turn(
+        state,
+        orders,
+        rec,
+        lambda seat: seat.vp,
+        lambda vp: f"{vp} VP",
+        at_round_end=lambda: _round_victory(state, rec),
+    )
+    if round_done and state.options["rotate_first"] and not state.winners:
         _rotate(state, rec)
     return rec
 
@@ -110,13 +114,6 @@ def _victory_after_turn(state: GameState, seat: str) -> str:
     if alive == [seat] and len(state.seats) > 1:
         return "the last civilization standing"
     return ""
-
-
-def _round_ends(state: GameState) -> bool:
-    if state.options["mode"] != "sequential":
-        return True
-    alive = [i for i, s in enumerate(state.seats) if s.alive]
-    return not alive or state.active >= alive[-1]
 
 
 def _round_victory(state: GameState, rec: Recorder) -> None:

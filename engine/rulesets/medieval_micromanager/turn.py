@@ -27,26 +27,14 @@ def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> R
     """Play the pending turn on `game` (which it changes) and return the record."""
     rec = Recorder()
     _standing_orders(game, orders, rec)
-    playing = seats_playing(game)
-    round_ends = _round_ends(game)
-    for seat in playing:
+    for seat in seats_playing(game):
         if seat.alive:
             play_seat(SeatTurn(game, seat, list(orders.get(seat.name, ())), rec, seed))
         _knock_out(game, rec)
         if game.winners:
             break
-    if round_ends and not game.winners:
-        _goal(game, rec)
-    close_turn(game, orders, rec, _score, _describe)
+    close_turn(game, orders, rec, _score, _describe, at_round_end=lambda: _goal(game, rec))
     return rec
-
-
-def _round_ends(game: GameState) -> bool:
-    """Whether this turn completes a round: always in round mode; in sequential mode when
-    the last seat alive plays."""
-    if game.options["mode"] != "sequential":
-        return True
-    return not any(s.alive for s in game.seats[game.active + 1 :])
 
 
 def play_seat(turn: SeatTurn) -> None:

@@ -36,11 +36,16 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         _eliminate(state, rec)
 
     play_seats(state, rec, play_seat, lambda name: victory(state, name))
-    round_mode = state.options["mode"] == "round"
-    if round_mode and not state.winners:
-        _fame_victory(state, rec)
-    close_turn(state, orders, rec, lambda s: s.fame, lambda fame: f"{fame} fame")
-    if round_mode and not state.winners:
+    round_mode = state.options["mode"] == "round"  # sequential: fame counts after each turn
+    round_done = close_turn(
+        state,
+        orders,
+        rec,
+        lambda s: s.fame,
+        lambda fame: f"{fame} fame",
+        at_round_end=(lambda: _fame_victory(state, rec)) if round_mode else None,
+    )
+    if round_done and round_mode and not state.winners:
         state.seats.append(state.seats.pop(0))  # the first tribe plays last next round
     state.tidy()
     return rec
