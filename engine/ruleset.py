@@ -147,6 +147,11 @@ class Ruleset(ABC):
     def edit_paths(self) -> str:
         """A short reference of the paths `edit` takes, with examples."""
 
+    def seat_profile(self, state: State, seat: str) -> str:
+        """The starting choice that sets `seat` apart (its culture, its civilization), for the
+        balance report's win share by choice; '' where the ruleset has none."""
+        return ""
+
     def normalise(self, state: State) -> State:
         """The state read into the ruleset's own objects and written back. A state the ruleset
         wrote comes back equal: the contract suite checks so, to prove reading loses nothing."""

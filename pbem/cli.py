@@ -14,6 +14,7 @@ from sqlmodel import col, select
 
 from engine import all_rulesets
 from engine.registry import UnknownRuleset, plugin_errors
+from pbem import balance
 from pbem.clock import cli as clock_cli
 from pbem.config import ConfigError, Settings, load_settings
 from pbem.daemon import command as serve_command
@@ -29,6 +30,7 @@ from pbem.pipeline.poll import poll_once
 from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import TurnError, resolve_turn
+from pbem.proof import cli as proof_cli
 from pbem.referee import cli as referee_cli
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
@@ -72,6 +74,8 @@ def parser() -> argparse.ArgumentParser:
     listing.add_argument("--all", action="store_true", help="sent mail too")
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)
+    proof_cli.add_verify_parser(sub)
+    balance.add_parser(sub, _balance)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
     demo.add_argument("--ruleset", default="temples-and-swords")
     demo.add_argument("--seats", type=int, default=4)
@@ -104,6 +108,7 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
     _simple(game, "show", "show one game", _game_show).add_argument("id")
+    proof_cli.add_export_parser(game, _game_export)
     for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
         clock_cli.add_control_arguments(_simple(game, which, text, _game_clock), which)
 
@@ -369,6 +374,14 @@ def _quarantine_replay(args: argparse.Namespace) -> int:
 def _referee(args: argparse.Namespace) -> int:
     print(referee_cli.run(_service(args), args, _now(args)))
     return 0
+
+
+def _balance(args: argparse.Namespace) -> int:
+    return balance.run(args, dict(_pair(option, "=") for option in args.option))
+
+
+def _game_export(args: argparse.Namespace) -> int:
+    return proof_cli.run_export(_service(args), args)
 
 
 def _demo(args: argparse.Namespace) -> int:

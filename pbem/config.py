@@ -60,7 +60,7 @@ class GameSettings:
     timezone: str = "UTC"  # the game's zone: weekly deadlines and absence dates
     grace: str = "0"  # a turn resolves this long after its deadline, e.g. "2h"
     reminders: tuple[str, ...] = ("24h",)  # remind seats without orders this long before
-    nmr: str = "no-orders"  # a missing seat plays "no-orders" or its "standing" (last) orders
+    nmr: str = "no-orders"  # a missing seat: "no-orders", "standing" (last) orders, "bot"
     abandon_after: int = 3  # misses in a row before a seat is abandoned; 0: never
     wait_for_absent: bool = False  # turns wait while a seat is absent (SET ABSENCE)
 

@@ -7,6 +7,9 @@ A seat the ruleset asks for orders and that sent none is played by the game's `n
 - ``standing``: with the last order text the seat sent for an earlier turn, parsed again
   against the current state (lines that no longer make sense are dropped as problems);
   with no earlier orders, as ``no-orders``.
+- ``bot``: with the ruleset's bot's orders, read by the same parser as a player's.
+
+A seat a referee gave to the bot (seat status ``bot``) is always played by the bot.
 
 Each miss counts one more on the seat's run of misses (orders reset it to 0), except while the
 seat is away (SET ABSENCE) or not active (abandoned, or taken out by a referee): an announced
@@ -23,22 +26,36 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine import ParsedOrders, Ruleset
+from engine import Ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.pipeline.audit import audit
+from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, loads, utc
 
 
 def orders_for_missing(
-    session: Session, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: str
-) -> ParsedOrders:
+    session: Session, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: Seat
+) -> Played:
     """What a seat without orders this turn is played with (see the module docstring)."""
-    last = _last_orders(session, game.id, turn.number, seat) if game.nmr == "standing" else None
+    if game.nmr == BOT:
+        return bot_played(ruleset, state, seat.name, game.seed)
+    last = (
+        _last_orders(session, game.id, turn.number, seat.name) if game.nmr == "standing" else None
+    )
     if last is None:
-        return ParsedOrders()
-    return ruleset.parse_orders(state, seat, last.text)
+        return Played(NO_ORDERS, "")
+    return Played("standing", last.text)
+
+
+def missing_mode(session: Session, game: Game, turn: Turn, seat: Seat) -> str:
+    """How a seat without orders is played, without playing it: bot, standing or no-orders."""
+    if seat.status == BOT or game.nmr == BOT:
+        return BOT
+    if game.nmr == "standing" and _last_orders(session, game.id, turn.number, seat.name):
+        return "standing"
+    return NO_ORDERS
 
 
 def _last_orders(session: Session, game_id: str, before: int, seat: str) -> OrderSet | None:
@@ -64,6 +81,8 @@ def note_misses(
     away = replace(facts, now=at)
     entries: dict[str, dict[str, Any]] = {}
     for seat in facts.asked:
+        if seat.status == BOT:
+            continue  # a referee gave it to the bot: no player misses anything
         if seat.name in facts.ordered:
             seat.missed = 0
         else:
@@ -86,7 +105,7 @@ def _miss(
     counted = seat.status == "active" and not absent  # only a player's own misses count
     if counted:
         seat.missed += 1
-    played = "standing" if _played_standing(session, game, turn, seat) else "no-orders"
+    played = missing_mode(session, game, turn, seat)
     newly = counted and 0 < game.abandon_after <= seat.missed
     if newly:
         seat.status = "abandoned"
@@ -98,13 +117,6 @@ def _miss(
         "newly_abandoned": newly,
         "played": played,
     }
-
-
-def _played_standing(session: Session, game: Game, turn: Turn, seat: Seat) -> bool:
-    return (
-        game.nmr == "standing"
-        and _last_orders(session, game.id, turn.number, seat.name) is not None
-    )
 
 
 def _tell_referees(

@@ -17,7 +17,7 @@ from pbem.clock.policy import (
 )
 from pbem.store import Game
 
-NMR_MODES = ("no-orders", "standing")  # see pbem.clock.nmr
+NMR_MODES = ("no-orders", "standing", "bot")  # see pbem.clock.nmr
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class ClockOptions:
     timezone: str = "UTC"  # IANA name: weekly deadlines and absence dates are read in it
     grace: str = "0"  # a duration: the turn resolves that long after its deadline
     reminders: str = ""  # offsets before the deadline, e.g. "24h,2h"; "" for none
-    nmr: str = "no-orders"  # how a seat without orders is played: no-orders | standing
+    nmr: str = "no-orders"  # how a seat without orders is played: no-orders | standing | bot
     abandon_after: int = 0  # misses in a row before the seat is abandoned; 0: never
     wait_for_absent: bool = False  # turns wait while a seat without orders is away
 

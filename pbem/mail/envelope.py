@@ -24,6 +24,7 @@ mail without a GAME line, on its first line. Lines after a command line are retu
     ORDERS                                              echo the orders on file; needs GAME
     JOIN <game-id> <seat-name> [PASSWORD] <password>    SIGNUP is the same; no GAME line
     SET ABSENCE <YYYY-MM-DD>|NONE                       away through a day; needs GAME
+    FORECAST                                            the turn on sample dice; needs GAME
 
 These words, and GAME, TURN and END, are reserved: no ruleset may start an order with one.
 Game ids and seat names are at most 64 characters (MAX_NAME).
@@ -55,6 +56,7 @@ _COMMANDS = {
     "JOIN": "JOIN",
     "SIGNUP": "JOIN",
     "SET": "SET",
+    "FORECAST": "FORECAST",
 }
 _KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
 _ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})
@@ -84,7 +86,7 @@ class Envelope:
     turn: int | None = None
     lines: tuple[tuple[int, str], ...] = ()  # (line number, text) of each order/command line
     ignored: tuple[tuple[int, str], ...] = ()  # (first line number, reason) per ignored block
-    command: str = ""  # HELP, STATUS, REPORT, ORDERS or JOIN; '' for an order mail
+    command: str = ""  # HELP, STATUS, REPORT, ORDERS, JOIN, SET, FORECAST; '' for orders
     command_args: tuple[str, ...] = ()  # lower-cased words after the command (no password)
     problem: str = ""  # why the mail cannot be taken as written; '' when fine
 

@@ -8,6 +8,7 @@ from pbem.mail.envelope import Envelope
 from pbem.passwords import verify_password
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.games import NO_PLAYER, find_game, find_seat, seats_of
+from pbem.pipeline.played import BOT
 from pbem.store import Game, Seat
 
 
@@ -61,6 +62,13 @@ def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
         context.quarantine(
             "seat-disorder",
             f"seat {seat.name} is in civil disorder; only a referee can give it a player again",
+            reply_to=seat.address,
+        )
+        return None
+    if seat.status == BOT:
+        context.quarantine(
+            "seat-bot",
+            f"seat {seat.name} is played by the bot; only a referee can give it back to you",
             reply_to=seat.address,
         )
         return None

@@ -14,6 +14,7 @@ from pbem.pipeline.audit import audit
 from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
 from pbem.pipeline.deadlines import describe
+from pbem.pipeline.forecast import forecast_command
 from pbem.pipeline.games import (
     add_seat,
     find_game,
@@ -188,4 +189,5 @@ COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
     "REPORT": _report,
     "JOIN": _join,
     "SET": set_command,  # SET ABSENCE, see pbem.clock.absence
+    "FORECAST": forecast_command,  # see pbem.pipeline.forecast
 }

@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 from engine import get_ruleset
 from pbem.passwords import hash_password
 from pbem.pipeline.deadlines import next_deadline
+from pbem.pipeline.played import BOT
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
@@ -77,7 +78,9 @@ def waiting_seats(
     have = stored_orders(session, game.id, turn.number)
     # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
     # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
-    absent = {s.name for s in seats_of(session, game.id) if s.status in (*NO_PLAYER, "abandoned")}
+    # Nor for a seat the bot plays (pbem/referee/bots.py).
+    out = (*NO_PLAYER, "abandoned", BOT)
+    absent = {s.name for s in seats_of(session, game.id) if s.status in out}
     return [seat for seat in expected if seat not in have and seat not in absent]
 
 

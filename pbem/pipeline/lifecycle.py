@@ -18,6 +18,7 @@ from pbem.pipeline.deadlines import canonical
 from pbem.pipeline.games import add_seat, open_turn, seats_of
 from pbem.pipeline.outbox import queue
 from pbem.pipeline.reports import start_letter
+from pbem.proof.commitment import new_salt
 from pbem.store import Game, Referee, Turn, dumps, loads, utc
 
 
@@ -38,6 +39,7 @@ class GameSpec:
     ruleset: str
     seats: Sequence[SeatSpec]
     seed: int
+    seed_salt: str = ""  # hashed with the seed for the start mail's commitment; '': random
     options: dict[str, Any] = field(default_factory=dict)
     deadline_policy: str = "interval:48h"
     early_processing: bool = True
@@ -57,6 +59,7 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         ruleset=ruleset.id,
         options=dumps(ruleset.resolve_options(spec.options)),
         seed=spec.seed,
+        seed_salt=spec.seed_salt or new_salt(),
         status="open" if spec.signup_seats else "running",
         deadline_policy=spec.deadline_policy,
         early_processing=spec.early_processing,

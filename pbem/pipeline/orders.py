@@ -12,6 +12,7 @@ from typing import Any
 from engine import ParsedOrders, get_ruleset
 from pbem.clock.due import facts_of
 from pbem.mail.envelope import Envelope
+from pbem.pipeline.advance import held, hold_reply, too_far
 from pbem.pipeline.audit import audit
 from pbem.pipeline.auth import authenticate
 from pbem.pipeline.context import MailContext
@@ -41,9 +42,13 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         )
         return
     text = "\n".join(line for _, line in lines)
+    if envelope.turn is not None and envelope.turn > turn.number:  # see advance.py
+        held_row = store_orders(context, game, seat, envelope.turn, text, [n for n, _ in lines])
+        hold_reply(context, game, seat, held_row, turn)
+        return
     state = loads(turn.state_before)
     parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
-    stored = _store(context, game, seat, turn, text, [number for number, _ in lines])
+    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines])
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = _check(lines, parsed, envelope)
@@ -107,26 +112,26 @@ def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope)
             "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
         )
         return None
-    if envelope.turn is not None and envelope.turn != turn.number:
+    if envelope.turn is not None and envelope.turn != turn.number and not held(envelope, turn):
         context.quarantine(
             "stale",
             f"these orders are for turn {envelope.turn}, but the "
-            f"pending turn is {turn.number}; nothing was stored",
+            f"pending turn is {turn.number}{too_far(envelope, turn)}; nothing was stored",
             reply_to=seat.address,
         )
         return None
     return turn
 
 
-def _store(
-    context: MailContext, game: Game, seat: Seat, turn: Turn, text: str, line_map: list[int]
+def store_orders(
+    context: MailContext, game: Game, seat: Seat, number: int, text: str, line_map: list[int]
 ) -> OrderSet:
-    """The whole order text replaces whatever the seat sent before for this turn."""
-    row = stored_orders(context.session, game.id, turn.number).get(seat.name)
+    """The whole order text replaces whatever the seat sent before for turn `number`."""
+    row = stored_orders(context.session, game.id, number).get(seat.name)
     if row is None:
         row = OrderSet(
             game_id=game.id,
-            turn=turn.number,
+            turn=number,
             seat=seat.name,
             text="",
             line_map="",
@@ -197,3 +202,13 @@ def _verdict(check: dict[str, Any]) -> str:
     if not check["accepted"]:
         return "none accepted"
     return f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
+
+
+def check_facts(lines: Sequence[tuple[int, str]], parsed: ParsedOrders) -> dict[str, Any]:
+    """The check reply's accepted, rejected and ignored lines for orders read from `lines`
+    ((mail line, text) each), without a mail's envelope (held orders, see advance.py)."""
+    return _check(lines, parsed, Envelope())
+
+
+def verdict_of(check: dict[str, Any]) -> str:
+    return _verdict(check)

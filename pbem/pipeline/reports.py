@@ -9,13 +9,15 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from engine import Event, Resolution, Ruleset, get_ruleset
+from engine import Event, OrderResult, Resolution, Ruleset, get_ruleset
 from pbem.config import Settings
 from pbem.mail.compose import stable_message_id
 from pbem.pipeline.deadlines import describe
 from pbem.pipeline.games import stored_orders
 from pbem.pipeline.lines import MailLines
 from pbem.pipeline.outbox import Letter
+from pbem.pipeline.played import BOT, played_of
+from pbem.proof.commitment import commitment
 from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
 from pbem.templates import render, wrap
 
@@ -33,12 +35,19 @@ class ResolvedTurn:
     line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
     revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
     referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
+    bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
 
     @classmethod
     def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
         ruleset = get_ruleset(game.ruleset)
         after = loads(turn.state_after or turn.state_before)
-        orders = stored_orders(session, game.id, turn.number)
+        played = played_of(loads(turn.record or "{}"))
+        # The mail lines of the orders a seat sent, unless the bot played it instead.
+        orders = {
+            seat: row
+            for seat, row in stored_orders(session, game.id, turn.number).items()
+            if seat not in played or played[seat].by == "orders"
+        }
         return cls(
             game=game,
             turn=turn,
@@ -49,6 +58,7 @@ class ResolvedTurn:
             line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
             revision=_revision(session, game.id, turn.number),
             referee_notes=_referee_notes(session, game, turn.number),
+            bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
         )
 
 
@@ -80,16 +90,18 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         turn=view.turn.number,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline, view.game.timezone) if following else "",
-        events=[event_line(e) for e in events if _concerns(e, seat)],
+        events=[event_line(e) for e in events if concerns(e, seat.name)],
         results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
-        news=[event_line(e, news=True) for e in events if not _concerns(e, seat)],
+        news=[event_line(e, news=True) for e in events if not concerns(e, seat.name)],
         summary=ruleset.public_summary(after),
         referee_notes=list(view.referee_notes),
         template=ruleset.order_template(after, seat.name) if following else "",
         # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.
         nmr=loads(view.turn.nmr or "{}").get(seat.name),
+        by_bot=seat.name in view.bot_seats,
+        bot_seats=[name for name in view.bot_seats if name != seat.name],
         abandon_after=view.game.abandon_after,
     )
 
@@ -109,6 +121,7 @@ def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Lett
         map=ruleset.render_map(state, seat.name),
         summary=ruleset.public_summary(state),
         template=ruleset.order_template(state, seat.name),
+        commitment=commitment(game.seed, game.seed_salt),
     )
     message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
     return Letter(
@@ -137,6 +150,9 @@ def end_letter(
         winners=list(outcome.winners) if outcome else [],
         summary=ruleset.public_summary(final),
         map=ruleset.render_map(final, seat_name),
+        seed=game.seed,
+        salt=game.seed_salt,
+        commitment=commitment(game.seed, game.seed_salt),
     )
     again = (f"rerun-{revision}",) if revision else ()
     message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)
@@ -169,10 +185,10 @@ def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict)
     return session.exec(query).first()
 
 
-def _concerns(event: Event, seat: Seat) -> bool:
+def concerns(event: Event, seat: str) -> bool:
     """Whether the event belongs under 'What happened' (it is about this seat, or about no
     seat in particular) rather than under 'News' (public news about other seats)."""
-    return event.seat in ("", seat.name) or seat.name in event.also
+    return event.seat in ("", seat) or seat in event.also
 
 
 def event_line(event: Event, news: bool = False) -> str:
@@ -186,9 +202,16 @@ def event_line(event: Event, news: bool = False) -> str:
 
 
 def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:
-    mail = MailLines(view.line_maps.get(seat.name, []))
+    return result_lines(
+        view.resolution.results.get(seat.name, []), view.line_maps.get(seat.name, [])
+    )
+
+
+def result_lines(results: list[OrderResult], line_map: list[int]) -> list[str]:
+    """How each order went, numbered as the lines of the mail it came in."""
+    mail = MailLines(line_map)
     lines = []
-    for result in view.resolution.results.get(seat.name, []):
+    for result in results:
         mail_no = mail.of(result.line_no)
         note = f": {mail.in_text(result.note)}" if result.note else ""
         lines.append(wrap(f"line {mail_no}: {result.order} - {result.status.value}{note}"))

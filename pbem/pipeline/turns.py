@@ -8,10 +8,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
-from engine import ParsedOrders, Resolution, get_ruleset
+from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
@@ -24,11 +25,13 @@ from pbem.pipeline.games import (
     seats_of,
     stored_orders,
 )
+from pbem.pipeline.held import check_held_orders
 from pbem.pipeline.outbox import queue
+from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.pipeline.reports import ResolvedTurn, end_letter, report_letter
 from pbem.pipeline.service import Service
 from pbem.pipeline.stale import drop_turn_notices
-from pbem.store import Game, Referee, Turn, dumps, loads, transaction, utc
+from pbem.store import Game, Referee, Seat, Turn, dumps, loads, transaction, utc
 
 log = logging.getLogger(__name__)
 
@@ -95,21 +98,29 @@ def resolve_turn(
     turn = pending_turn(session, game)
     if turn is None:
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
-    resolution, ordered = _resolve(session, game, turn)
+    resolution, played = _resolve(session, game, turn)
+    ordered = sum(1 for item in played.values() if item.by == "orders")
     note_misses(session, settings, game, turn, now=now)  # before resolved_at: needs it pending
     turn.state_after = dumps(resolution.state)
-    turn.record = dumps(resolution.record_json())
+    # The inputs go with the outputs: the export replays the turn from them (pbem.proof).
+    played_json = {seat: item.to_json() for seat, item in played.items()}
+    turn.record = dumps({**resolution.record_json(), "played": played_json})
     turn.resolved_at = utc(now)
     session.add(turn)
     drop_turn_notices(session, game.id, turn.number, now=now)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
+    following = None
     if outcome is None:
-        open_turn(session, game, resolution.state, now=now, previous_deadline=turn.deadline)
+        following = open_turn(
+            session, game, resolution.state, now=now, previous_deadline=turn.deadline
+        )
     else:
         game.status = "ended"
         game.result = dumps(outcome.to_json())
         session.add(game)
     _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    if following is not None:  # after the report: the orders held for it are checked now
+        check_held_orders(session, settings, game, following, now=now)
     audit(
         session,
         now,
@@ -129,25 +140,36 @@ def preview_resolution(session: Session, game: Game, turn: Turn) -> Resolution:
     return _resolve(session, game, turn)[0]
 
 
-def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, int]:
+def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
+    sent = {seat: row.text for seat, row in stored_orders(session, game.id, turn.number).items()}
+    rows = {seat.name: seat for seat in seats_of(session, game.id)}
+    played = {
+        name: _played(session, ruleset, game, turn, state, rows[name], sent.get(name))
+        for name in ruleset.seats_to_order(state)
+    }
+    orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
+    return ruleset.resolve(state, orders, game.seed), played
+
+
+def _played(
+    session: Session,
+    ruleset: Ruleset,
+    game: Game,
+    turn: Turn,
+    state: dict[str, Any],
+    seat: Seat,
+    sent: str | None,
+) -> Played:
     # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
-    absent = {seat.name for seat in seats_of(session, game.id) if seat.status in NO_PLAYER}
-    texts = {
-        seat: row
-        for seat, row in stored_orders(session, game.id, turn.number).items()
-        if seat not in absent
-    }
-    orders = {
-        seat: ruleset.parse_orders(state, seat, texts[seat].text)
-        if seat in texts
-        else ParsedOrders()
-        if seat in absent
-        else orders_for_missing(session, ruleset, game, turn, state, seat)
-        for seat in ruleset.seats_to_order(state)
-    }
-    return ruleset.resolve(state, orders, game.seed), len(texts)
+    if seat.status in NO_PLAYER:
+        return Played(NO_ORDERS, "")
+    if seat.status == BOT:  # given to the bot by a referee: its player's orders wait
+        return bot_played(ruleset, state, seat.name, game.seed)
+    if sent is not None:
+        return Played("orders", sent)
+    return orders_for_missing(session, ruleset, game, turn, state, seat)
 
 
 def _queue_mail(

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 Run = Callable[["RefereeContext", Sequence[str], str], str]
 
 # The modules that register commands, in the order the handbook and HELP list them.
-MODULES = ("orders", "edits", "turns", "clock", "seats", "messages")
+MODULES = ("orders", "edits", "turns", "clock", "seats", "bots", "messages")
 
 
 class RefereeError(ValueError):

@@ -14,6 +14,9 @@ class Game(SQLModel, table=True):
     ruleset: str = Field(max_length=64)
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
+    # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0007.
+    seed_salt: str = Field(default="", max_length=64)
     status: str = Field(default="running", max_length=16)  # open | running | ended
     deadline_policy: str = Field(default="interval:48h", max_length=128)
     early_processing: bool = True
@@ -27,7 +30,7 @@ class Game(SQLModel, table=True):
     timezone: str = Field(default="UTC", max_length=64)  # weekly deadlines, absence dates
     grace_seconds: int = 0  # a turn resolves this long after its deadline
     reminders: str = Field(default="", max_length=256)  # offsets before the deadline: 24h,2h
-    nmr: str = Field(default="no-orders", max_length=16)  # no-orders | standing
+    nmr: str = Field(default="no-orders", max_length=16)  # no-orders | standing | bot
     abandon_after: int = 0  # misses in a row that make a seat abandoned; 0: never
     wait_for_absent: bool = False  # a turn waits while a seat without orders is absent
     paused_at: datetime | None = None
@@ -42,7 +45,8 @@ class Seat(SQLModel, table=True):
     position: int
     address: str = Field(max_length=320)
     password_hash: str = Field(max_length=256)
-    status: str = Field(default="active", max_length=16)  # active | out | abandoned
+    # active | abandoned | disorder | ejected | bot (played by the ruleset's bot)
+    status: str = Field(default="active", max_length=16)
     missed: int = 0  # turns in a row resolved without this seat's orders
     absent_until: date | None = None  # announced with SET ABSENCE; through this day
 

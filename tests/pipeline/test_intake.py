@@ -128,9 +128,9 @@ def test_unknown_game_and_seat_are_answered_to_the_sender(service: Service, now:
 
 def test_orders_for_another_turn_are_stale(service: Service, now: datetime) -> None:
     new_game(service, now)
-    receipt = receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", turn=4), now=now)
+    receipt = receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", turn=5), now=now)
     assert receipt.status == "quarantined"
-    assert "these orders are for turn 4, but the pending turn is 1" in body(receipt.replies[0])
+    assert "these orders are for turn 5, but the pending turn is 1" in body(receipt.replies[0])
     assert receipt.replies[0].recipient == "bob@example.org"
     assert orders(service) == []
 

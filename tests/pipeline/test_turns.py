@@ -14,6 +14,7 @@ from pbem.pipeline.intake import receive
 from pbem.pipeline.reports import event_line
 from pbem.pipeline.service import Service
 from pbem.pipeline.turns import TurnError, due_games, resolve_due, resolve_turn
+from pbem.proof.commitment import commitment
 from pbem.store import loads, transaction
 from tests.support.databases import migrated_engine
 from tests.support.games import body, game_row, new_game, outbox, turns
@@ -143,6 +144,13 @@ def test_game_end_mails_everyone_the_result_and_final_map(service: Service, now:
         "== Final map ==\n"
         " alice      ####                           4\n"
         " bob        ######                         6\n\n"
+        "== Dice ==\n"
+        f"The game's hidden seed was 1, with the salt\n{game.seed_salt}.\n"
+        "The SHA-256 of the text: seed, one space, salt, is the commitment the\n"
+        "start mail published:\n"
+        f"{commitment(1, game.seed_salt)}\n"
+        "With the game's export (ask the referee) `pbem verify` plays every turn\n"
+        "again from this seed and checks every state and die (docs/dice.md).\n\n"
         "Thank you for playing.\n\n"
         "-- \nPBEM Moderator - send HELP for the mail commands.\n"
     )

@@ -58,12 +58,13 @@ def test_announce_by_mail_as_a_block(service: Service, now: datetime) -> None:
 
 def test_replay_a_quarantined_mail(service: Service, now: datetime, via: Channel) -> None:
     referee_game(service, now)
-    early = order_mail("g1", "alice", "pw-alice", "ADD 2\n", turn=2, message_id="q@x")
-    assert receive(service, early, now=now).status == "quarantined"  # turn 1 is pending
+    # turn 1 is pending: orders for turn 5 are further ahead than orders are held
+    early = order_mail("g1", "alice", "pw-alice", "ADD 2\n", turn=5, message_id="q@x")
+    assert receive(service, early, now=now).status == "quarantined"
     via.run("process")
     [entry] = quarantined(service)
     assert via.run("replay", str(entry.id), reason="meant for the next turn") == (
-        "mail q@x replayed: accepted (orders stored for alice, turn 2: 1 accepted, 0 rejected)"
+        "mail q@x replayed: accepted (orders held for alice, turn 5)"  # 3 ahead of turn 2
     )
     assert [row.text for row in orders(service)] == ["ADD 2"]
     assert quarantined(service)[0].released_at is not None

@@ -101,7 +101,7 @@ def test_help_lists_every_command(service: Service, now: datetime) -> None:
         "  ORDERS SEAT [TURN n] ORDER; ORDER; ...\n      store orders on behalf of a seat\n"
         in reply
     )
-    assert reply.count("\n      ") == 18
+    assert reply.count("\n      ") == 19
 
 
 def test_a_refused_command_changes_nothing_and_the_rest_go_on(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Engine
 
@@ -39,7 +40,9 @@ class Table:
     time: FakeTime
 
 
-def moderated_game(world: MailWorld, db: Engine, settings: Settings, now: datetime) -> Table:
+def moderated_game(
+    world: MailWorld, db: Engine, settings: Settings, now: datetime, **spec: Any
+) -> Table:
     moderator = world.account("moderator")
     alice, bob = world.player("alice"), world.player("bob")
     settings = replace(settings, mail=replace(settings.mail, address=moderator.address))
@@ -48,7 +51,7 @@ def moderated_game(world: MailWorld, db: Engine, settings: Settings, now: dateti
         SeatSpec("alice", alice.address, "pw-alice"),
         SeatSpec("bob", bob.address, "pw-bob"),
     )
-    new_game(service, now, seats=seats)
+    new_game(service, now, seats=seats, **spec)
     fake = FakeTime()
     inbox = ImapInbox(world.imap_settings(moderator))
     sender = SmtpSender(world.smtp_settings(backoff_first_seconds=5), clock=fake.clock)

@@ -29,6 +29,10 @@ class Classical(GameRuleset[GameState]):
         examples=examples.position,
     )
 
+    def seat_profile(self, state: State, seat: str) -> str:
+        """The civilization the seat chose in the setup turn ('' before it)."""
+        return next(s.civilization for s in self.load(state).seats if s.name == seat)
+
     def seats_to_order(self, state: State) -> list[str]:
         """The setup turn asks every seat, in sequential mode too. (Read off the stored keys
         of GameState.setup and .seats: no need to load the whole game for it.)"""

@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.dice import Dice
 from engine.kit import GameRuleset, Parts
+from engine.ruleset import State
 from engine.rulesets.culture_and_conquest import bot, edits, examples, geography, orders, render
 from engine.rulesets.culture_and_conquest.model import (
     CAPITALS,
@@ -65,6 +66,10 @@ class CultureAndConquest(GameRuleset[GameState]):
             game.land = land
             geography.settle(game)
         return game
+
+    def seat_profile(self, state: State, seat: str) -> str:
+        """The culture the seat rolled at the start."""
+        return next(s.culture for s in self.load(state).seats if s.name == seat)
 
     def after_edit(self, game: GameState) -> None:
         """The map is brought in step with the cultures after a correction."""
