@@ -37,6 +37,19 @@ GUESS_FROM = 3
 
 
 @dataclass(frozen=True)
+class OrderBase:
+    """What every ruleset's order is: the line it stood on in the seat's text, and that text.
+    Each ruleset's order classes derive from it and say in `understood` what they were read as
+    (engine.recorder.RecordedOrder)."""
+
+    line_no: int
+    text: str
+
+    def understood(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
 class OrderLine:
     """One line, known to be an order of `keyword`."""
 

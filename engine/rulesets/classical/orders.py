@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from engine.order_lines import OrderLine, read_orders
+from engine.order_lines import OrderBase, OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.classical import legality
@@ -20,14 +20,7 @@ from engine.rulesets.classical.model import CITY, CIVILIZATIONS, VILLAGE, GameSt
 from engine.rulesets.classical.rules import RULES
 from engine.words import match_word, normal, parse_count, plural, shown, spellings_of
 
-
-@dataclass(frozen=True)
-class Order:
-    line_no: int
-    text: str
-
-    def understood(self) -> str:
-        return self.text
+Order = OrderBase  # every order of this game derives from it
 
 
 @dataclass(frozen=True)

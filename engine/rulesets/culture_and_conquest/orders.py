@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from engine.hexgrid import hex_name, looks_like_hex, parse_hex_name
-from engine.order_lines import OrderLine, read_orders
+from engine.order_lines import OrderBase, OrderLine, read_orders
 from engine.problems import ambiguous, illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.culture_and_conquest.geography import SEA_REACH, adjacent_own, city_site, way
@@ -37,15 +37,7 @@ from engine.rulesets.culture_and_conquest.model import (
 from engine.rulesets.culture_and_conquest.rules import RULES
 from engine.words import match_seat, match_word, normal, parse_count, plural, shown, spellings_of
 
-
-@dataclass(frozen=True)
-class Order:
-    line_no: int
-    text: str
-
-    def understood(self) -> str:
-        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
-        return self.text
+Order = OrderBase  # every order of this game derives from it
 
 
 @dataclass(frozen=True)

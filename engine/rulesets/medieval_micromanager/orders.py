@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 
-from engine.order_lines import OrderLine, read_orders
+from engine.order_lines import OrderBase, OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.medieval_micromanager.cards import CARDS, KINDS, TOKENS, Group
@@ -24,14 +24,7 @@ from engine.words import match_word, normal, parse_count, plural, spellings_of
 NEW = "new"  # names the building broken ground on this turn
 
 
-@dataclass(frozen=True)
-class Order:
-    line_no: int
-    text: str
-
-    def understood(self) -> str:
-        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
-        return self.text
+Order = OrderBase  # every order of this game derives from it
 
 
 @dataclass(frozen=True)

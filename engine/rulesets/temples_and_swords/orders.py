@@ -13,7 +13,7 @@ from functools import partial
 
 from engine.hexgrid import hex_name as format_hex
 from engine.hexgrid import parse_hex_name
-from engine.order_lines import OrderLine, read_orders
+from engine.order_lines import OrderBase, OrderLine, read_orders
 from engine.problems import ambiguous, illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.temples_and_swords.legality import (
@@ -44,15 +44,7 @@ from engine.words import (
     spellings_of,
 )
 
-
-@dataclass(frozen=True)
-class Order:
-    line_no: int
-    text: str
-
-    def understood(self) -> str:
-        """The order in full words, for the check reply (engine.recorder.RecordedOrder)."""
-        return self.text
+Order = OrderBase  # every order of this game derives from it
 
 
 @dataclass(frozen=True)

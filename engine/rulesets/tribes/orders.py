@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from engine.hexgrid import hex_name as format_hex
 from engine.hexgrid import parse_hex_name
-from engine.order_lines import read_order_lines
+from engine.order_lines import OrderBase, read_order_lines
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.tribes.legality import (
@@ -28,14 +28,7 @@ from engine.rulesets.tribes.model import BUILDINGS, MILITARY, UNIT_KINDS, GameSt
 from engine.rulesets.tribes.rules import RULES
 from engine.words import match_word, parse_count, plural, shown, spellings_of
 
-
-@dataclass(frozen=True)
-class Order:
-    line_no: int
-    text: str
-
-    def understood(self) -> str:
-        return self.text
+Order = OrderBase  # every order of this game derives from it
 
 
 @dataclass(frozen=True)
