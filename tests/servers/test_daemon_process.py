@@ -122,6 +122,9 @@ def test_killed_between_receiving_and_answering_then_restarted(
     # The killed daemon may have sent all of turn 2 already: wait until the new one serves
     # (its signal handlers are in place) before asking it to stop.
     wait_until(lambda: table.log.read_text().count("serving (") == 3)  # the third start
+    # A mail the killed daemon delivered but had not yet recorded as sent is sent again by the
+    # new one (same Message-ID): wait for its sending thread to get there before the stop.
+    wait_until(lambda: unsent(table.service) == 0)
     assert daemons.stop(signal.SIGTERM) == 0
 
     assert inbound_rows(table.service) == [("accepted", 1)] * 6
