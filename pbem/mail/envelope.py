@@ -57,6 +57,7 @@ _COMMANDS = {
     "SIGNUP": "JOIN",
     "SET": "SET",
     "FORECAST": "FORECAST",
+    "LIST": "LIST",
 }
 _KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
 _ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})

@@ -27,6 +27,7 @@ from pbem.pipeline.games import (
 )
 from pbem.pipeline.help import help_reply, send_help
 from pbem.pipeline.lifecycle import start_game
+from pbem.pipeline.open_games import list_command
 from pbem.pipeline.own_password import set_password
 from pbem.pipeline.reports import ResolvedTurn, report_body
 from pbem.store import Game, loads
@@ -199,4 +200,5 @@ COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
     "JOIN": _join,
     "SET": _set,
     "FORECAST": forecast_command,  # see pbem.pipeline.forecast
+    "LIST": list_command,  # see pbem.pipeline.open_games
 }
