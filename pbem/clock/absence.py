@@ -29,7 +29,7 @@ class AbsenceError(ValueError):
 
 
 def set_command(context: MailContext, envelope: Envelope) -> None:
-    """The SET mail command (ABSENCE is its one setting so far)."""
+    """SET ABSENCE (SET PASSWORD is pbem.pipeline.own_password)."""
     found = authenticate(context, envelope)
     if found is None:
         return
@@ -63,7 +63,7 @@ def parse_absence(
     """The last day away from the command's words, checked: today or later in the game's
     zone, and at most [clock] max_absence_days ahead. None for NONE."""
     if len(args) != 2 or args[0] != "absence":
-        raise AbsenceError("SET knows one setting: ABSENCE")
+        raise AbsenceError("SET knows two settings: ABSENCE and PASSWORD")
     if args[1] == "none":
         return None
     try:

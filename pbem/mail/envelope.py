@@ -41,7 +41,7 @@ line and everything after it (one mail per seat).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 MAX_NAME = 64  # longest game id or seat name; the store keeps them in 64 characters
@@ -57,6 +57,7 @@ _COMMANDS = {
     "SIGNUP": "JOIN",
     "SET": "SET",
     "FORECAST": "FORECAST",
+    "LIST": "LIST",
 }
 _KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
 _ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})
@@ -88,6 +89,8 @@ class Envelope:
     ignored: tuple[tuple[int, str], ...] = ()  # (first line number, reason) per ignored block
     command: str = ""  # HELP, STATUS, REPORT, ORDERS, JOIN, SET, FORECAST; '' for orders
     command_args: tuple[str, ...] = ()  # lower-cased words after the command (no password)
+    # the same words as typed (SET PASSWORD keeps case); left out of comparisons
+    command_words: tuple[str, ...] = field(default=(), compare=False)
     problem: str = ""  # why the mail cannot be taken as written; '' when fine
 
 
@@ -299,6 +302,7 @@ class _Walk:
         self.turn: int | None = None
         self.command = ""
         self.args: tuple[str, ...] = ()
+        self.words: tuple[str, ...] = ()
         self.problem = ""
 
     def step(self, lines: list[_Line], i: int) -> int:
@@ -325,7 +329,8 @@ class _Walk:
             return
         if self.at_start and self.commands and word in _COMMANDS:
             self.command = _COMMANDS[word]
-            self.args = tuple(w.lower() for w in _tokens(line.text)[1:])
+            self.words = tuple(_tokens(line.text)[1:])
+            self.args = tuple(w.lower() for w in self.words)
             self.problem = self.problem or _args_problem(line, self.command, self.args)
         else:
             self.lines.append((line.no, line.text))
@@ -345,6 +350,7 @@ class _Walk:
             ignored=tuple(self.ignored),
             command=self.command,
             command_args=self.args,
+            command_words=self.words,
             problem=self.problem,
         )
 

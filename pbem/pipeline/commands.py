@@ -1,4 +1,4 @@
-"""Mail commands besides orders: HELP, STATUS, REPORT [turn], ORDERS and JOIN. Commands that
+"""Mail commands besides orders: HELP, STATUS, REPORT [turn], ORDERS, JOIN and SET. Commands that
 show a seat's own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's
 registered address; HELP and STATUS show nothing private and answer the sender."""
 
@@ -27,6 +27,8 @@ from pbem.pipeline.games import (
 )
 from pbem.pipeline.help import help_reply, send_help
 from pbem.pipeline.lifecycle import start_game
+from pbem.pipeline.open_games import list_command
+from pbem.pipeline.own_password import set_password
 from pbem.pipeline.reports import ResolvedTurn, report_body
 from pbem.store import Game, loads
 
@@ -182,12 +184,21 @@ def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -
     return ""
 
 
+def _set(context: MailContext, envelope: Envelope) -> None:
+    """SET PASSWORD (pbem.pipeline.own_password) or SET ABSENCE (pbem.clock.absence)."""
+    if envelope.command_args[:1] == ("password",):
+        set_password(context, envelope)
+    else:
+        set_command(context, envelope)
+
+
 COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
     "HELP": send_help,
     "STATUS": _status,
     "ORDERS": _orders,
     "REPORT": _report,
     "JOIN": _join,
-    "SET": set_command,  # SET ABSENCE, see pbem.clock.absence
+    "SET": _set,
     "FORECAST": forecast_command,  # see pbem.pipeline.forecast
+    "LIST": list_command,  # see pbem.pipeline.open_games
 }

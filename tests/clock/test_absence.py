@@ -57,7 +57,7 @@ def test_a_bad_absence_is_refused_with_the_form(service: Service) -> None:
         "2026-02-28 has passed",
         "an absence reaches at most 60 days ahead; ask the referee",
         "'soon' is not a date like 2026-12-24",
-        "SET knows one setting: ABSENCE",
+        "SET knows two settings: ABSENCE and PASSWORD",
     ]
     assert seat(service, "bob").absent_until is None
     with transaction(service.db) as session:
@@ -105,3 +105,25 @@ def test_wait_for_absent_does_not_wait_for_orders_already_in(service: Service) -
     orders(service, "alice", "ADD 2", NOW)
     [turn] = run(service, NOW).turns
     assert turn.orders == 2
+
+
+def test_set_password_changes_it_and_never_echoes_it_whole(service: Service) -> None:
+    from pbem.passwords import verify_password
+
+    clock_game(service)
+    assert command(service, "bob", "SET PASSWORD NewSecret9", NOW) == "answered"
+    stored = seat(service, "bob").password_hash
+    assert verify_password("NewSecret9", stored)  # case kept, stored hashed
+    assert not verify_password("pw-bob", stored)
+    reply = outbox(service, "reply")[-1]
+    assert reply.recipient == "bob@example.org"
+    assert "NewSecret9" not in body(reply) and "N********" in body(reply)
+    # the old password no longer works
+    assert command(service, "bob", "ORDERS", NOW + HOUR) == "quarantined"
+
+
+def test_a_bad_new_password_is_refused_and_the_old_one_kept(service: Service) -> None:
+    clock_game(service)
+    for line in ("SET PASSWORD", "SET PASSWORD abc", "SET PASSWORD two words"):
+        assert command(service, "bob", line, NOW) == "quarantined"
+    assert command(service, "bob", "ORDERS", NOW + HOUR) == "answered"

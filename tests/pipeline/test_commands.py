@@ -155,3 +155,22 @@ def test_join_fills_an_open_game_and_starts_it(service: Service, now: datetime) 
         now=now,
     )
     assert "game g1 is not open to sign-up" in body(late.replies[0])
+
+
+def test_list_names_the_games_open_to_join_and_nothing_private(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now, game="g1", seats=(), signup_seats=2)
+    new_game(service, now, game="g2")  # full and running: not listed
+    receive(
+        service,
+        mail("JOIN g1 zoe PASSWORD secret1", sender="zoe@example.org", message_id="j1@x"),
+        now=now,
+    )
+    listed = receive(service, mail("LIST", sender="yan@example.org", message_id="l1@x"), now=now)
+    assert listed.status == "answered"
+    text = body(listed.replies[0])
+    assert listed.replies[0].recipient == "yan@example.org"
+    assert "g1: Counting (a test ruleset), 1 seat free, deadlines" in text
+    assert "g2" not in text
+    assert "zoe" not in text and "secret1" not in text
