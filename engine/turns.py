@@ -201,3 +201,11 @@ def close_turn(
         finish(state, rec, winners, f"turn limit {limit} reached with {describe(best)}")
     state.round += 1
     return True
+
+
+def seat_named(seats: Sequence[SeatT], name: str) -> SeatT:
+    """The seat of that name; KeyError if the game has none (every state's `seat(name)`)."""
+    for seat in seats:
+        if seat.name == name:
+            return seat
+    raise KeyError(name)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.serial import Serialisable, sparse
+from engine.turns import seat_named
 
 # The Research Table (1D12), in die order: a roll of n gives TRAITS[n - 1].
 TRAITS = (
@@ -213,10 +214,7 @@ class GameState(Serialisable):
     end_reason: str = ""
 
     def seat(self, name: str) -> Seat:
-        for seat in self.seats:
-            if seat.name == name:
-                return seat
-        raise KeyError(name)
+        return seat_named(self.seats, name)
 
     def space(self, label: str) -> Territory:
         return self.board.territories[label]

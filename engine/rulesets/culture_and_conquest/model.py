@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from engine.hexgrid import hex_name, neighbours, reading_key
 from engine.serial import Serialisable, sparse
+from engine.turns import seat_named
 
 CATEGORIES = ("army", "agriculture", "trade", "labor", "scholars")
 CATEGORY_TITLES = {
@@ -415,10 +416,7 @@ class GameState(Serialisable):
     land: Land | None = sparse(None, key="map")  # the map version's; None without a map
 
     def seat(self, name: str) -> Seat:
-        for seat in self.seats:
-            if seat.name == name:
-                return seat
-        raise KeyError(name)
+        return seat_named(self.seats, name)
 
     def all_cities(self) -> list[tuple[str, City]]:
         return [(seat.name, city) for seat in self.seats for city in seat.cities]

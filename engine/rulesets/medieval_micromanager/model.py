@@ -21,6 +21,7 @@ from engine.rulesets.medieval_micromanager.cards import (
     TOKENS,
 )
 from engine.serial import Serialisable, sparse
+from engine.turns import seat_named
 
 
 @dataclass
@@ -128,7 +129,4 @@ class GameState(Serialisable):
     end_reason: str = ""
 
     def seat(self, name: str) -> Seat:
-        for seat in self.seats:
-            if seat.name == name:
-                return seat
-        raise KeyError(name)
+        return seat_named(self.seats, name)

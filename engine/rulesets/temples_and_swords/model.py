@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from engine.rulesets.temples_and_swords.hexmap import HexMap
 from engine.serial import Serialisable, sparse
+from engine.turns import seat_named
 
 UNIT_TYPES = ("soldier", "swordsman", "horseman", "slave")
 MILITARY = ("soldier", "swordsman", "horseman")
@@ -110,10 +111,7 @@ class GameState(Serialisable):
 
     # -- lookups ---------------------------------------------------------------------------
     def seat(self, name: str) -> Seat:
-        for seat in self.seats:
-            if seat.name == name:
-                return seat
-        raise KeyError(name)
+        return seat_named(self.seats, name)
 
     def hex(self, name: str) -> Hex:
         """The hex's contents, created empty on first use (pruned again by `tidy`)."""

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from engine.hexgrid import hex_name, parse_hex_name
 from engine.serial import Serialisable, sparse
+from engine.turns import seat_named
 
 UNIT_KINDS = ("population", "melee", "ranged", "magic", "ship")
 MILITARY = ("melee", "ranged", "magic")  # the units a barracks supports (rule "barracks")
@@ -167,10 +168,7 @@ class GameState(Serialisable):
 
     # -- lookups ---------------------------------------------------------------------------
     def seat(self, name: str) -> Seat:
-        for seat in self.seats:
-            if seat.name == name:
-                return seat
-        raise KeyError(name)
+        return seat_named(self.seats, name)
 
     def peek(self, name: str) -> Place:
         """The hex's contents for reading; an empty Place that is not stored if there is none."""
