@@ -23,7 +23,14 @@ def printable(value: str, limit: int = 40) -> str:
 
 
 def decode_text(data: bytes, charset: str | None) -> tuple[str, str | None]:
-    """Decode a body with its declared charset; returns (text, note about a fallback or None)."""
+    """Decode a body with its declared charset; returns (text, note about a fallback or None).
+    NUL characters are dropped: they mean nothing in a text mail, and PostgreSQL refuses them
+    in a text column (a game name read as "g1\\0" failed the mail's transaction)."""
+    text, note = _decode(data, charset)
+    return text.replace("\x00", ""), note
+
+
+def _decode(data: bytes, charset: str | None) -> tuple[str, str | None]:
     label = (charset or "").strip().lower()
     if not label or label in _AS_UNDECLARED:
         return _guess(data, label)

@@ -303,3 +303,10 @@ def test_rfc2231_and_rfc2047_attachment_names() -> None:
     for header in (rfc2231, rfc2047):
         mail = read_mail(template % header)
         assert mail.notes == ("attachment réport.pdf (application/pdf, 3 bytes) ignored",)
+
+
+def test_nul_characters_are_dropped_from_the_body() -> None:
+    # Found by the fuzz suite: "GAME g1\0" was read as game "g1\0", which PostgreSQL refuses
+    # in a text column, so the mail's transaction failed and it was quarantined as an error.
+    raw = b"From: a@example.org\r\nSubject: x\r\n\r\nGAME g1\x00 SEAT a\x00\r\nADD\x00 2\r\n"
+    assert read_mail(raw).text == "GAME g1 SEAT a\nADD 2\n"
