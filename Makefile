@@ -25,6 +25,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/latency.py
+	$(BIN)/python bench/fuzz.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
