@@ -19,6 +19,7 @@ test: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/pytest -q
 
 bench: $(STAMP)

@@ -23,7 +23,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE.parent))
 
-from pbem.pipeline.service import Service  # noqa: E402
+from pbem.games.service import Service  # noqa: E402
 from tests.conftest import quick_settings  # noqa: E402
 from tests.fuzz.intake_run import Tally, check_consistent, seat_games  # noqa: E402
 from tests.fuzz.strategies import hostile_mail  # noqa: E402

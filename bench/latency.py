@@ -30,7 +30,7 @@ sys.path[:] = [str(REPO), *(p for p in sys.path if Path(p or ".").resolve() != _
 
 from engine import get_ruleset  # noqa: E402
 from pbem.config import SecuritySettings, Settings  # noqa: E402
-from pbem.pipeline.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
+from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.store import loads, make_engine, transaction, upgrade  # noqa: E402
 from pbem.store.models import Turn  # noqa: E402
 from tests.servers.dovecot import (  # noqa: E402

@@ -31,14 +31,14 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from engine import get_ruleset  # noqa: E402
+from pbem.clock.turns import resolve_due  # noqa: E402
 from pbem.config import MaildirSettings, SecuritySettings, Settings  # noqa: E402
+from pbem.games.games import pending_turn  # noqa: E402
+from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
+from pbem.games.outbox import drain  # noqa: E402
+from pbem.games.service import Service  # noqa: E402
+from pbem.intake.poll import take_in  # noqa: E402
 from pbem.mail.maildir import MaildirInbox, MaildirSender  # noqa: E402
-from pbem.pipeline.games import pending_turn  # noqa: E402
-from pbem.pipeline.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
-from pbem.pipeline.outbox import drain  # noqa: E402
-from pbem.pipeline.poll import take_in  # noqa: E402
-from pbem.pipeline.service import Service  # noqa: E402
-from pbem.pipeline.turns import resolve_due  # noqa: E402
 from pbem.store import Game, loads, make_engine, transaction, upgrade  # noqa: E402
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"

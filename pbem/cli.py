@@ -15,23 +15,23 @@ from sqlmodel import col, select
 from engine import all_rulesets
 from engine.registry import UnknownRuleset, plugin_errors
 from pbem import balance
-from pbem.clock import cli as clock_cli
+from pbem.clock.turns import TurnError, resolve_turn
 from pbem.config import ConfigError, Settings, load_settings
+from pbem.console import clock as clock_cli
+from pbem.console import proof as proof_cli
+from pbem.console import referee as referee_cli
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
+from pbem.deadlines.stored import describe
+from pbem.games.games import pending_turn, seats_of, waiting_seats
+from pbem.games.lifecycle import GameError, GameSpec, SeatSpec, create_game
+from pbem.games.outbox import as_message, drain
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.intake.poll import poll_once
+from pbem.intake.quarantine import QuarantineError, entries, entry, replay
 from pbem.logs import configure_logging
 from pbem.passwords import new_password
-from pbem.pipeline.deadlines import describe
-from pbem.pipeline.games import pending_turn, seats_of, waiting_seats
-from pbem.pipeline.intake import receive
-from pbem.pipeline.lifecycle import GameError, GameSpec, SeatSpec, create_game
-from pbem.pipeline.outbox import as_message, drain
-from pbem.pipeline.poll import poll_once
-from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import TurnError, resolve_turn
-from pbem.proof import cli as proof_cli
-from pbem.referee import cli as referee_cli
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
 
@@ -385,7 +385,7 @@ def _game_export(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from pbem.pipeline.demo import run_demo  # only the demo needs it
+    from pbem.console.demo import run_demo  # only the demo needs it
 
     return run_demo(args.ruleset, seats=args.seats, seed=args.seed, folder=args.dir)
 

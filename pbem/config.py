@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from pbem.clock.policy import PolicyError, parse_duration
+from pbem.deadlines.policy import PolicyError, parse_duration
 from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError
 
 CONFIG_ENV = "PBEM_CONFIG"

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.config import SecuritySettings, Settings
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from tests.support.databases import empty_all_tables, migrated_engine, postgres_database
 from tests.support.ruleset_registration import register_test_rulesets
 

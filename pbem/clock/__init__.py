@@ -9,36 +9,13 @@ For the serve loop (and `pbem poll`), two calls, both with an injected `now`:
 
 For referee commands and the CLI: `pbem.clock.control.pause` and `resume`.
 
-Modules: policy (pure deadline arithmetic), due (what is due, read-only), run (doing it),
-nmr (missed turns, inside turn resolution), absence (SET ABSENCE), control (pause, resume),
-notices (the mails), scheduler (GameClock on APScheduler).
+Modules: due (what is due, read-only), run (doing it), turns (resolving a turn), nmr (missed
+turns, inside turn resolution), control (pause, resume), notices and announce (the mails),
+scheduler (GameClock on APScheduler). The deadline arithmetic is pbem.deadlines'; SET ABSENCE
+is a mail command (pbem.intake.absence).
 """
 
-from __future__ import annotations
+from pbem.clock.run import ClockSummary, run_due
+from pbem.clock.scheduler import next_wakeup
 
-from datetime import datetime
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pbem.clock.run import ClockSummary
-    from pbem.pipeline.service import Service
-
-# The imports below are made on call: pbem.pipeline.turns uses pbem.clock.due, and the
-# modules here use the pipeline, so importing them with the package would be circular.
-
-
-def run_due(service: Service, now: datetime) -> ClockSummary:
-    """All clock work due at `now`; see pbem.clock.run."""
-    from pbem.clock.run import run_due as run
-
-    return run(service, now)
-
-
-def next_wakeup(service: Service, now: datetime) -> datetime | None:
-    """The next moment after `now` at which the clocks have work; see pbem.clock.scheduler."""
-    from pbem.clock.scheduler import next_wakeup as wakeup
-
-    return wakeup(service, now)
-
-
-__all__ = ["next_wakeup", "run_due"]
+__all__ = ["ClockSummary", "next_wakeup", "run_due"]

@@ -16,9 +16,9 @@ from sqlmodel import Session, select
 
 from engine import get_ruleset
 from pbem.clock.notices import deadline_letter, queue_once
-from pbem.clock.policy import format_duration, parse_offsets
 from pbem.config import Settings
-from pbem.pipeline.games import seats_of, stored_orders
+from pbem.deadlines.policy import format_duration, parse_offsets
+from pbem.games.games import seats_of, stored_orders
 from pbem.store import Game, Seat, Turn, loads, utc
 from pbem.store.models import ClockReminder
 

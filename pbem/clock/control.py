@@ -5,7 +5,7 @@ Both work inside the caller's transaction (they lock the game row), write an aud
 keeps the time its pending turn had left (paused_left): resuming sets the deadline that far
 after the moment of resuming. While paused, no turn resolves, no reminder goes out, no outage
 moves its deadline; orders that come meanwhile are kept for the turn that resumes
-(pbem.pipeline.orders), and a deadline moved meanwhile keeps its change (pbem.referee.clock).
+(pbem.intake.orders), and a deadline moved meanwhile keeps its change (pbem.referee.clock).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from sqlmodel import Session, select
 
 from pbem.clock.notices import pause_letter, queue_once
 from pbem.config import Settings
-from pbem.pipeline.audit import audit
-from pbem.pipeline.games import seats_of, turn_of
+from pbem.games.audit import audit
+from pbem.games.games import seats_of, turn_of
 from pbem.store import Game, Turn, utc
 
 

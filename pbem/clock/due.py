@@ -1,6 +1,6 @@
 """What is due, given the database and `now`: turns to resolve, reminders to send, deadlines
 an outage made us miss, and the next moment any of these becomes due. Reads only; the
-changes are made by pbem.clock.run (and turn resolution by pbem.pipeline.turns)."""
+changes are made by pbem.clock.run (and turn resolution by pbem.clock.turns)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from datetime import datetime, timedelta
 from sqlmodel import Session, col, select
 
 from engine import get_ruleset
-from pbem.clock.policy import absence_end, parse_offsets
-from pbem.pipeline.games import pending_turn, seats_of, stored_orders
+from pbem.deadlines.policy import absence_end, parse_offsets
+from pbem.games.games import pending_turn, seats_of, stored_orders
 from pbem.store import Game, Seat, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
@@ -127,11 +127,6 @@ def running_facts(session: Session, now: datetime) -> Iterator[Facts]:
         facts = facts_of(session, game, now)
         if facts is not None:
             yield facts
-
-
-def due_turns(session: Session, now: datetime) -> list[str]:
-    """Games whose pending turn is due now."""
-    return [facts.game.id for facts in running_facts(session, now) if facts.is_due()]
 
 
 def overdue_turns(session: Session, now: datetime, threshold: timedelta) -> list[str]:

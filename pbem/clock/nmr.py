@@ -30,8 +30,8 @@ from engine import Ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
-from pbem.pipeline.audit import audit
-from pbem.pipeline.played import BOT, NO_ORDERS, Played, bot_played
+from pbem.games.audit import audit
+from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, loads, utc
 
 

@@ -11,12 +11,12 @@ from typing import Any
 from sqlmodel import Session, select
 
 from engine import get_ruleset
-from pbem.clock.policy import format_duration
 from pbem.config import Settings
+from pbem.deadlines.policy import format_duration
+from pbem.deadlines.stored import describe
+from pbem.games.outbox import Letter, queue
+from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
-from pbem.pipeline.deadlines import describe
-from pbem.pipeline.outbox import Letter, queue
-from pbem.pipeline.stale import topic
 from pbem.store import Game, Outbox, Seat, utc
 from pbem.templates import render
 
@@ -53,7 +53,7 @@ def _letter(
 
 @dataclass(frozen=True)
 class Stale:
-    """When a notice goes stale (pbem.pipeline.stale): at a moment, and when a newer notice of
+    """When a notice goes stale (pbem.games.stale): at a moment, and when a newer notice of
     the same topic to the same address in the same game is queued."""
 
     at: datetime | None = None

@@ -5,7 +5,7 @@ In this order, so that an outage is noticed before its overdue turns would be re
 1. Outage push-back: a turn due by time more than [clock] outage_threshold ago (the daemon
    was not running) gets its deadline moved to now + [clock] outage_grace, and every seat
    and referee is told once.
-2. Turns: every due turn is resolved (pbem.pipeline.turns, with the NMR handling).
+2. Turns: every due turn is resolved (pbem.clock.turns, with the NMR handling).
 3. Reminders: seats without orders get the reminder of the nearest offset that has come.
 
 Every step re-reads what it changes under the game's row lock and is recorded in the same
@@ -33,12 +33,12 @@ from pbem.clock.due import (
     sent_reminders,
 )
 from pbem.clock.notices import outage_letter, queue_once, reminder_letter
-from pbem.clock.policy import format_duration, parse_duration
+from pbem.clock.turns import TurnSummary, resolve_due
+from pbem.deadlines.policy import format_duration, parse_duration
+from pbem.games.audit import audit
+from pbem.games.games import seats_of
+from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.pipeline.audit import audit
-from pbem.pipeline.games import seats_of
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import TurnSummary, resolve_due
 from pbem.store import Game, Referee, transaction, utc
 from pbem.store.models import ClockReminder
 

@@ -23,7 +23,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from pbem.clock.due import wakeups
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from pbem.store import transaction, utc
 
 JOB_DEFAULTS = {"coalesce": True, "misfire_grace_time": None, "max_instances": 1}

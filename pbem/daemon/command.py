@@ -10,9 +10,9 @@ from sqlmodel import col, select
 
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.transport import open_transport
+from pbem.games.service import Service
+from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
-from pbem.pipeline.poll import PollReport
-from pbem.pipeline.service import Service
 from pbem.store import Outbox, transaction, utc, utcnow
 
 Handler = Callable[[argparse.Namespace], int]

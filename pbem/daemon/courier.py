@@ -19,11 +19,11 @@ from datetime import datetime
 
 from pbem.daemon.transport import PacedSender
 from pbem.daemon.wake import mail_wait
+from pbem.games.outbox import drain
+from pbem.games.outbox_rows import reply_due
+from pbem.games.service import Service
+from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
-from pbem.pipeline.outbox import drain
-from pbem.pipeline.outbox_rows import reply_due
-from pbem.pipeline.poll import log_drained
-from pbem.pipeline.service import Service
 from pbem.store import transaction
 
 log = logging.getLogger(__name__)

@@ -22,10 +22,10 @@ from types import FrameType
 from pbem.daemon.courier import Courier
 from pbem.daemon.transport import PacedSender, WaitingInbox
 from pbem.daemon.wake import clock_wait
+from pbem.games.outbox import last_outbox_id
+from pbem.games.service import Service
+from pbem.intake.poll import PollReport, poll_once
 from pbem.mail.backoff import Backoff
-from pbem.pipeline.outbox import last_outbox_id
-from pbem.pipeline.poll import PollReport, poll_once
-from pbem.pipeline.service import Service
 from pbem.store import utcnow
 
 log = logging.getLogger(__name__)

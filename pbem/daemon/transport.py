@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Protocol
 
 from pbem.config import Settings
+from pbem.games.protocols import Inbox, Sender
 from pbem.mail.imap import ImapInbox
 from pbem.mail.maildir import MaildirInbox, MaildirSender
 from pbem.mail.smtp import SmtpSender
-from pbem.pipeline.protocols import Inbox, Sender
 
 log = logging.getLogger(__name__)
 

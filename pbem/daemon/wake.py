@@ -8,8 +8,8 @@ from datetime import datetime
 
 from pbem.clock import next_wakeup
 from pbem.daemon.transport import PacedSender
-from pbem.pipeline.outbox_rows import next_send_time
-from pbem.pipeline.service import Service
+from pbem.games.outbox_rows import next_send_time
+from pbem.games.service import Service
 from pbem.store import transaction, utc
 
 

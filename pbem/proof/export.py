@@ -13,9 +13,9 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from pbem.pipeline.games import find_game, seats_of
-from pbem.pipeline.played import played_of
-from pbem.proof.commitment import commitment
+from pbem.games.commitment import commitment
+from pbem.games.games import find_game, seats_of
+from pbem.games.played import played_of
 from pbem.store import ArchivedTurn, Game, RefereeNote, Turn, loads
 
 FORMAT = "pbem-game-export/1"

@@ -18,8 +18,8 @@ from typing import Any
 from engine import EditError, Ruleset, get_ruleset
 from engine.records import Resolution
 from engine.registry import UnknownRuleset
-from pbem.pipeline.played import Played
-from pbem.proof.commitment import commitment
+from pbem.games.commitment import commitment
+from pbem.games.played import Played
 from pbem.proof.export import FORMAT
 from pbem.referee.edits import differences
 from pbem.store import dumps

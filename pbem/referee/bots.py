@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.pipeline.played import BOT
+from pbem.games.played import BOT
 from pbem.referee.context import RefereeContext
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from pbem.clock.announce import Announcement, announce_deadline, announce_policy
-from pbem.pipeline.deadlines import DeadlinePolicyError, canonical, describe, interval
-from pbem.pipeline.games import turn_of
+from pbem.deadlines.policy import PolicyError
+from pbem.deadlines.stored import canonical, describe, interval
+from pbem.games.games import turn_of
 from pbem.referee.context import RefereeContext
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
@@ -102,7 +103,7 @@ def _new_deadline(ctx: RefereeContext, old: datetime | None, how: str, value: st
 def duration(text: str) -> timedelta:
     try:
         step = interval(f"interval:{text.lower()}")
-    except DeadlinePolicyError:
+    except PolicyError:
         raise RefereeError(f"{text!r} is not a duration like 30m, 12h or 2d") from None
     assert step is not None
     return step
@@ -113,7 +114,7 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "policy POLICY")
     try:
         new = canonical(" ".join(args), ctx.game.timezone)  # a weekly policy has a zone
-    except DeadlinePolicyError as error:
+    except PolicyError as error:
         raise RefereeError(str(error)) from None
     old = ctx.game.deadline_policy
     if old == new:

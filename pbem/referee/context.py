@@ -12,10 +12,10 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from pbem.config import Settings
+from pbem.games.audit import audit
+from pbem.games.games import find_seat, seats_of, turn_of
+from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.pipeline.audit import audit
-from pbem.pipeline.games import find_seat, seats_of, turn_of
-from pbem.pipeline.outbox import Letter, queue
 from pbem.referee.registry import RefereeError, find_command
 from pbem.store import Game, Referee, RefereeNote, Seat, Turn, dumps, utc
 

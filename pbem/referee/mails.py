@@ -6,7 +6,7 @@ from typing import Any
 
 from engine import Resolution, get_ruleset
 from pbem.config import Settings
-from pbem.pipeline.reports import event_line
+from pbem.games.reports import event_line
 from pbem.store import Game, Turn
 from pbem.templates import render, wrap
 

@@ -1,17 +1,17 @@
-"""Mail: resend a report, announce a message to every seat, replay a quarantined mail."""
+"""Mail: resend a report, announce a message to every seat. (Replaying a quarantined mail is
+the intake's: pbem.intake.replay.)"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.pipeline.games import last_resolved_turn, seats_of, turn_of
-from pbem.pipeline.quarantine import QuarantineError, entry, replay_in
-from pbem.pipeline.reports import ResolvedTurn, report_body
+from pbem.games.games import last_resolved_turn, seats_of, turn_of
+from pbem.games.reports import ResolvedTurn, report_body
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import announcement_body
 from pbem.referee.registry import RefereeError, command
-from pbem.referee.words import need, number, split_turn
-from pbem.store import InboundMessage, Quarantine, Seat, Turn
+from pbem.referee.words import need, split_turn
+from pbem.store import Seat, Turn
 
 RESEND_USAGE = "resend SEAT|ALL [TURN n]"
 
@@ -64,31 +64,3 @@ def announce(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         ctx.send(address, "a message from the referee", body, kind="announcement")
     ctx.change("an announcement was mailed to every seat", None, text, public=False)
     return f"announcement mailed to {len(seats)} seat(s) and {len(referees)} referee(s)"
-
-
-@command("replay", "QUARANTINE-ID", "handle a quarantined mail of this game again")
-def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
-    need(args, 1, "replay QUARANTINE-ID")
-    quarantine_id = number(args[0], "a quarantine id")
-    _check_game(ctx, quarantine_id)
-    try:
-        with ctx.session.begin_nested():  # a failing replay leaves the entry as it was
-            receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
-    except QuarantineError as error:
-        raise RefereeError(str(error)) from None
-    except Exception as error:  # the replayed mail's failure is its result, not ours
-        raise RefereeError(f"the replay failed ({type(error).__name__}: {error})") from None
-    ctx.change(f"quarantined mail {quarantine_id} was replayed", None, receipt.status, public=False)
-    return f"mail {receipt.message_id} replayed: {receipt.status} ({receipt.outcome})"
-
-
-def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
-    """A referee replays the mail of their own game only."""
-    try:
-        found, _ = entry(ctx.session, quarantine_id)
-    except QuarantineError as error:
-        raise RefereeError(str(error)) from None
-    row = ctx.session.get(Quarantine, found.id)
-    inbound = ctx.session.get(InboundMessage, row.inbound_id) if row else None
-    if inbound is None or inbound.game_id != ctx.game.id:
-        raise RefereeError(f"quarantine entry {quarantine_id} is not mail for game {ctx.game.id}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import get_ruleset
-from pbem.pipeline.games import stored_orders, turn_of
+from pbem.games.games import stored_orders, turn_of
 from pbem.referee.context import RefereeContext
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need, order_lines, split_turn

@@ -49,9 +49,16 @@ def command(
 
 
 def commands() -> dict[str, Command]:
+    """Every referee command, in the order of MODULES; commands registered from other layers
+    (the intake's `replay`) come last."""
     for module in MODULES:
         importlib.import_module(f"pbem.referee.{module}")
-    return COMMANDS
+    return dict(sorted(COMMANDS.items(), key=lambda item: _place(item[1])))
+
+
+def _place(command: Command) -> int:
+    package, _, module = command.run.__module__.rpartition(".")
+    return MODULES.index(module) if package == "pbem.referee" else len(MODULES)
 
 
 def find_command(name: str) -> Command:

@@ -7,9 +7,9 @@ from datetime import datetime
 from sqlmodel import Session, select
 
 from pbem.config import Settings
+from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.passwords import hash_password, new_password, verify_password
-from pbem.pipeline.outbox import Letter, queue
 from pbem.referee.mails import password_body
 from pbem.store import Game, Referee
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
+from pbem.deadlines.stored import describe
 from pbem.passwords import hash_password, new_password
-from pbem.pipeline.deadlines import describe
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import farewell_body, password_body

@@ -9,9 +9,9 @@ from sqlmodel import col, select
 
 from pbem.clock.control import tell
 from pbem.clock.nmr import undo_misses
-from pbem.pipeline.deadlines import next_deadline
-from pbem.pipeline.games import turn_of
-from pbem.pipeline.turns import TurnError, preview_resolution, resolve_turn
+from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
+from pbem.deadlines.stored import next_deadline
+from pbem.games.games import turn_of
 from pbem.referee import archive
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit

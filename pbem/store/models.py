@@ -133,7 +133,7 @@ class Outbox(SQLModel, table=True):
     bounced_at: datetime | None = None  # refused for good, or deferred too long: never sent
     # 0: a reply to a person who just wrote, sent first; 1: bulk (reports, reminders...).
     priority: int = 1
-    # A notice whose moment passes (pbem.pipeline.stale): not sent from expires_at on, and
+    # A notice whose moment passes (pbem.games.stale): not sent from expires_at on, and
     # superseded by a newer notice of the same topic; either way dropped, the reason in
     # last_error. Reports and replies have neither and are never dropped.
     expires_at: datetime | None = None

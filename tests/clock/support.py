@@ -8,10 +8,10 @@ from typing import Any
 from sqlmodel import col, select
 
 from pbem.clock import run_due
-from pbem.clock.options import ClockOptions
 from pbem.clock.run import ClockSummary
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
+from pbem.deadlines.options import ClockOptions
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import Outbox, Seat, transaction
 from pbem.store.models import ClockReminder
 from tests.conftest import NOW

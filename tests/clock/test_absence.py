@@ -8,7 +8,7 @@ from datetime import date, datetime
 from sqlmodel import select
 
 from pbem.clock import next_wakeup
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from pbem.store import Outbox, Quarantine, transaction
 from tests.clock.support import (
     DEADLINE,

@@ -12,7 +12,7 @@ from pbem.cli import main
 from pbem.clock import next_wakeup
 from pbem.clock.control import ClockError, pause, resume
 from pbem.config import load_settings
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from pbem.store import AuditLog, transaction
 from tests.clock.support import DEADLINE, HOUR, SIGNATURE, clock_bodies, clock_game, clock_mail, run
 from tests.conftest import NOW

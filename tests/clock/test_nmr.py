@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from pbem.pipeline.games import pending_turn, waiting_seats
-from pbem.pipeline.service import Service
+from pbem.games.games import pending_turn, waiting_seats
+from pbem.games.service import Service
 from pbem.store import AuditLog, Game, loads, transaction
 from tests.clock.support import (
     DEADLINE,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from pbem.store import AuditLog, transaction
 from tests.clock.support import (
     DEADLINE,

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from pbem.clock.policy import (
+from pbem.deadlines.policy import (
     Interval,
     NoDeadline,
     PolicyError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from tests.clock.support import (
     DEADLINE,
     HOUR,

@@ -9,8 +9,8 @@ import pytest
 
 from pbem.clock import run_due
 from pbem.clock.run import ClockSummary
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
 from tests.clock.support import DEADLINE, HOUR, clock_game, orders
 from tests.conftest import NOW
 from tests.support.games import body, game_row, outbox, turns

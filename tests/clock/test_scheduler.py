@@ -10,7 +10,7 @@ from apscheduler.events import EVENT_JOB_EXECUTED, EVENT_JOB_REMOVED, JobEvent
 
 from pbem.clock import next_wakeup, run_due
 from pbem.clock.scheduler import GameClock
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from tests.clock.support import DEADLINE, HOUR, clock_game, command, orders
 from tests.conftest import NOW
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.clock.control import pause, resume
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from pbem.store import transaction
 from tests.clock.support import (
     DEADLINE,

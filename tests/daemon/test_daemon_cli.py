@@ -46,7 +46,7 @@ def test_serve_once_takes_mail_in_and_sends(
         "mail out: 3 sent, 0 not sent, 0 bounced",
     ]
     assert (
-        "INFO pbem.pipeline.poll [game=g1 msg=m1@example.org] mail in: accepted"
+        "INFO pbem.intake.poll [game=g1 msg=m1@example.org] mail in: accepted"
         in (workdir / "pbem.log").read_text()
     )
     assert pbem(capsys, "--config", "pbem.toml", "outbox", "list") == [

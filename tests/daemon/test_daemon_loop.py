@@ -20,11 +20,11 @@ from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
 from pbem.daemon.wake import clock_wait, mail_wait
+from pbem.games.outbox import drain
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.logs import ContextFilter
 from pbem.mail.smtp import TemporaryFailure
-from pbem.pipeline.intake import receive
-from pbem.pipeline.outbox import drain
-from pbem.pipeline.service import Service
 from pbem.store import OrderSet, transaction
 from tests.servers.fake_time import FakeTime
 from tests.support.games import game_row, new_game, outbox, turns

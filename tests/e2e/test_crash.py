@@ -21,10 +21,10 @@ from sqlalchemy import Engine
 from sqlmodel import col, select
 
 from pbem.config import LimitSettings, SecuritySettings, Settings
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
+from pbem.intake.poll import poll_once
 from pbem.mail.maildir import MaildirInbox, MaildirSender
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.poll import poll_once
-from pbem.pipeline.service import Service
 from pbem.store import InboundMessage, OrderSet, Outbox, Turn, transaction
 from tests.support.databases import migrated_engine
 from tests.support.games import new_game

@@ -17,9 +17,9 @@ from typing import cast
 import pytest
 
 from engine import get_ruleset
+from pbem.games.service import Service
+from pbem.intake.poll import poll_once
 from pbem.mail.maildir import MaildirInbox, MaildirSender
-from pbem.pipeline.poll import poll_once
-from pbem.pipeline.service import Service
 from pbem.store import loads
 from pbem.templates import wrap
 from tests.support.games import game_row, inbound, new_game, orders, quarantined, turns

@@ -9,10 +9,10 @@ from datetime import datetime, timedelta
 
 from sqlmodel import select
 
-from pbem.pipeline.intake import Receipt, receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.outbox import as_message
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.outbox import as_message
+from pbem.games.service import Service
+from pbem.intake.intake import Receipt, receive
 from pbem.store import InboundMessage, Outbox, Quarantine, transaction
 from tests.fuzz.strategies import SEATS, UNIQUE
 from tests.support.games import new_game

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
 from tests.fuzz.intake_run import Tally, check_consistent, seat_games
 from tests.fuzz.strategies import hostile_mail
 

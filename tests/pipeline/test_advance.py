@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.pipeline.intake import Receipt, receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
+from pbem.intake.intake import Receipt, receive
 from pbem.store import Outbox
 from tests.support.games import body, new_game, orders, outbox
 from tests.support.mails import order_mail

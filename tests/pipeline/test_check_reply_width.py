@@ -7,9 +7,9 @@ import re
 from datetime import datetime
 from pathlib import Path
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from tests.support.games import body, new_game
 from tests.support.mails import order_mail
 

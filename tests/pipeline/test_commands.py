@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from pbem.clock.control import pause
-from pbem.pipeline.games import seats_of
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.games import seats_of
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import transaction
 from tests.support.games import body, game_row, new_game, outbox, quarantined
 from tests.support.mails import mail, order_mail

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from email.message import EmailMessage
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.outbox import as_message, drain
-from pbem.pipeline.service import Service
+from pbem.games.outbox import as_message, drain
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 from datetime import datetime
 
 from engine import ParsedOrders, get_ruleset
-from pbem.pipeline.forecast import forecast, sample_seed
-from pbem.pipeline.intake import Receipt, receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
+from pbem.intake.forecast import forecast, sample_seed
+from pbem.intake.intake import Receipt, receive
 from pbem.store import loads
 from tests.support.games import body, game_row, orders, turns
 from tests.support.mails import mail, order_mail

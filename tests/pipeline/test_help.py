@@ -9,10 +9,10 @@ from itertools import count
 import pytest
 
 from engine import all_rulesets, get_ruleset
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
 from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections
-from pbem.pipeline.intake import receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.intake.intake import receive
 from tests.support.games import body, new_game
 from tests.support.mails import mail
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 from datetime import datetime
 
 from pbem.config import LimitSettings
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail

@@ -8,11 +8,11 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from pbem.games.outbox import drain
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
-from pbem.pipeline.intake import receive
-from pbem.pipeline.outbox import drain
-from pbem.pipeline.service import Service
 from tests.support.games import new_game, outbox
 from tests.support.mails import mail
 

@@ -12,10 +12,10 @@ from email.message import EmailMessage
 
 from sqlmodel import col, select
 
+from pbem.games.outbox import DrainReport, drain
+from pbem.games.outbox_rows import next_send_time
+from pbem.games.service import Service
 from pbem.mail.smtp import PermanentFailure, TemporaryFailure
-from pbem.pipeline.outbox import DrainReport, drain
-from pbem.pipeline.outbox_rows import next_send_time
-from pbem.pipeline.service import Service
 from pbem.store import AuditLog, transaction
 from tests.support.games import body, new_game, outbox
 

@@ -1,4 +1,4 @@
-"""Stale notices in the outbox (pbem.pipeline.stale): a reminder still unsent when a nearer one
+"""Stale notices in the outbox (pbem.games.stale): a reminder still unsent when a nearer one
 is queued is superseded, one still unsent at its deadline is dropped by the drain, and mail
 that players must always get (replies, reports, game-end) refuses an expiry or a topic. The
 mail goes to the maildir outbox; the rows are real."""
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from pbem.games.outbox import Letter, drain, queue
+from pbem.games.service import Service
 from pbem.mail.maildir import MaildirSender
-from pbem.pipeline.outbox import Letter, drain, queue
-from pbem.pipeline.service import Service
 from pbem.store import transaction
 from tests.clock.support import DEADLINE, HOUR, clock_game, orders, run
 from tests.support.games import outbox

@@ -6,9 +6,9 @@ from datetime import datetime
 
 import pytest
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.quarantine import QuarantineError, entries, entry, replay
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.intake.quarantine import QuarantineError, entries, entry, replay
 from pbem.store import transaction
 from tests.support.games import inbound, new_game, orders, outbox
 from tests.support.mails import order_mail

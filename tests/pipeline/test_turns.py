@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from engine import Event
-from pbem.pipeline.intake import receive
-from pbem.pipeline.reports import event_line
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import TurnError, due_games, resolve_due, resolve_turn
-from pbem.proof.commitment import commitment
+from pbem.clock.turns import TurnError, due_games, resolve_due, resolve_turn
+from pbem.games.commitment import commitment
+from pbem.games.reports import event_line
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads, transaction
 from tests.support.databases import migrated_engine
 from tests.support.games import body, game_row, new_game, outbox, turns

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from pbem.cli import main
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
 from pbem.proof.verify import verify
 from tests.referee.support import Channel, referee_game
 from tests.referee.test_rollback import _play  # bot orders mailed in, turn by turn

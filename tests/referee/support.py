@@ -14,9 +14,9 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.cli import main
+from pbem.games.service import Service
+from pbem.intake.intake import Receipt, receive
 from pbem.passwords import hash_password
-from pbem.pipeline.intake import Receipt, receive
-from pbem.pipeline.service import Service
 from pbem.store import AuditLog, Referee, transaction
 from tests.support.games import body, new_game
 from tests.support.mails import mail

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from pbem.clock.options import ClockOptions
-from pbem.pipeline.service import Service
+from pbem.deadlines.options import ClockOptions
+from pbem.games.service import Service
 from tests.clock.support import orders, reminders, run
 from tests.referee.support import Channel, referee_game
 from tests.support.games import body, outbox, turns

@@ -10,8 +10,8 @@ from datetime import datetime
 from sqlmodel import select
 
 from engine import get_ruleset
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
 from pbem.proof.export import export_game
 from pbem.proof.verify import verify
 from pbem.store import Seat, loads, transaction

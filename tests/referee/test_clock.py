@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads, utc
 from tests.referee.support import Channel, referee_audit, referee_game
 from tests.support.games import body, game_row, orders, quarantined, turns
@@ -84,7 +84,7 @@ def test_change_the_deadline_policy(service: Service, now: datetime, via: Channe
         "deadline policy interval:24h from the next turn on (the pending deadline is unchanged)"
     )
     assert game_row(service).deadline_policy == "interval:24h"
-    # The wording of the policies is the game clock's (pbem/clock/policy.py).
+    # The wording of the policies is the game clock's (pbem/deadlines/policy.py).
     assert via.refuse("policy", "fortnightly").startswith(
         "deadline policy 'fortnightly' is not 'none', 'interval:<duration>'"
     )

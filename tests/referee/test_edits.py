@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads
 from tests.referee.support import Channel, referee_audit, referee_game, referee_mail, results_of
 from tests.support.games import body, turns

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from tests.referee.support import REFEREE, Channel, referee_game, referee_mail
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import order_mail

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_turn
+from pbem.clock.turns import resolve_turn
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads, transaction
 from tests.referee.support import REFEREE, Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body, orders, outbox

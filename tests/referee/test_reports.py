@@ -9,9 +9,9 @@ from datetime import datetime
 import pytest
 
 from pbem.cli import main
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from tests.referee.support import REFEREE, referee_audit, referee_game, referee_mail
 from tests.support.games import body, game_row, outbox
 from tests.support.mails import order_mail

@@ -11,11 +11,11 @@ import pytest
 from sqlmodel import col, select
 
 from engine import get_ruleset
-from pbem.clock.options import ClockOptions
-from pbem.pipeline.intake import receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.deadlines.options import ClockOptions
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import ArchivedOrderSet, ArchivedTurn, loads, transaction
 from tests.clock.support import DEADLINE, HOUR
 from tests.clock.support import orders as mail_orders

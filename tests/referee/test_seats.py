@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import select
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
-from pbem.pipeline.turns import resolve_due
+from pbem.clock.turns import resolve_due
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import Seat, loads, transaction, utc
 from tests.referee.support import Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body, outbox, turns

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pbem.cli import main
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import loads
 from tests.referee.support import REFEREE, referee_audit, referee_game, referee_mail
 from tests.support.games import body, inbound, quarantined, turns

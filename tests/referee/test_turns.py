@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.pipeline.intake import receive
-from pbem.pipeline.service import Service
+from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import Referee, transaction
 from tests.referee.support import REFEREE, Channel, referee_game
 from tests.support.games import body, game_row, outbox, turns

@@ -22,9 +22,9 @@ from engine import get_ruleset
 from pbem.config import Settings, load_settings
 from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import open_transport
-from pbem.pipeline.games import pending_turn
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.games.games import pending_turn
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
 from pbem.store import Game, InboundMessage, Outbox, loads, transaction
 from tests.servers.dovecot import Account
 from tests.servers.world import MailWorld, Player

@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.cli import main
-from pbem.clock.options import ClockOptions
 from pbem.config import Settings
+from pbem.deadlines.options import ClockOptions
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
+from pbem.intake.poll import poll_once
 from pbem.mail.smtp import SmtpSender
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.poll import poll_once
-from pbem.pipeline.service import Service
 from pbem.store import utcnow
 from tests.servers.moderated import (
     SEATS,

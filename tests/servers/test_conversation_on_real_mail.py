@@ -16,11 +16,11 @@ from sqlmodel import col, select
 
 from engine import get_ruleset
 from pbem.cli import main
+from pbem.games.games import pending_turn
+from pbem.games.outbox import Letter, queue
+from pbem.intake.poll import poll_once
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
-from pbem.pipeline.games import pending_turn
-from pbem.pipeline.outbox import Letter, queue
-from pbem.pipeline.poll import poll_once
 from pbem.store import Game, Outbox, loads, transaction, utcnow
 from tests.servers.moderated import SEATS, Table, inbound_rows
 from tests.servers.test_daemon_on_real_mail import serve_once

@@ -17,8 +17,8 @@ from sqlmodel import select
 
 from pbem.cli import main
 from pbem.config import Settings
+from pbem.intake.poll import poll_once
 from pbem.passwords import hash_password
-from pbem.pipeline.poll import poll_once
 from pbem.store import Referee, transaction
 from tests.servers.test_pipeline_on_real_mail import Table, moderated_game
 from tests.servers.world import MailWorld

@@ -13,8 +13,8 @@ from sqlalchemy import Engine
 
 from pbem.cli import main
 from pbem.config import Settings
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.service import Service
 from pbem.store import utcnow
 from tests.servers.moderated import logging_restored, write_config
 from tests.servers.world import MailWorld

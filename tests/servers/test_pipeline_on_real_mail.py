@@ -12,13 +12,13 @@ from typing import Any
 from sqlalchemy import Engine
 
 from pbem.config import Settings
+from pbem.games.lifecycle import SeatSpec
+from pbem.games.outbox import DrainReport, drain
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.intake.poll import poll_once
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
-from pbem.pipeline.intake import receive
-from pbem.pipeline.lifecycle import SeatSpec
-from pbem.pipeline.outbox import DrainReport, drain
-from pbem.pipeline.poll import poll_once
-from pbem.pipeline.service import Service
 from tests.servers.dovecot import Account
 from tests.servers.fake_time import FakeTime
 from tests.servers.world import MailWorld, Player, read_folder

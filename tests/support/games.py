@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlmodel import col, select
 
-from pbem.pipeline.lifecycle import GameSpec, SeatSpec, create_game
-from pbem.pipeline.outbox import as_message
-from pbem.pipeline.service import Service
+from pbem.games.lifecycle import GameSpec, SeatSpec, create_game
+from pbem.games.outbox import as_message
+from pbem.games.service import Service
 from pbem.store import Game, InboundMessage, OrderSet, Outbox, Quarantine, Turn, transaction
 
 SEATS = (

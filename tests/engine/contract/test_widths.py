@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine import Ruleset
-from pbem.pipeline.reports import event_line
+from pbem.games.reports import event_line
 from pbem.templates import wrap
 
 from .games import CASES, NAMES, case_id, played, seat_counts

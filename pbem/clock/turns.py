@@ -1,0 +1,190 @@
+"""Turn resolution: when every seat's orders are in (early processing) or the deadline has
+passed, the stored order texts are parsed again against the state before the turn and the
+engine resolves it. The snapshot, the turn record, the next turn and every seat's report are
+written in one transaction per game, so a crash resolves a turn wholly or not at all."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine import Resolution, Ruleset, get_ruleset
+from pbem.clock.due import facts_of
+from pbem.clock.nmr import note_misses, orders_for_missing
+from pbem.config import Settings
+from pbem.games.audit import audit
+from pbem.games.games import (
+    NO_PLAYER,
+    open_turn,
+    pending_turn,
+    seats_of,
+    stored_orders,
+)
+from pbem.games.held import check_held_orders
+from pbem.games.outbox import queue
+from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
+from pbem.games.reports import ResolvedTurn, end_letter, report_letter
+from pbem.games.service import Service
+from pbem.games.stale import drop_turn_notices
+from pbem.logs import log_context
+from pbem.store import Game, Referee, Seat, Turn, dumps, loads, transaction, utc
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    game: str
+    turn: int
+    orders: int  # seats whose orders were in
+    events: int
+    ended: bool
+    winners: tuple[str, ...] = ()
+
+
+class TurnError(ValueError):
+    pass
+
+
+def due_games(session: Session, *, now: datetime) -> list[str]:
+    """Running games whose pending turn is due: deadline passed, or all orders in."""
+    query = select(Game).where(Game.status == "running").order_by(col(Game.id))
+    return [game.id for game in session.exec(query) if is_due(session, game, now=now)]
+
+
+def is_due(session: Session, game: Game, *, now: datetime) -> bool:
+    """The clock decides: deadline plus grace passed, or every order in (early processing);
+    never while paused or while a seat the game waits for is away (pbem.clock.due)."""
+    facts = facts_of(session, game, now)
+    return facts is not None and facts.is_due()
+
+
+def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
+    """Resolve every due turn, each game in its own transaction."""
+    with transaction(service.db) as session:
+        game_ids = due_games(session, now=now)
+    summaries = []
+    for game_id in game_ids:
+        try:
+            with transaction(service.db) as session:
+                summary = resolve_turn(
+                    session, service.settings, game_id, now=now, only_if_due=True
+                )
+        except Exception:
+            # One game's failure (a ruleset bug, bad stored state) must not stop the others;
+            # its turn stays pending, rolled back whole, and is tried again next pass.
+            with log_context(game=game_id):
+                log.exception("turn not resolved")
+            continue
+        if summary:
+            summaries.append(summary)
+    return summaries
+
+
+def resolve_turn(
+    session: Session, settings: Settings, game_id: str, *, now: datetime, only_if_due: bool = False
+) -> TurnSummary | None:
+    """Resolve the pending turn of `game_id` now. With only_if_due, do nothing unless it is
+    still due once the game row is locked (another process may have resolved it)."""
+    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    if game is None:
+        raise TurnError(f"there is no game {game_id}")
+    if only_if_due and not is_due(session, game, now=now):
+        return None
+    turn = pending_turn(session, game)
+    if turn is None:
+        raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
+    resolution, played = _resolve(session, game, turn)
+    ordered = sum(1 for item in played.values() if item.by == "orders")
+    note_misses(session, settings, game, turn, now=now)  # before resolved_at: needs it pending
+    turn.state_after = dumps(resolution.state)
+    # The inputs go with the outputs: the export replays the turn from them (pbem.proof).
+    played_json = {seat: item.to_json() for seat, item in played.items()}
+    turn.record = dumps({**resolution.record_json(), "played": played_json})
+    turn.resolved_at = utc(now)
+    session.add(turn)
+    drop_turn_notices(session, game.id, turn.number, now=now)
+    outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
+    following = None
+    if outcome is None:
+        following = open_turn(
+            session, game, resolution.state, now=now, previous_deadline=turn.deadline
+        )
+    else:
+        game.status = "ended"
+        game.result = dumps(outcome.to_json())
+        session.add(game)
+    _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    if following is not None:  # after the report: the orders held for it are checked now
+        check_held_orders(session, settings, game, following, now=now)
+    audit(
+        session,
+        now,
+        "pipeline",
+        "turn-resolved",
+        game.id,
+        f"turn {turn.number}, {ordered} orders, {len(resolution.events)} events",
+    )
+    winners = outcome.winners if outcome else ()
+    return TurnSummary(
+        game.id, turn.number, ordered, len(resolution.events), bool(outcome), winners
+    )
+
+
+def preview_resolution(session: Session, game: Game, turn: Turn) -> Resolution:
+    """What resolving `turn` now would give; nothing is stored (a referee's preview)."""
+    return _resolve(session, game, turn)[0]
+
+
+def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
+    ruleset = get_ruleset(game.ruleset)
+    state = loads(turn.state_before)
+    sent = {seat: row.text for seat, row in stored_orders(session, game.id, turn.number).items()}
+    rows = {seat.name: seat for seat in seats_of(session, game.id)}
+    played = {
+        name: _played(session, ruleset, game, turn, state, rows[name], sent.get(name))
+        for name in ruleset.seats_to_order(state)
+    }
+    orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
+    return ruleset.resolve(state, orders, game.seed), played
+
+
+def _played(
+    session: Session,
+    ruleset: Ruleset,
+    game: Game,
+    turn: Turn,
+    state: dict[str, Any],
+    seat: Seat,
+    sent: str | None,
+) -> Played:
+    # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
+    if seat.status in NO_PLAYER:
+        return Played(NO_ORDERS, "")
+    if seat.status == BOT:  # given to the bot by a referee: its player's orders wait
+        return bot_played(ruleset, state, seat.name, game.seed)
+    if sent is not None:
+        return Played("orders", sent)
+    return orders_for_missing(session, ruleset, game, turn, state, seat)
+
+
+def _queue_mail(
+    session: Session, settings: Settings, game: Game, turn: Turn, *, ended: bool, now: datetime
+) -> None:
+    seats = seats_of(session, game.id)
+    view = ResolvedTurn.load(session, game, turn)
+    seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
+    for seat in seats:
+        queue(session, settings, report_letter(settings, view, seat), now=now)
+    if not ended:
+        return
+    readers = [(seat.name, seat.address) for seat in seats]
+    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
+    readers += [("", referee.address) for referee in referees]  # '': the map seen by no seat
+    for seat_name, address in readers:
+        letter = end_letter(settings, game, seat_name, address, turn, revision=view.revision)
+        queue(session, settings, letter, now=now)

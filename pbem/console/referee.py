@@ -1,0 +1,54 @@
+"""`pbem referee GAME COMMAND [ARGS...] --reason "..." [--as ADDRESS]`: the same commands as
+referee mail, run in one transaction."""
+
+from __future__ import annotations
+
+import argparse
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+
+import pbem.intake  # noqa: F401 (registers the intake's referee command, replay)
+from pbem.games.service import Service
+from pbem.referee.context import RefereeContext, run_command
+from pbem.referee.registry import RefereeError, commands
+from pbem.referee.roles import is_referee
+from pbem.store import Game, transaction
+
+
+def add_parser(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    handler: Callable[[argparse.Namespace], int],
+) -> None:
+    listing = "\n".join(
+        f"  {c.name} {c.usage}".rstrip() + f"\n      {c.summary}" for c in commands().values()
+    )
+    parser = sub.add_parser(
+        "referee",
+        help="referee commands: correct, roll back, rerun, replace, pause... (docs/referee.md)",
+        description="Run a referee command on a game. Every use is audited with its reason.",
+        epilog=f"commands:\n{listing}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.set_defaults(handler=handler)
+    parser.add_argument("game")
+    parser.add_argument("name", metavar="COMMAND", choices=sorted(commands()))
+    parser.add_argument("args", nargs="*", metavar="ARG")
+    parser.add_argument(
+        "--reason", required=True, help="why: kept in the audit log, told to players"
+    )
+    parser.add_argument("--as", dest="actor", metavar="ADDRESS", help="the referee acting")
+
+
+def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
+    with transaction(service.db) as session:
+        game = session.get(Game, args.game.lower())
+        if game is None:
+            raise RefereeError(f"there is no game {args.game}")
+        if args.actor and not is_referee(session, game.id, args.actor):
+            raise RefereeError(f"{args.actor} is not a referee of game {game.id}")
+        actor = args.actor.lower() if args.actor else "cli"
+        # Each use is a new action: the Message-IDs of the mail it sends must be new too.
+        origin = f"cli-{uuid.uuid4().hex}"
+        ctx = RefereeContext(session, service.settings, game, actor, now, origin)
+        return run_command(ctx, args.name, args.args, args.reason)

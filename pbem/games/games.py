@@ -1,0 +1,129 @@
+"""Reading a game: its seats, its pending turn, the orders stored for it, who is missing."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine import get_ruleset
+from pbem.deadlines.stored import next_deadline
+from pbem.games.played import BOT
+from pbem.passwords import hash_password
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+
+# Seat statuses of a seat a referee put into civil disorder or ejected the player of
+# (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
+NO_PLAYER = ("disorder", "ejected")
+
+
+def seats_of(session: Session, game_id: str) -> list[Seat]:
+    query = select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.position))
+    return list(session.exec(query))
+
+
+def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
+    for seat in seats_of(session, game_id):
+        if seat.name.lower() == name.lower():
+            return seat
+    return None
+
+
+def find_game(session: Session, game_id: str) -> Game | None:
+    # Game ids are stored lower-cased, and players may type them in any case.
+    return session.get(Game, game_id.lower())
+
+
+def pending_turn(session: Session, game: Game) -> Turn | None:
+    if game.status != "running":
+        return None
+    return turn_of(session, game.id, game.turn)
+
+
+def paused_turn(session: Session, game: Game) -> Turn | None:
+    """The turn a paused game will resume with: orders for it are kept meanwhile."""
+    if game.status != "paused":
+        return None
+    turn = turn_of(session, game.id, game.turn)
+    return turn if turn is not None and turn.resolved_at is None else None
+
+
+def turn_of(session: Session, game_id: str, number: int) -> Turn | None:
+    query = select(Turn).where(Turn.game_id == game_id, Turn.number == number)
+    return session.exec(query).first()
+
+
+def last_resolved_turn(session: Session, game_id: str) -> Turn | None:
+    query = (
+        select(Turn)
+        .where(Turn.game_id == game_id, col(Turn.resolved_at).is_not(None))
+        .order_by(col(Turn.number).desc())
+    )
+    return session.exec(query).first()
+
+
+def stored_orders(session: Session, game_id: str, turn: int) -> dict[str, OrderSet]:
+    query = select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.turn == turn)
+    return {row.seat: row for row in session.exec(query)}
+
+
+def waiting_seats(
+    session: Session, game: Game, turn: Turn, state: dict[str, Any] | None = None
+) -> list[str]:
+    """Seats the pending turn still waits for, in the ruleset's order (names only).
+    `state` saves parsing the turn's state again when the caller has it."""
+    state = state if state is not None else loads(turn.state_before)
+    expected = get_ruleset(game.ruleset).seats_to_order(state)
+    have = stored_orders(session, game.id, turn.number)
+    # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
+    # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
+    # Nor for a seat the bot plays (pbem/referee/bots.py).
+    out = (*NO_PLAYER, "abandoned", BOT)
+    absent = {s.name for s in seats_of(session, game.id) if s.status in out}
+    return [seat for seat in expected if seat not in have and seat not in absent]
+
+
+def add_seat(
+    session: Session, game: Game, name: str, address: str, password: str, *, cost: int
+) -> Seat:
+    position = len(seats_of(session, game.id))
+    row = Seat(
+        game_id=game.id,
+        name=name,
+        position=position,
+        address=address.lower(),
+        password_hash=hash_password(password, cost=cost),
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def open_turn(
+    session: Session,
+    game: Game,
+    state: dict[str, Any],
+    *,
+    now: Any,
+    previous_deadline: datetime | None = None,
+) -> Turn:
+    """Store `state` as the pending turn's starting state, with its deadline (a weekly one
+    comes after the `previous_deadline` too, see pbem.deadlines.policy)."""
+    turn = Turn(
+        game_id=game.id,
+        number=get_ruleset(game.ruleset).turn_number(state),
+        state_before=dumps(state),
+        deadline=next_deadline(
+            game.deadline_policy,
+            utc(now),
+            zone=game.timezone,
+            previous=utc(previous_deadline) if previous_deadline else None,
+        ),
+        opened_at=utc(now),
+    )
+    game.turn = turn.number
+    session.add(turn)
+    session.add(game)
+    session.flush()
+    return turn

@@ -1,0 +1,111 @@
+"""A game's life: created (open to sign-up or started at once), started (first turn, a start
+mail to every seat). Resolution and the end of the game are in turns.py."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from engine import Ruleset, get_ruleset
+from pbem.config import Settings
+from pbem.deadlines.options import ClockOptions
+from pbem.deadlines.stored import canonical
+from pbem.games.audit import audit
+from pbem.games.commitment import new_salt
+from pbem.games.games import add_seat, open_turn, seats_of
+from pbem.games.outbox import queue
+from pbem.games.reports import start_letter
+from pbem.store import Game, Referee, Turn, dumps, loads, utc
+
+
+class GameError(ValueError):
+    """A game that cannot be created or changed as asked; the message says why."""
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    address: str
+    password: str
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    id: str
+    ruleset: str
+    seats: Sequence[SeatSpec]
+    seed: int
+    seed_salt: str = ""  # hashed with the seed for the start mail's commitment; '': random
+    options: dict[str, Any] = field(default_factory=dict)
+    deadline_policy: str = "interval:48h"
+    early_processing: bool = True
+    address_check: bool = False
+    signup_seats: int = 0  # > 0: open to JOIN until this many more seats are taken
+    referees: Sequence[str] = ()  # no password yet: see pbem.referee.roles.give_passwords
+    announce_referee_actions: bool = True  # reports tell what a referee changed, and why
+    clock: ClockOptions = field(default_factory=ClockOptions)  # timezone, grace, reminders...
+
+
+def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
+    """Store a new game; start it at once unless it waits for sign-ups."""
+    ruleset = get_ruleset(spec.ruleset)
+    _check(session, spec, ruleset)
+    game = Game(
+        id=spec.id.lower(),
+        ruleset=ruleset.id,
+        options=dumps(ruleset.resolve_options(spec.options)),
+        seed=spec.seed,
+        seed_salt=spec.seed_salt or new_salt(),
+        status="open" if spec.signup_seats else "running",
+        deadline_policy=spec.deadline_policy,
+        early_processing=spec.early_processing,
+        address_check=spec.address_check,
+        signup_seats=spec.signup_seats,
+        created_at=utc(now),
+        announce_referee_actions=spec.announce_referee_actions,
+    )
+    spec.clock.apply(game)
+    session.add(game)
+    session.flush()
+    cost = settings.security.password_cost
+    for seat in spec.seats:
+        add_seat(session, game, seat.name.lower(), seat.address, seat.password, cost=cost)
+    for address in spec.referees:
+        session.add(Referee(game_id=game.id, address=address.lower()))
+    audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {len(spec.seats)} seats")
+    if not spec.signup_seats:
+        start_game(session, settings, game, now=now)
+    return game
+
+
+def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
+    if not spec.id or not spec.id.replace("-", "").replace("_", "").isalnum():
+        raise GameError(f"a game id is letters, digits, - and _, not {spec.id!r}")
+    if session.get(Game, spec.id.lower()) is not None:
+        raise GameError(f"there is already a game {spec.id}")
+    names = [seat.name.lower() for seat in spec.seats]
+    if len(set(names)) != len(names):
+        raise GameError("two seats have the same name")
+    if any(not name.isalnum() for name in names):
+        raise GameError("a seat name is letters and digits only")
+    total = len(spec.seats) + spec.signup_seats
+    if not ruleset.min_seats <= total <= ruleset.max_seats:
+        raise GameError(f"{ruleset.id} takes {ruleset.min_seats} to {ruleset.max_seats} seats")
+    canonical(spec.deadline_policy, spec.clock.timezone)  # raises on a bad policy
+
+
+def start_game(session: Session, settings: Settings, game: Game, *, now: datetime) -> Turn:
+    """The first turn from the ruleset's new game, and a start mail to every seat."""
+    seats = seats_of(session, game.id)
+    names = [seat.name for seat in seats]
+    state = get_ruleset(game.ruleset).new_game(names, loads(game.options), game.seed)
+    game.status = "running"
+    turn = open_turn(session, game, state, now=now)
+    for seat in seats:
+        queue(session, settings, start_letter(settings, game, seat, turn), now=now)
+    audit(session, now, "pipeline", "game-started", game.id, ", ".join(names))
+    return turn

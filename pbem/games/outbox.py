@@ -1,0 +1,289 @@
+"""The outbox: mail is queued in the transaction of the change that caused it and sent later
+by `drain`, which marks each row sent after the transport took it. Message-IDs are stable, and
+the table's unique Message-ID makes queueing the same mail twice impossible.
+
+A row is waiting (sent_at, bounced_at and dropped_at unset; not before next_attempt_at if
+set), sent, bounced (refused for good by the server, or deferred for longer than [smtp]
+give_up_hours), or dropped (a notice gone stale before it could be sent: pbem.games.stale).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+from typing import cast
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from pbem.config import Settings
+from pbem.games.audit import audit
+from pbem.games.outbox_rows import (
+    BULK,
+    REPLY,
+    flush_deferred,
+    is_due,
+    is_waiting,
+    last_sent_before,
+    next_rows,
+)
+from pbem.games.protocols import Sender
+from pbem.games.service import Service
+from pbem.games.stale import check_droppable, drop_expired, expired, supersede
+from pbem.logs import log_context
+from pbem.mail.compose import compose, stable_message_id
+from pbem.mail.smtp import PermanentFailure, TemporaryFailure, give_up_after, retry_delay
+from pbem.store import Outbox, Referee, transaction, utc
+from pbem.templates import render
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Letter:
+    """A mail to queue: who gets it, and what it says."""
+
+    kind: str  # reply | report | game-end | bounce | clock | announcement
+    to: str
+    subject: str
+    body: str
+    message_id: str
+    in_reply_to: str = ""
+    game_id: str | None = None
+    references: tuple[str, ...] = ()  # the thread the mail we answer belongs to
+    # Only for notices that can go stale (pbem.games.stale): not sent from this moment on,
+    # and superseded by a newer letter of the same topic.
+    expires_at: datetime | None = None
+    topic: str = ""
+
+
+def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
+    auto = "auto-replied" if letter.kind == "reply" else "auto-generated"
+    message = compose(
+        sender=f"{settings.mail.name} <{settings.mail.address}>",
+        to=letter.to,
+        subject=letter.subject,
+        body=letter.body,
+        message_id=letter.message_id,
+        in_reply_to=letter.in_reply_to,
+        references=letter.references,
+        loop_token=settings.mail.loop_token,
+        auto=auto,
+    )
+    if letter.topic or letter.expires_at is not None:
+        check_droppable(letter.kind)
+    if letter.topic:
+        supersede(session, letter.topic, letter.message_id, now=now)
+    row = Outbox(
+        message_id=letter.message_id,
+        kind=letter.kind,
+        priority=REPLY if letter.kind == "reply" else BULK,
+        recipient=letter.to.lower(),
+        subject=letter.subject,
+        raw=message.as_bytes(),
+        game_id=letter.game_id,
+        created_at=utc(now),
+        topic=letter.topic,
+        expires_at=utc(letter.expires_at) if letter.expires_at is not None else None,
+    )
+    session.add(row)
+    session.flush()
+    return row
+
+
+def replies_allowed(session: Session, settings: Settings, to: str, *, now: datetime) -> bool:
+    """Under the per-address reply limit? Counted from the outbox itself, so it survives
+    restarts and holds across processes."""
+    since = utc(now) - timedelta(minutes=settings.limits.reply_window_minutes)
+    query = select(func.count()).where(
+        Outbox.recipient == to.lower(), Outbox.kind == "reply", col(Outbox.created_at) > since
+    )
+    return session.exec(query).one() < settings.limits.replies_per_sender
+
+
+@dataclass(frozen=True)
+class DrainReport:
+    sent: int
+    failed: int  # not sent in this pass: deferred, bounced, or the one the pass stopped at
+    bounced: int = 0  # of those, recorded as bounced (never to be sent)
+    stopped: str = ""  # why the pass ended early (the transport is down), or ""
+    dropped: int = 0  # stale notices dropped instead of sent (pbem.games.stale)
+    flushed: int = 0  # deferred mail a success made due at once (after an outage)
+
+
+def drain(
+    service: Service,
+    sender: Sender,
+    *,
+    now: datetime,
+    limit: int = 1000,
+    stop: Callable[[], bool] = lambda: False,
+) -> DrainReport:
+    """Send the mail that is due, replies before bulk and each oldest first, one transaction
+    per mail. A mail the server
+    defers waits a growing delay; one it refuses, or defers too long, is recorded as bounced
+    and the game's referees are told. When the transport as a whole is down the pass stops,
+    holding nothing against the mail. A stale notice is dropped instead of sent. The first
+    success of the pass flushes the mail deferred while the server was failing: it is tried
+    in this pass, not after its own delay (the sender's rate limit still holds). `stop` is
+    asked between mails."""
+    counts: Counter[str] = Counter()
+    stopped, flushed = "", 0
+    tried: set[int] = set()
+    with transaction(service.db) as session:
+        last_sent = last_sent_before(session, now)
+        queue_ids = next_rows(session, now, limit, skip=frozenset())
+    while queue_ids and len(tried) < limit and not stop():
+        row_id = queue_ids.pop(0)
+        tried.add(row_id)
+        result, error = _deliver(service, sender, row_id, now)
+        counts[result] += 1
+        if result == "down":
+            stopped = error
+            break
+        if result == "sent" and counts["sent"] == 1:
+            flushed, queue_ids = _flush(service, now, last_sent, limit, tried, queue_ids)
+    failed = counts["deferred"] + counts["bounced"] + counts["down"]
+    return DrainReport(
+        counts["sent"], failed, counts["bounced"], stopped, counts["dropped"], flushed
+    )
+
+
+def _flush(
+    service: Service,
+    now: datetime,
+    last_sent: datetime | None,
+    limit: int,
+    tried: set[int],
+    queue_ids: list[int],
+) -> tuple[int, list[int]]:
+    """After the pass's first success: make the mail deferred during the outage due, and
+    return the rows still to try in this pass."""
+    with transaction(service.db) as session:
+        flushed = flush_deferred(session, service.settings.smtp, now, since=last_sent)
+    if not flushed:
+        return 0, queue_ids
+    log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
+    with transaction(service.db) as session:
+        return flushed, next_rows(session, now, limit - len(tried), skip=frozenset(tried))
+
+
+def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
+    """Try one row: (what became of it, the error if any). No transaction is open while the
+    transport works, so a slow or hanging server holds up nothing else (intake, the clocks):
+    the row is read, sent, then recorded under its lock. A second drain (another process)
+    that took the row meanwhile is left alone: the mail may then have gone twice, with one
+    Message-ID (at least once, as after a crash)."""
+    with transaction(service.db) as session:
+        row = session.get(Outbox, row_id)
+        if row is None or not is_due(row, now):
+            return "skipped", ""
+        if expired(row, now):
+            drop_expired(row, now)
+            with log_context(game=row.game_id or "-", message=row.message_id):
+                log.info("outbox: %s to %s dropped: %s", row.kind, row.recipient, row.last_error)
+            return "dropped", ""
+        raw, game, message_id = row.raw, row.game_id or "-", row.message_id
+    with log_context(game=game, message=message_id):
+        failure = _send(sender, raw, message_id)
+        with transaction(service.db) as session:
+            row = session.get(Outbox, row_id, with_for_update=True)
+            if row is None or not is_waiting(row):
+                log.warning("outbox: another drain recorded %s meanwhile", message_id)
+                return "skipped", ""
+            return _record(session, service.settings, row, failure, now), row.last_error
+
+
+def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
+    """Hand the mail to the sender; the failure, or None when it took the mail."""
+    try:
+        sender.send(as_message(raw))
+    except (TemporaryFailure, PermanentFailure) as failure:
+        return failure
+    except Exception as error:
+        # A sender without our two failures (the maildir's OSError) or a bug: retried later
+        # like a deferral, so that one poisoned mail cannot hold up the queue behind it.
+        log.exception("outbox: %s not sent", message_id)
+        return error
+    return None
+
+
+def _record(
+    session: Session, settings: Settings, row: Outbox, failure: Exception | None, now: datetime
+) -> str:
+    """Record what became of a row: sent, deferred, bounced or down (the transport is away;
+    the row is not counted against)."""
+    if failure is None:
+        row.attempts += 1
+        row.sent_at = utc(now)
+        row.next_attempt_at = None
+        return "sent"
+    if isinstance(failure, TemporaryFailure):
+        row.last_error = str(failure)
+        return "down" if failure.transport_down else _defer(session, settings, row, now)
+    if isinstance(failure, PermanentFailure):
+        row.attempts += 1
+        row.last_error = str(failure)
+        _bounce(session, settings, row, now)
+        return "bounced"
+    row.last_error = f"{type(failure).__name__}: {failure}"
+    return _defer(session, settings, row, now)
+
+
+def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> str:
+    row.attempts += 1
+    if utc(now) - utc(row.created_at) >= give_up_after(settings.smtp):
+        _bounce(session, settings, row, now)
+        return "bounced"
+    row.next_attempt_at = utc(now) + retry_delay(settings.smtp, row.attempts)
+    log.info(
+        "outbox: %s deferred until %s: %s", row.message_id, row.next_attempt_at, row.last_error
+    )
+    return "deferred"
+
+
+def _bounce(session: Session, settings: Settings, row: Outbox, now: datetime) -> None:
+    row.bounced_at = utc(now)
+    row.next_attempt_at = None
+    log.warning("outbox: %s to %s bounced: %s", row.message_id, row.recipient, row.last_error)
+    detail = f"{row.kind} {row.message_id} to {row.recipient}: {row.last_error}"
+    audit(session, now, "pipeline", "mail-bounced", row.game_id, detail)
+    if row.kind == "bounce" or row.game_id is None:
+        return  # a notice about a notice could bounce back and forth for ever
+    query = select(Referee).where(Referee.game_id == row.game_id).order_by(col(Referee.id))
+    for referee in session.exec(query):
+        if referee.address.lower() != row.recipient:
+            queue(session, settings, _bounce_notice(settings, row, referee.address), now=now)
+
+
+def _bounce_notice(settings: Settings, row: Outbox, to: str) -> Letter:
+    body = render(
+        "bounce_notice",
+        moderator=settings.mail.name,
+        game=row.game_id,
+        recipient=row.recipient,
+        subject=row.subject,
+        kind=row.kind,
+        queued=utc(row.created_at).strftime("%Y-%m-%d %H:%M UTC"),
+        attempts=row.attempts,
+        error=row.last_error,
+    )
+    # One notice per bounced mail and referee: the unique Message-ID sees to it.
+    message_id = stable_message_id("bounce", row.message_id, to, domain=settings.mail.domain)
+    subject = f"[{row.game_id}] undeliverable: {row.subject}"
+    return Letter("bounce", to, subject, body, message_id, game_id=row.game_id)
+
+
+def last_outbox_id(service: Service) -> int:
+    """The id of the newest outbox row (0 if none): grows whenever anything queues mail."""
+    with transaction(service.db) as session:
+        return session.exec(select(func.max(Outbox.id))).one() or 0
+
+
+def as_message(raw: bytes) -> EmailMessage:
+    return cast(EmailMessage, message_from_bytes(raw, policy=policy.default))

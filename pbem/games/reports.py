@@ -1,0 +1,218 @@
+"""Turn reports, start-of-game and end-of-game mails, rendered from what is stored (the
+turn's state and record), so a resent report is the same text as the first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from engine import Event, OrderResult, Resolution, Ruleset, get_ruleset
+from pbem.config import Settings
+from pbem.deadlines.stored import describe
+from pbem.games.commitment import commitment
+from pbem.games.games import stored_orders
+from pbem.games.lines import MailLines
+from pbem.games.outbox import Letter
+from pbem.games.played import BOT, played_of
+from pbem.mail.compose import stable_message_id
+from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
+from pbem.templates import render, wrap
+
+
+@dataclass(frozen=True)
+class ResolvedTurn:
+    """What every seat's report of one resolved turn is made from, loaded once."""
+
+    game: Game
+    turn: Turn
+    ruleset: Ruleset
+    after: dict[str, Any]
+    resolution: Resolution
+    following: Turn | None
+    line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
+    revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
+    referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
+    bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
+
+    @classmethod
+    def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
+        ruleset = get_ruleset(game.ruleset)
+        after = loads(turn.state_after or turn.state_before)
+        played = played_of(loads(turn.record or "{}"))
+        # The mail lines of the orders a seat sent, unless the bot played it instead.
+        orders = {
+            seat: row
+            for seat, row in stored_orders(session, game.id, turn.number).items()
+            if seat not in played or played[seat].by == "orders"
+        }
+        return cls(
+            game=game,
+            turn=turn,
+            ruleset=ruleset,
+            after=after,
+            resolution=Resolution.from_record(after, loads(turn.record or "{}")),
+            following=_following_turn(session, game, ruleset, after),
+            line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
+            revision=_revision(session, game.id, turn.number),
+            referee_notes=_referee_notes(session, game, turn.number),
+            bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
+        )
+
+
+def report_letter(settings: Settings, view: ResolvedTurn, seat: Seat) -> Letter:
+    """The report of a resolved turn for `seat`."""
+    game, number = view.game.id, view.turn.number
+    # A turn resolved again after a rollback gets new reports, with new Message-IDs.
+    again = (f"rerun-{view.revision}",) if view.revision else ()
+    parts = ("report", game, str(number), seat.name, *again)
+    return Letter(
+        "report",
+        seat.address,
+        f"[{game}] turn {number} report",
+        report_body(settings, view, seat),
+        stable_message_id(*parts, domain=settings.mail.domain),
+        game_id=game,
+    )
+
+
+def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
+    ruleset, after, following = view.ruleset, view.after, view.following
+    events = view.resolution.events_for(seat.name)
+    return render(
+        "report",
+        moderator=settings.mail.name,
+        game=view.game.id,
+        title=ruleset.title,
+        seat=seat.name,
+        turn=view.turn.number,
+        next_turn=following.number if following else None,
+        deadline=describe(following.deadline, view.game.timezone) if following else "",
+        events=[event_line(e) for e in events if concerns(e, seat.name)],
+        results=_result_lines(view, seat),
+        holdings=ruleset.holdings(after, seat.name),
+        map=ruleset.render_map(after, seat.name),
+        news=[event_line(e, news=True) for e in events if not concerns(e, seat.name)],
+        summary=ruleset.public_summary(after),
+        referee_notes=list(view.referee_notes),
+        template=ruleset.order_template(after, seat.name) if following else "",
+        # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.
+        nmr=loads(view.turn.nmr or "{}").get(seat.name),
+        by_bot=seat.name in view.bot_seats,
+        bot_seats=[name for name in view.bot_seats if name != seat.name],
+        abandon_after=view.game.abandon_after,
+    )
+
+
+def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Letter:
+    ruleset = get_ruleset(game.ruleset)
+    state = loads(turn.state_before)
+    body = render(
+        "game_start",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        seat=seat.name,
+        turn=turn.number,
+        deadline=describe(turn.deadline, game.timezone),
+        holdings=ruleset.holdings(state, seat.name),
+        map=ruleset.render_map(state, seat.name),
+        summary=ruleset.public_summary(state),
+        template=ruleset.order_template(state, seat.name),
+        commitment=commitment(game.seed, game.seed_salt),
+    )
+    message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
+    return Letter(
+        "report",
+        seat.address,
+        f"[{game.id}] game begins: you are {seat.name}",
+        body,
+        message_id,
+        game_id=game.id,
+    )
+
+
+def end_letter(
+    settings: Settings, game: Game, seat_name: str, to: str, turn: Turn, *, revision: int = 0
+) -> Letter:
+    ruleset = get_ruleset(game.ruleset)
+    final = loads(turn.state_after or turn.state_before)
+    outcome = ruleset.outcome(final)
+    body = render(
+        "game_end",
+        moderator=settings.mail.name,
+        game=game.id,
+        title=ruleset.title,
+        turn=turn.number,
+        reason=outcome.reason if outcome else "the game was ended",
+        winners=list(outcome.winners) if outcome else [],
+        summary=ruleset.public_summary(final),
+        map=ruleset.render_map(final, seat_name),
+        seed=game.seed,
+        salt=game.seed_salt,
+        commitment=commitment(game.seed, game.seed_salt),
+    )
+    again = (f"rerun-{revision}",) if revision else ()
+    message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)
+    return Letter("game-end", to, f"[{game.id}] game over", body, message_id, game_id=game.id)
+
+
+def _revision(session: Session, game_id: str, number: int) -> int:
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    )
+    return session.exec(query).one()
+
+
+def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
+    """The public referee notes of the turn, unless the game opted out of them."""
+    if not game.announce_referee_actions:
+        return ()
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
+    )
+    notes = session.exec(query.order_by(col(RefereeNote.id)))
+    return tuple(wrap(f"{note.effect}. Why: {note.reason}") for note in notes)
+
+
+def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
+    if ruleset.outcome(after) is not None:
+        return None
+    number = ruleset.turn_number(after)
+    query = select(Turn).where(Turn.game_id == game.id, Turn.number == number)
+    return session.exec(query).first()
+
+
+def concerns(event: Event, seat: str) -> bool:
+    """Whether the event belongs under 'What happened' (it is about this seat, or about no
+    seat in particular) rather than under 'News' (public news about other seats)."""
+    return event.seat in ("", seat) or seat in event.also
+
+
+def event_line(event: Event, news: bool = False) -> str:
+    """An event as a report line; as `news` (about another seat) it names that seat."""
+    # The dice are shown unless the ruleset's text already shows every one of them.
+    text = event.news() if news else event.text
+    shown = all(str(die) in text for die in event.dice)
+    dice = "" if shown else f" (dice: {' '.join(map(str, event.dice))})"
+    phase = f"[{event.phase}] " if event.phase else ""
+    return wrap(f"{phase}{text}{dice}")
+
+
+def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:
+    return result_lines(
+        view.resolution.results.get(seat.name, []), view.line_maps.get(seat.name, [])
+    )
+
+
+def result_lines(results: list[OrderResult], line_map: list[int]) -> list[str]:
+    """How each order went, numbered as the lines of the mail it came in."""
+    mail = MailLines(line_map)
+    lines = []
+    for result in results:
+        mail_no = mail.of(result.line_no)
+        note = f": {mail.in_text(result.note)}" if result.note else ""
+        lines.append(wrap(f"line {mail_no}: {result.order} - {result.status.value}{note}"))
+    return lines

@@ -1,0 +1,79 @@
+"""SET ABSENCE: a seat announces that it is away through a date (in the game's time zone), or
+that it is back (SET ABSENCE NONE). It is a mail command on the line after the seat's GAME
+line, answered to the seat's registered address:
+
+    GAME g1 SEAT alice PASSWORD secret
+    SET ABSENCE 2026-12-24
+
+While away a seat gets no reminders and a turn without its orders is not counted as a miss;
+with the game option wait_for_absent, a turn that lacks its orders waits until the absence
+is over (see pbem.clock.due)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from pbem.config import Settings
+from pbem.games.audit import audit
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.store import Game
+
+SET_FORM = "SET ABSENCE <last day away, YYYY-MM-DD> or SET ABSENCE NONE"
+
+
+class AbsenceError(ValueError):
+    pass
+
+
+def set_command(context: MailContext, envelope: Envelope) -> None:
+    """SET ABSENCE (SET PASSWORD is pbem.intake.own_password)."""
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    try:
+        until = parse_absence(envelope.command_args, game, context.now, context.settings)
+    except AbsenceError as error:
+        context.quarantine("set", str(error), reply_to=seat.address, details=[f"Use: {SET_FORM}"])
+        return
+    seat.absent_until = until
+    context.session.add(seat)
+    shown = until.isoformat() if until else "none"
+    audit(
+        context.session, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}"
+    )
+    context.finish("answered", f"SET ABSENCE {shown} for {seat.name}")
+    context.reply(
+        seat.address,
+        "absence",
+        game=game.id,
+        seat=seat.name,
+        until=until.isoformat() if until else "",
+        zone=game.timezone,
+        waits=game.wait_for_absent,
+    )
+
+
+def parse_absence(
+    args: tuple[str, ...], game: Game, now: datetime, settings: Settings
+) -> date | None:
+    """The last day away from the command's words, checked: today or later in the game's
+    zone, and at most [clock] max_absence_days ahead. None for NONE."""
+    if len(args) != 2 or args[0] != "absence":
+        raise AbsenceError("SET knows two settings: ABSENCE and PASSWORD")
+    if args[1] == "none":
+        return None
+    try:
+        until = date.fromisoformat(args[1])
+    except ValueError:
+        raise AbsenceError(f"{args[1]!r} is not a date like 2026-12-24") from None
+    today = now.astimezone(ZoneInfo(game.timezone)).date()
+    if until < today:
+        raise AbsenceError(f"{until} has passed")
+    longest = settings.clock.max_absence_days
+    if until > today + timedelta(days=longest):
+        raise AbsenceError(f"an absence reaches at most {longest} days ahead; ask the referee")
+    return until

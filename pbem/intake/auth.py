@@ -1,0 +1,83 @@
+"""Who sent this: the game, the seat and its password (and, by game option, its registered
+address). Every failure quarantines the mail; a seat's failure is told to its registered
+address, never to whoever claims to be it."""
+
+from __future__ import annotations
+
+from pbem.games.games import NO_PLAYER, find_game, find_seat, seats_of
+from pbem.games.played import BOT
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.passwords import verify_password
+from pbem.store import Game, Seat
+
+
+def find_running_game(context: MailContext, envelope: Envelope) -> Game | None:
+    sender = context.mail.sender
+    if not envelope.game:
+        context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
+        return None
+    game = find_game(context.session, envelope.game)
+    if game is None:
+        context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
+        return None
+    context.inbound.game_id = game.id
+    if game.status == "open":
+        context.quarantine(
+            "not-started", f"game {game.id} has not begun; it is open to JOIN", reply_to=sender
+        )
+        return None
+    if game.status == "ended":
+        context.quarantine("game-over", f"game {game.id} has ended", reply_to=sender)
+        return None
+    return game
+
+
+def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] | None:
+    game = find_running_game(context, envelope)
+    if game is None:
+        return None
+    sender = context.mail.sender
+    seat = find_seat(context.session, game.id, envelope.seat) if envelope.seat else None
+    if seat is None:
+        names = ", ".join(s.name for s in seats_of(context.session, game.id))
+        wanted = envelope.seat or "(none)"
+        context.quarantine(
+            "unknown-seat",
+            f"game {game.id} has no seat {wanted}",
+            reply_to=sender,
+            details=[f"The seats are: {names}"],
+        )
+        return None
+    context.inbound.seat = seat.name
+    if not verify_password(envelope.password or "", seat.password_hash):
+        context.quarantine(
+            "password",
+            f"wrong password for seat {seat.name} in game {game.id}",
+            reply_to=seat.address,
+            details=[f"The mail came from {sender or 'an unknown address'}."],
+        )
+        return None
+    if seat.status in NO_PLAYER:
+        context.quarantine(
+            "seat-disorder",
+            f"seat {seat.name} is in civil disorder; only a referee can give it a player again",
+            reply_to=seat.address,
+        )
+        return None
+    if seat.status == BOT:
+        context.quarantine(
+            "seat-bot",
+            f"seat {seat.name} is played by the bot; only a referee can give it back to you",
+            reply_to=seat.address,
+        )
+        return None
+    if game.address_check and sender != seat.address:
+        context.quarantine(
+            "address",
+            f"orders for {seat.name} come only from its registered address",
+            reply_to=seat.address,
+            details=[f"The mail came from {sender or 'an unknown address'}."],
+        )
+        return None
+    return game, seat

@@ -1,0 +1,204 @@
+"""Mail commands besides orders: HELP, STATUS, REPORT [turn], ORDERS, JOIN and SET. Commands that
+show a seat's own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's
+registered address; HELP and STATUS show nothing private and answer the sender."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import get_ruleset
+from pbem.deadlines.stored import describe
+from pbem.games.audit import audit
+from pbem.games.games import (
+    add_seat,
+    find_game,
+    last_resolved_turn,
+    pending_turn,
+    seats_of,
+    stored_orders,
+    turn_of,
+    waiting_seats,
+)
+from pbem.games.lifecycle import start_game
+from pbem.games.reports import ResolvedTurn, report_body
+from pbem.intake.absence import set_command
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.intake.forecast import forecast_command
+from pbem.intake.help import help_reply, send_help
+from pbem.intake.open_games import list_command
+from pbem.intake.own_password import set_password
+from pbem.mail.envelope import Envelope
+from pbem.passwords import masked
+from pbem.store import Game, loads
+
+HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
+
+
+def run_command(context: MailContext, envelope: Envelope) -> None:
+    if envelope.problem:
+        context.quarantine(
+            "envelope", envelope.problem, reply_to=context.mail.sender, hint=HELP_HINT
+        )
+        return
+    COMMANDS.get(envelope.command, _unknown)(context, envelope)
+
+
+def _unknown(context: MailContext, envelope: Envelope) -> None:
+    context.finish("answered", f"HELP (no command {envelope.command})")
+    help_reply(context, envelope, unknown=envelope.command)
+
+
+def _status(context: MailContext, envelope: Envelope) -> None:
+    if not envelope.game:
+        context.quarantine(
+            "envelope", "STATUS needs a game: STATUS <game>", reply_to=context.mail.sender
+        )
+        return
+    game = find_game(context.session, envelope.game)
+    if game is None:
+        context.quarantine(
+            "unknown-game", f"there is no game {envelope.game}", reply_to=context.mail.sender
+        )
+        return
+    context.finish("answered", f"STATUS {game.id}")
+    context.reply(context.mail.sender, "status", **_status_facts(context, game))
+
+
+def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
+    rows = seats_of(context.session, game.id)
+    seats = [seat.name for seat in rows]
+    today = context.now.date()
+    facts: dict[str, object] = {
+        "away": [
+            f"{seat.name} until {seat.absent_until.isoformat()}"
+            for seat in rows
+            if seat.absent_until is not None and seat.absent_until >= today
+        ],
+        "game": game.id,
+        "title": get_ruleset(game.ruleset).title,
+        "status": game.status,
+        "seats": seats,
+        "free": game.signup_seats,
+        "result": "",
+    }
+    # A paused game still has its pending turn: pending_turn() answers only for running ones.
+    turn = turn_of(context.session, game.id, game.turn) if game.status == "paused" else None
+    turn = turn or pending_turn(context.session, game)
+    if turn is not None:
+        waiting = waiting_seats(context.session, game, turn)
+        ordered = sorted(stored_orders(context.session, game.id, turn.number))
+        facts.update(
+            turn=turn.number,
+            deadline=describe(turn.deadline, game.timezone),
+            waiting=waiting,
+            ordered=[seat for seat in seats if seat in ordered],
+        )
+    if game.result:
+        facts["result"] = loads(game.result)["reason"]
+    return facts
+
+
+def _orders(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    turn = pending_turn(context.session, game)
+    number = turn.number if turn else game.turn
+    row = stored_orders(context.session, game.id, number).get(seat.name)
+    context.finish("answered", f"ORDERS for {seat.name}, turn {number}")
+    context.reply(
+        seat.address,
+        "orders_echo",
+        game=game.id,
+        seat=seat.name,
+        turn=number,
+        text=row.text if row else None,
+        message_id=row.message_id if row else "",
+        version=row.version if row else 0,
+    )
+
+
+def _report(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    args = envelope.command_args
+    turn = (
+        turn_of(context.session, game.id, int(args[0]))
+        if args
+        else last_resolved_turn(context.session, game.id)
+    )
+    if turn is None or turn.resolved_at is None:
+        which = f"turn {args[0]}" if args else "any turn"
+        context.quarantine("no-report", f"there is no report of {which} yet", reply_to=seat.address)
+        return
+    context.finish("answered", f"REPORT {turn.number} for {seat.name}")
+    view = ResolvedTurn.load(context.session, game, turn)
+    context.reply_text(seat.address, report_body(context.settings, view, seat))
+
+
+def _join(context: MailContext, envelope: Envelope) -> None:
+    sender = context.mail.sender
+    game = find_game(context.session, envelope.game)
+    if game is not None:  # two JOINs for the last seat must not both get it
+        context.session.refresh(game, with_for_update=True)
+    refusal = _join_refusal(context, envelope, game)
+    if refusal or game is None:
+        context.quarantine("join", refusal or "no such game", reply_to=sender)
+        return
+    cost = context.settings.security.password_cost
+    seat = add_seat(context.session, game, envelope.seat, sender, envelope.password, cost=cost)
+    game.signup_seats -= 1
+    context.inbound.seat = seat.name
+    audit(context.session, context.now, sender, "seat-joined", game.id, seat.name)
+    context.finish("answered", f"JOIN {game.id} as {seat.name}")
+    context.reply(
+        sender,
+        "joined",
+        game=game.id,
+        title=get_ruleset(game.ruleset).title,
+        seat=seat.name,
+        masked=masked(envelope.password),
+        started=game.signup_seats == 0,
+        free=game.signup_seats,
+    )
+    if game.signup_seats == 0:
+        start_game(context.session, context.settings, game, now=context.now)
+
+
+def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -> str:
+    if game is None:
+        return f"there is no game {envelope.game}"
+    if game.status != "open" or game.signup_seats <= 0:
+        return f"game {game.id} is not open to sign-up"
+    if not context.mail.sender:
+        return "the mail has no address to register"
+    if not envelope.seat.isalnum():
+        return "a seat name is letters and digits only"
+    taken = {seat.name for seat in seats_of(context.session, game.id)}
+    if envelope.seat in taken:
+        return f"the seat name {envelope.seat} is taken; choose another"
+    return ""
+
+
+def _set(context: MailContext, envelope: Envelope) -> None:
+    """SET PASSWORD (pbem.intake.own_password) or SET ABSENCE (pbem.intake.absence)."""
+    if envelope.command_args[:1] == ("password",):
+        set_password(context, envelope)
+    else:
+        set_command(context, envelope)
+
+
+COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
+    "HELP": send_help,
+    "STATUS": _status,
+    "ORDERS": _orders,
+    "REPORT": _report,
+    "JOIN": _join,
+    "SET": _set,
+    "FORECAST": forecast_command,  # see pbem.intake.forecast
+    "LIST": list_command,  # see pbem.intake.open_games
+}

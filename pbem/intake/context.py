@@ -1,0 +1,105 @@
+"""One inbound mail being handled: its stored row, the read mail, and the ways to answer it
+(a reply, a quarantine), all inside the mail's one transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session
+
+from pbem.config import Settings
+from pbem.games.outbox import Letter, queue, replies_allowed
+from pbem.mail.compose import stable_message_id, thread_of
+from pbem.mail.reading import IncomingMail
+from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, utc
+from pbem.templates import render
+
+
+@dataclass
+class MailContext:
+    session: Session
+    settings: Settings
+    inbound: InboundMessage
+    mail: IncomingMail
+    now: datetime
+    replies: list[Outbox] = field(default_factory=list)
+
+    def finish(self, status: str, outcome: str) -> None:
+        self.inbound.status = status
+        self.inbound.outcome = outcome
+
+    def reply(self, to: str, template: str, **context: Any) -> None:
+        """Queue a reply to `to` from mail_templates/<template>.txt."""
+        body = render(template, moderator=self.settings.mail.name, **context)
+        self.reply_text(to, body)
+
+    def reply_text(self, to: str, body: str) -> None:
+        """Queue a reply to `to`, unless that address has had its share of replies lately."""
+        if not to:
+            self._note("no reply: no address to answer")
+            return
+        if not replies_allowed(self.session, self.settings, to, now=self.now):
+            self._note(f"no reply to {to}: reply rate limit reached")
+            return
+        letter = Letter(
+            kind="reply",
+            to=to,
+            subject=_reply_subject(self.mail.subject),
+            body=body,
+            message_id=self._reply_id(),
+            in_reply_to=self.mail.message_id,
+            game_id=self.inbound.game_id,
+            references=thread_of(
+                self.mail.headers.get("references", ""), self.mail.headers.get("in-reply-to", "")
+            ),
+        )
+        self.replies.append(queue(self.session, self.settings, letter, now=self.now))
+
+    def quarantine(
+        self,
+        reason: str,
+        error: str,
+        *,
+        reply_to: str,
+        details: Sequence[str] = (),
+        hint: str = "",
+    ) -> None:
+        """Set the mail aside with the error (a referee can replay it) and say why, if safe."""
+        self.set_aside(reason, error)
+        self.reply(
+            reply_to,
+            "refusal",
+            subject=self.mail.subject or "(no subject)",
+            reason=error,
+            details=list(details),
+            hint=hint,
+        )
+
+    def set_aside(self, reason: str, error: str) -> None:
+        """Quarantine the mail without a reply (the caller answers, or nobody should)."""
+        self.session.add(
+            Quarantine(
+                inbound_id=flushed_id(self.inbound.id),
+                reason=reason,
+                error=error,
+                created_at=utc(self.now),
+            )
+        )
+        self.finish("quarantined", f"{reason}: {error}")
+
+    def _reply_id(self) -> str:
+        # Stable: the same mail on the same attempt always gets the same reply id, so a rerun
+        # after a crash cannot queue a second copy (the outbox's Message-ID is unique).
+        parts = ("reply", self.mail.message_id, str(self.inbound.attempts), str(len(self.replies)))
+        return stable_message_id(*parts, domain=self.settings.mail.domain)
+
+    def _note(self, note: str) -> None:
+        self.inbound.outcome = f"{self.inbound.outcome}; {note}" if self.inbound.outcome else note
+
+
+def _reply_subject(subject: str) -> str:
+    subject = subject.strip() or "your mail"
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"

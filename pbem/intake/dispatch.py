@@ -1,0 +1,83 @@
+"""What a recorded mail is: ignored (loop hygiene), refused (too big), a mail command, or an
+order mail. Each branch ends the mail's handling with a status and, where safe, a reply."""
+
+from __future__ import annotations
+
+from pbem.intake.commands import HELP_HINT, run_command
+from pbem.intake.context import MailContext
+from pbem.intake.finding import find_envelope, line_count, looked_at
+from pbem.intake.help import help_reply
+from pbem.intake.orders import take_orders
+from pbem.intake.referee_mail import handle_referee_mail
+from pbem.mail.envelope import Envelope
+from pbem.mail.hygiene import NO_SENDER, refusal_reason
+from pbem.mail.reading import IncomingMail
+
+
+def handle(context: MailContext) -> None:
+    mail, settings = context.mail, context.settings
+    reason = refusal_reason(
+        mail, our_addresses=settings.our_addresses(), loop_token=settings.mail.loop_token
+    )
+    if reason == NO_SENDER:
+        # Nobody to answer, but an operator should see it: it may be a player's broken mail.
+        context.set_aside("no-sender", _no_sender(mail))
+        return
+    if reason:
+        context.finish("ignored", reason)  # never answer: that is how mail loops start
+        return
+    if mail.too_big:
+        note = mail.notes[0] if mail.notes else "the mail is too big"
+        context.quarantine("too-big", note, reply_to=mail.sender)
+        return
+    limit = settings.limits.max_mail_lines
+    if line_count(mail.text) > limit:
+        count = line_count(mail.text)
+        context.quarantine(
+            "too-long",
+            f"the mail has {count:,} lines; the moderator reads mail of at most "
+            f"{limit:,} lines. Nothing in it was read or stored.",
+            reply_to=mail.sender,
+            hint="Send your orders alone, one a line, under your GAME line.",
+        )
+        return
+    envelope = find_envelope(context)
+    context.inbound.game_id = envelope.game or None
+    context.inbound.seat = envelope.seat or None
+    if envelope.command:
+        run_command(context, envelope)
+    elif envelope.problem:
+        context.quarantine("envelope", envelope.problem, reply_to=mail.sender, hint=HELP_HINT)
+    elif envelope.referee:
+        handle_referee_mail(context, envelope)
+    elif not envelope.game:
+        _no_game_line(context, envelope)
+    else:
+        take_orders(context, envelope)
+
+
+def _no_sender(mail: IncomingMail) -> str:
+    """Why the mail has no sender we could answer, for the quarantine list."""
+    if not mail.headers:
+        return "not a mail: no header could be read, so there is no sender to answer"
+    given = mail.headers.get("from", "").strip()
+    if not given:
+        return "the mail has no From header, so there is no sender to answer"
+    return f"the From header {given[:200]!r} holds no usable address, so nobody was answered"
+
+
+def _no_game_line(context: MailContext, envelope: Envelope) -> None:
+    """Neither a GAME line nor a known command: set it aside and answer with short help,
+    saying where we looked."""
+    word = _first_word(context.mail.text)
+    context.set_aside("envelope", f"no GAME line and no command ({word or 'empty mail'})")
+    help_reply(context, envelope, unknown=word, looked=looked_at(context.mail))
+
+
+def _first_word(text: str) -> str:
+    """The word of a one-word first line (a mistyped command); '' for prose."""
+    for line in text.splitlines():
+        words = line.split()
+        if words and not words[0].startswith(">"):
+            return words[0].upper()[:40] if len(words) == 1 else ""
+    return ""

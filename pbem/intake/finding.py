@@ -1,0 +1,74 @@
+"""Where in a mail its orders (or command) are. The body first; where the body has no GAME
+line and no command, the first of these that has one: the body's quoted lines (a template
+filled in inside the quoted report, read with the mail's line numbers), a forwarded message,
+a text attachment. A first line that starts with a command word but reads as a sentence
+("Orders attached.") is not taken for the command."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope, parse_envelope, unquoted
+from pbem.mail.reading import IncomingMail
+
+QUOTED = "the quoted text"
+
+
+def find_envelope(context: MailContext) -> Envelope:
+    """The envelope of the mail body; where the body has no GAME line and no command, of the
+    first text that has one: the body's quoted lines (a template filled in inside the quoted
+    report), a forwarded message, a text attachment. The mail the pipeline reads from then on
+    is that text, with a note saying where the orders were found."""
+    mail = context.mail
+    envelope = parse_envelope(mail.text)
+    if _readable(envelope):
+        return envelope
+    if _prose(envelope):
+        envelope = Envelope()  # "Orders attached." is a sentence, not the ORDERS command
+    for what, text in _candidates(mail):
+        if line_count(text) > context.settings.limits.max_mail_lines:
+            continue  # not read: the reply says where orders were looked for
+        found = parse_envelope(text)
+        if _readable(found):
+            lines = "" if what == QUOTED else "; line numbers are its lines"
+            note = f"orders read from {what}{lines}"
+            kept = tuple(n for n in mail.notes if not n.startswith(f"{what} ("))
+            context.mail = replace(mail, text=text, notes=(*kept, note))
+            return found
+    return envelope
+
+
+def line_count(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
+
+
+def _readable(envelope: Envelope) -> bool:
+    if envelope.game or envelope.referee:
+        return True
+    return bool(envelope.command) and not _prose(envelope)
+
+
+def _prose(envelope: Envelope) -> bool:
+    """A first line that starts with a command word but reads as a sentence: ORDERS takes no
+    words after it, SET only ABSENCE, REPORT only a number."""
+    args = envelope.command_args
+    return (
+        (envelope.command == "ORDERS" and bool(args))
+        or (envelope.command == "SET" and args[:1] != ("absence",))
+        or (envelope.command == "REPORT" and bool(envelope.problem))
+    )
+
+
+def _candidates(mail: IncomingMail) -> list[tuple[str, str]]:
+    quoted = unquoted(mail.text)
+    found = [(QUOTED, quoted)] if quoted else []
+    return [*found, *mail.enclosed]
+
+
+def looked_at(mail: IncomingMail) -> list[str]:
+    """Where orders were looked for in a mail that has none: for the answer."""
+    places = ["the text of the mail"]
+    if unquoted(mail.text):
+        places.append(QUOTED)
+    return [*places, *(what for what, _ in mail.enclosed)]

@@ -1,0 +1,113 @@
+"""FORECAST: what a seat's own turn would do if it were played now, from the current
+position, with the seat's orders on file (or those in the same mail) and every other seat
+sending nothing. Played through the engine interface like a real turn, on dice from a
+sample stream: the game's seed hashed with the purpose "forecast", the turn and the seat, so
+the sample says nothing about the real dice (docs/dice.md). Nothing is stored; the reply is
+rate limited like every reply.
+
+    GAME g1 SEAT ann PASSWORD tulip         GAME g1 SEAT ann PASSWORD tulip
+    FORECAST                                FORECAST
+                                            LABOR C4 2
+                                            TECH 2
+
+The first forecasts the orders already sent for the pending turn; the second takes the
+orders after FORECAST as any order mail (stored, with a check reply) and forecasts them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from engine import Event, ParsedOrders, Resolution, Ruleset, get_ruleset
+from engine.ruleset import State
+from pbem.deadlines.stored import describe
+from pbem.games.games import find_game, find_seat, pending_turn, stored_orders
+from pbem.games.reports import concerns, event_line, result_lines
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.intake.orders import take_orders
+from pbem.mail.envelope import Envelope
+from pbem.store import Game, Seat, loads
+
+
+def sample_seed(seed: int, turn: int, seat: str) -> int:
+    """The seed of a forecast's dice: never the game's, and no way back to it."""
+    digest = hashlib.sha256(f"{seed}\x1f{turn}\x1f{seat}\x1fforecast".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: fits the seed column's type
+
+
+@dataclass(frozen=True)
+class Forecast:
+    plays: bool  # whether the seat plays in the pending turn at all
+    resolution: Resolution | None
+
+
+def forecast(ruleset: Ruleset, state: State, seat: str, text: str, seed: int) -> Forecast:
+    """The pending turn played with `seat`'s `text` and no orders from anyone else."""
+    asked = ruleset.seats_to_order(state)
+    if seat not in asked:
+        return Forecast(False, None)
+    orders = {other: ParsedOrders() for other in asked}
+    orders[seat] = ruleset.parse_orders(state, seat, text)
+    return Forecast(True, ruleset.resolve(state, orders, seed))
+
+
+def forecast_command(context: MailContext, envelope: Envelope) -> None:
+    if envelope.lines:  # orders in the same mail: taken first, as any order mail
+        take_orders(context, envelope)
+        if context.inbound.status != "accepted":
+            return
+        game = find_game(context.session, envelope.game)
+        seat = find_seat(context.session, game.id, envelope.seat) if game else None
+        assert game is not None and seat is not None  # take_orders authenticated them
+        if envelope.turn is not None and envelope.turn != game.turn:
+            return  # held for a later turn (pbem.intake.advance): nothing to forecast yet
+    else:
+        found = authenticate(context, envelope)
+        if found is None:
+            return
+        game, seat = found
+    _answer(context, game, seat)
+
+
+def _answer(context: MailContext, game: Game, seat: Seat) -> None:
+    turn = pending_turn(context.session, game)
+    if turn is None:
+        if context.inbound.status != "accepted":
+            context.quarantine(
+                "no-turn", f"game {game.id} has no turn to forecast now", reply_to=seat.address
+            )
+        return
+    row = stored_orders(context.session, game.id, turn.number).get(seat.name)
+    state = loads(turn.state_before)
+    ruleset = get_ruleset(game.ruleset)
+    seed = sample_seed(game.seed, turn.number, seat.name)
+    result = forecast(ruleset, state, seat.name, row.text if row else "", seed)
+    if context.inbound.status != "accepted":
+        context.finish("answered", f"FORECAST for {seat.name}, turn {turn.number}")
+    resolution = result.resolution
+    context.reply(
+        seat.address,
+        "forecast",
+        game=game.id,
+        seat=seat.name,
+        turn=turn.number,
+        plays=result.plays,
+        has_orders=row is not None,
+        results=result_lines(
+            resolution.results.get(seat.name, []) if resolution else [],
+            loads(row.line_map) if row else [],
+        ),
+        events=[event_line(e) for e in _own_events(resolution, seat.name)],
+        before=ruleset.holdings(state, seat.name),
+        after=ruleset.holdings(resolution.state, seat.name) if resolution else "",
+        deadline=describe(turn.deadline, game.timezone),
+    )
+
+
+def _own_events(resolution: Resolution | None, seat: str) -> list[Event]:
+    """What happens to the seat; the other seats' sample turns are nobody's business."""
+    if resolution is None:
+        return []
+    return [e for e in resolution.events_for(seat) if concerns(e, seat)]

@@ -1,0 +1,106 @@
+"""Intake: one inbound mail, one transaction. The mail is recorded first (its Message-ID is
+unique, so a mail seen before is never applied again); then it is handled; a mail whose
+handling fails in any way is quarantined with the error, never dropped."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from pbem.games.service import Service
+from pbem.intake.context import MailContext
+from pbem.intake.dispatch import handle
+from pbem.mail.reading import IncomingMail, read_mail
+from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, transaction, utc
+from pbem.store.db import new_session
+
+
+@dataclass
+class Receipt:
+    message_id: str
+    status: str  # accepted | answered | ignored | quarantined | duplicate
+    outcome: str
+    replies: list[Outbox] = field(default_factory=list)
+    game_id: str | None = None  # the game the mail was about, when known (for the logs)
+
+
+def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True) -> Receipt:
+    """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`)."""
+    mail = read_mail(raw, max_bytes=service.settings.mail.max_bytes)
+    try:
+        return _receive(service, raw, mail, now, commit)
+    except IntegrityError:
+        # Another process recorded the same Message-ID between our check and our commit.
+        return Receipt(mail.message_id, "duplicate", "recorded by another process")
+    except Exception:
+        if not commit:
+            return Receipt(mail.message_id, "quarantined", traceback.format_exc())
+        return _record_failure(service, raw, mail, traceback.format_exc(), now)
+
+
+def _receive(
+    service: Service, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
+) -> Receipt:
+    with new_session(service.db) as session:
+        tx = session.begin()
+        try:
+            if _seen(session, mail.message_id):
+                return Receipt(mail.message_id, "duplicate", "already recorded")
+            context = MailContext(
+                session, service.settings, _record(session, raw, mail, now), mail, now
+            )
+            handle(context)
+            receipt = _receipt(context)
+            if commit:
+                tx.commit()
+            return receipt
+        finally:
+            if tx.is_active:
+                tx.rollback()
+
+
+def _record_failure(
+    service: Service, raw: bytes, mail: IncomingMail, error: str, now: datetime
+) -> Receipt:
+    """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
+    cannot tell whether answering is safe when we do not know what went wrong."""
+    with transaction(service.db) as session:
+        if _seen(session, mail.message_id):
+            return Receipt(mail.message_id, "duplicate", "already recorded")
+        inbound = _record(session, raw, mail, now)
+        inbound.status = "quarantined"
+        inbound.outcome = "error: " + error.strip().splitlines()[-1]
+        session.add(
+            Quarantine(
+                inbound_id=flushed_id(inbound.id), reason="error", error=error, created_at=utc(now)
+            )
+        )
+        return Receipt(mail.message_id, "quarantined", inbound.outcome)
+
+
+def _seen(session: Session, message_id: str) -> bool:
+    query = select(InboundMessage.id).where(InboundMessage.message_id == message_id)
+    return session.exec(query).first() is not None
+
+
+def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:
+    inbound = InboundMessage(
+        message_id=mail.message_id,
+        raw=raw,
+        sender=mail.sender[:998],
+        subject=mail.subject,
+        received_at=utc(now),
+    )
+    session.add(inbound)
+    session.flush()
+    return inbound
+
+
+def _receipt(context: MailContext) -> Receipt:
+    inbound = context.inbound
+    replies = list(context.replies)
+    return Receipt(inbound.message_id, inbound.status, inbound.outcome, replies, inbound.game_id)

@@ -1,0 +1,27 @@
+"""LIST: the games open to join, answered to the sender. It shows only public facts (id,
+ruleset, seats free, deadline policy), never a seat's name, address or password."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from engine import get_ruleset
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.store import Game
+
+
+def list_command(context: MailContext, envelope: Envelope) -> None:
+    query = select(Game).where(Game.status == "open", Game.signup_seats > 0)
+    games = context.session.exec(query.order_by(col(Game.id))).all()
+    rows = [
+        {
+            "game": game.id,
+            "title": get_ruleset(game.ruleset).title,
+            "free": game.signup_seats,
+            "policy": game.deadline_policy,
+        }
+        for game in games
+    ]
+    context.finish("answered", f"LIST ({len(rows)} open)")
+    context.reply(context.mail.sender, "open_games", games=rows)

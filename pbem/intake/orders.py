@@ -1,0 +1,127 @@
+"""An order mail from an authenticated seat: checked against the pending turn through the
+engine, stored whole (replacing the seat's earlier orders for the turn), and answered with a
+check reply: accepted, rejected with reasons, ignored, replaced or not, deadline, who is left."""
+
+from __future__ import annotations
+
+from engine import get_ruleset
+from pbem.clock.due import facts_of
+from pbem.deadlines.stored import describe
+from pbem.games.audit import audit
+from pbem.games.checks import check_lines, shown, verdict_of
+from pbem.games.games import paused_turn, pending_turn, stored_orders, waiting_seats
+from pbem.intake.advance import held, hold_reply, too_far
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+
+
+def take_orders(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    turn = _open_turn(context, game, seat, envelope)
+    if turn is None:
+        return
+    lines = list(envelope.lines)
+    limit = context.settings.limits.max_order_lines
+    if len(lines) > limit:
+        context.quarantine(
+            "too-long",
+            f"the mail has {len(lines):,} order lines; at most {limit:,} are read. "
+            "Nothing was stored: your earlier orders for this turn, if any, stand.",
+            reply_to=seat.address,
+        )
+        return
+    text = "\n".join(line for _, line in lines)
+    if envelope.turn is not None and envelope.turn > turn.number:  # see advance.py
+        held_row = store_orders(context, game, seat, envelope.turn, text, [n for n, _ in lines])
+        hold_reply(context, game, seat, held_row, turn)
+        return
+    state = loads(turn.state_before)
+    parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
+    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines])
+    detail = f"{seat.name} turn {turn.number} mail {stored.version}"
+    audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
+    check = check_lines(lines, parsed, envelope)
+    waiting = waiting_seats(context.session, game, turn, state)
+    context.finish(
+        "accepted",
+        f"orders stored for {seat.name}, turn {turn.number}: "
+        f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected",
+    )
+    context.reply(
+        seat.address,
+        "check_reply",
+        game=game.id,
+        seat=seat.name,
+        turn=turn.number,
+        verdict=verdict_of(check),
+        replaced=stored.version > 1,
+        version=stored.version,
+        notes=list(context.mail.notes),
+        deadline=describe(turn.deadline, game.timezone),
+        paused=game.status == "paused",
+        waiting=waiting,
+        resolves_now=_resolves_now(context, game),
+        **shown(check, context.settings.limits.max_problems_shown),
+    )
+
+
+def _resolves_now(context: MailContext, game: Game) -> bool:
+    """Will the turn be resolved at once, for every order it waits for being in? Then the
+    reply must not invite changes. The clock's own test, so that it says what will happen
+    (a seat away is not waited for, unless the game waits for absent seats)."""
+    facts = facts_of(context.session, game, context.now)
+    return facts is not None and facts.all_in()
+
+
+def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
+    """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
+    # Lock the game row so that a turn being resolved in another process finishes first (or
+    # waits for us): orders are never stored for a turn that is already resolved.
+    context.session.refresh(game, with_for_update=True)
+    turn = pending_turn(context.session, game) or paused_turn(context.session, game)
+    if turn is None:
+        why = "has not begun" if game.status == "open" else f"is {game.status}"
+        context.quarantine(
+            "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
+        )
+        return None
+    if envelope.turn is not None and envelope.turn != turn.number and not held(envelope, turn):
+        context.quarantine(
+            "stale",
+            f"these orders are for turn {envelope.turn}, but the "
+            f"pending turn is {turn.number}{too_far(envelope, turn)}; nothing was stored",
+            reply_to=seat.address,
+        )
+        return None
+    return turn
+
+
+def store_orders(
+    context: MailContext, game: Game, seat: Seat, number: int, text: str, line_map: list[int]
+) -> OrderSet:
+    """The whole order text replaces whatever the seat sent before for turn `number`."""
+    row = stored_orders(context.session, game.id, number).get(seat.name)
+    if row is None:
+        row = OrderSet(
+            game_id=game.id,
+            turn=number,
+            seat=seat.name,
+            text="",
+            line_map="",
+            message_id="",
+            version=0,
+            received_at=utc(context.now),
+        )
+    row.text = text
+    row.line_map = dumps(line_map)
+    row.message_id = context.mail.message_id
+    row.version += 1
+    row.received_at = utc(context.now)
+    context.session.add(row)
+    context.session.flush()
+    return row

@@ -1,0 +1,37 @@
+"""SET PASSWORD: a seat changes its own password. The current password is the one on the
+GAME line (checked like any other mail); the new one follows the command:
+
+    GAME g1 SEAT alice PASSWORD old-secret
+    SET PASSWORD new-secret
+
+The new password is stored hashed like every other, and the answer, to the seat's registered
+address, shows only its first letter (pbem.passwords.masked)."""
+
+from __future__ import annotations
+
+from pbem.games.audit import audit
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.passwords import hash_password, masked
+
+PASSWORD_FORM = "SET PASSWORD <new password: 6 to 64 characters, no spaces>"
+SHORTEST, LONGEST = 6, 64
+
+
+def set_password(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    words = envelope.command_words
+    new = words[1] if len(words) == 2 else ""
+    if not SHORTEST <= len(new) <= LONGEST:
+        problem = "SET PASSWORD needs one new password of 6 to 64 characters"
+        context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {PASSWORD_FORM}"])
+        return
+    seat.password_hash = hash_password(new, cost=context.settings.security.password_cost)
+    context.session.add(seat)
+    audit(context.session, context.now, seat.address, "password-set", game.id, seat.name)
+    context.finish("answered", f"SET PASSWORD for {seat.name}")
+    context.reply(seat.address, "password_set", game=game.id, seat=seat.name, masked=masked(new))

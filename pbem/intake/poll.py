@@ -1,0 +1,120 @@
+"""One pass of the moderator: take every waiting mail in (marking each done only after its
+transaction committed), do the clocks' work that is due (turns, reminders), and drain the
+outbox (unless the caller sends apart, as the daemon does).
+
+An inbox that cannot be reached (the IMAP server is away) ends the intake part of the pass
+only: deadlines and the outbox must keep running while it is away."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbem.clock import run_due
+from pbem.clock.turns import TurnSummary
+from pbem.games.outbox import DrainReport, drain
+from pbem.games.protocols import Inbox, Sender
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.logs import log_context
+from pbem.mail.imap import ImapUnavailable
+
+log = logging.getLogger(__name__)
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass
+class PollReport:
+    statuses: Counter[str] = field(default_factory=Counter)
+    turns: list[TurnSummary] = field(default_factory=list)
+    reminders: int = 0  # reminder mails the clocks queued
+    drained: DrainReport = field(default_factory=lambda: DrainReport(0, 0))
+    inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
+    failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
+
+    @property
+    def failed(self) -> bool:
+        """The pass could not do its work: the inbox was unreachable or a game's clock work
+        failed (`pbem serve --once` exits non-zero). Mail the transport could not send yet
+        is no failure of the pass: it waits in the outbox, and `outbox stopped` says why."""
+        return bool(self.inbox_error or self.failed_games)
+
+    @property
+    def received(self) -> int:
+        return sum(self.statuses.values())
+
+
+def take_in(
+    service: Service,
+    inbox: Inbox,
+    *,
+    now: datetime,
+    stop: Callable[[], bool] = _never,
+    report: PollReport | None = None,
+) -> Counter[str]:
+    """Receive every waiting mail, one transaction each. `stop` is asked between mails (a
+    shutdown finishes the current one); `report`, if given, learns of an unreachable inbox."""
+    statuses: Counter[str] = Counter()
+    try:
+        for item in inbox.pending():
+            if stop():
+                break
+            with log_context(message=item.key):
+                receipt = receive(service, item.raw, now=now)
+            with log_context(game=receipt.game_id or "-", message=receipt.message_id):
+                log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
+            statuses[receipt.status] += 1
+            inbox.mark_done(item.key)  # after the commit: a crash before here means a redo
+    except ImapUnavailable as error:
+        # Whatever was received is committed; unmarked mail comes again and is a duplicate.
+        log.warning("inbox unavailable: %s", error)
+        if report is not None:
+            report.inbox_error = str(error)
+    return statuses
+
+
+def poll_once(
+    service: Service,
+    inbox: Inbox,
+    sender: Sender | None,
+    *,
+    now: datetime,
+    stop: Callable[[], bool] = _never,
+) -> PollReport:
+    """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
+    (the daemon sends from a thread of its own, pbem.daemon.courier)."""
+    report = PollReport()
+    report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
+    if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
+        return report
+    clocks = run_due(service, now)  # due turns, reminders, outage push-back (pbem.clock)
+    report.turns, report.reminders = clocks.turns, clocks.reminders
+    report.failed_games = list(clocks.failed)
+    if report.reminders:
+        log.info("%d reminder(s) queued", report.reminders)
+    for turn in report.turns:
+        with log_context(game=turn.game):
+            log.info("turn %d resolved%s", turn.turn, " - game over" if turn.ended else "")
+    if stop():
+        return report
+    if sender is not None:
+        report.drained = drain(service, sender, now=now, stop=stop)
+        log_drained(report.drained)
+    return report
+
+
+def log_drained(drained: DrainReport) -> None:
+    if drained.sent or drained.failed or drained.dropped:
+        log.info(
+            "mail out: %d sent, %d not sent%s%s",
+            drained.sent,
+            drained.failed,
+            f", {drained.dropped} stale dropped" if drained.dropped else "",
+            f" (stopped: {drained.stopped})" if drained.stopped else "",
+        )

@@ -1,0 +1,122 @@
+"""The quarantine: mail that could not be applied, with the error. A referee looks at it and
+replays it (after fixing what was wrong: a game created, a bug fixed); the replay handles the
+stored raw mail again as attempt n+1, in one transaction."""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from pbem.config import Settings
+from pbem.games.service import Service
+from pbem.intake.context import MailContext
+from pbem.intake.dispatch import handle
+from pbem.intake.intake import Receipt
+from pbem.mail.reading import read_mail
+from pbem.store import InboundMessage, Quarantine, transaction, utc
+
+
+class QuarantineError(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class QuarantineEntry:
+    id: int
+    message_id: str
+    sender: str
+    subject: str
+    reason: str
+    error: str
+    created_at: datetime
+    released_at: datetime | None
+
+
+def entries(session: Session, *, include_released: bool = False) -> list[QuarantineEntry]:
+    query = select(Quarantine, InboundMessage).join(
+        InboundMessage, col(Quarantine.inbound_id) == col(InboundMessage.id)
+    )
+    if not include_released:
+        query = query.where(col(Quarantine.released_at).is_(None))
+    rows = session.exec(query.order_by(col(Quarantine.id)))
+    return [_entry(q, m) for q, m in rows]
+
+
+def entry(session: Session, quarantine_id: int) -> tuple[QuarantineEntry, bytes]:
+    row = session.get(Quarantine, quarantine_id)
+    if row is None:
+        raise QuarantineError(f"no quarantine entry {quarantine_id}")
+    inbound = session.get(InboundMessage, row.inbound_id)
+    assert inbound is not None  # a foreign key guarantees it
+    return _entry(row, inbound), inbound.raw
+
+
+def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
+    """Handle the quarantined mail again. If that raises, the entry stays as it was and the
+    new error is recorded as a further entry."""
+    try:
+        with transaction(service.db) as session:
+            return replay_in(session, service.settings, quarantine_id, now=now)
+    except QuarantineError:
+        raise
+    except Exception:
+        return _replay_failed(service, quarantine_id, traceback.format_exc(), now)
+
+
+def replay_in(
+    session: Session, settings: Settings, quarantine_id: int, *, now: datetime
+) -> Receipt:
+    """Handle the quarantined mail again inside the caller's transaction (a referee command
+    runs in its own); raises what the handling raises."""
+    inbound = _release(session, quarantine_id, now)
+    mail = read_mail(inbound.raw, max_bytes=settings.mail.max_bytes)
+    context = MailContext(session, settings, inbound, mail, now)
+    handle(context)
+    return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(context.replies))
+
+
+def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMessage:
+    row = session.get(Quarantine, quarantine_id)
+    if row is None:
+        raise QuarantineError(f"no quarantine entry {quarantine_id}")
+    if row.released_at is not None:
+        raise QuarantineError(f"quarantine entry {quarantine_id} was replayed already")
+    row.released_at = utc(now)
+    inbound = session.get(InboundMessage, row.inbound_id)
+    assert inbound is not None
+    inbound.attempts += 1
+    inbound.status = "received"
+    inbound.outcome = ""
+    return inbound
+
+
+def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
+    with transaction(service.db) as session:
+        row = session.get(Quarantine, quarantine_id)
+        assert row is not None
+        inbound = session.get(InboundMessage, row.inbound_id)
+        assert inbound is not None
+        session.add(
+            Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
+        )
+        row.released_at = utc(now)
+        inbound.attempts += 1
+        inbound.outcome = "error on replay: " + error.strip().splitlines()[-1]
+        return Receipt(inbound.message_id, "quarantined", inbound.outcome)
+
+
+def _entry(row: Quarantine, inbound: InboundMessage) -> QuarantineEntry:
+    assert row.id is not None
+    return QuarantineEntry(
+        row.id,
+        inbound.message_id,
+        inbound.sender,
+        inbound.subject,
+        row.reason,
+        row.error,
+        row.created_at,
+        row.released_at,
+    )

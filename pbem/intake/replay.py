@@ -1,0 +1,41 @@
+"""The referee command `replay QUARANTINE-ID`: handle a quarantined mail of the referee's game
+again. It lives with the intake because replaying is handling mail; it registers with the
+referee commands when pbem.intake is imported (pbem/intake/__init__.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pbem.intake.quarantine import QuarantineError, entry, replay_in
+from pbem.referee.context import RefereeContext
+from pbem.referee.registry import RefereeError, command
+from pbem.referee.words import need, number
+from pbem.store import InboundMessage, Quarantine
+
+
+@command("replay", "QUARANTINE-ID", "handle a quarantined mail of this game again")
+def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    need(args, 1, "replay QUARANTINE-ID")
+    quarantine_id = number(args[0], "a quarantine id")
+    _check_game(ctx, quarantine_id)
+    try:
+        with ctx.session.begin_nested():  # a failing replay leaves the entry as it was
+            receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
+    except QuarantineError as error:
+        raise RefereeError(str(error)) from None
+    except Exception as error:  # the replayed mail's failure is its result, not ours
+        raise RefereeError(f"the replay failed ({type(error).__name__}: {error})") from None
+    ctx.change(f"quarantined mail {quarantine_id} was replayed", None, receipt.status, public=False)
+    return f"mail {receipt.message_id} replayed: {receipt.status} ({receipt.outcome})"
+
+
+def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
+    """A referee replays the mail of their own game only."""
+    try:
+        found, _ = entry(ctx.session, quarantine_id)
+    except QuarantineError as error:
+        raise RefereeError(str(error)) from None
+    row = ctx.session.get(Quarantine, found.id)
+    inbound = ctx.session.get(InboundMessage, row.inbound_id) if row else None
+    if inbound is None or inbound.game_id != ctx.game.id:
+        raise RefereeError(f"quarantine entry {quarantine_id} is not mail for game {ctx.game.id}")

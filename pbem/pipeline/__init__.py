@@ -1,1 +1,0 @@
-"""The moderator pipeline: intake, check replies, mail commands, turn resolution, outbox."""
