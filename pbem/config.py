@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem.deadlines.policy import PolicyError, parse_duration
+from pbem.mail.delivery import RetryPolicy
 from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError
 
 CONFIG_ENV = "PBEM_CONFIG"
@@ -63,6 +64,25 @@ class GameSettings:
     nmr: str = "no-orders"  # a missing seat: "no-orders", "standing" (last) orders, "bot"
     abandon_after: int = 3  # misses in a row before a seat is abandoned; 0: never
     wait_for_absent: bool = False  # turns wait while a seat is absent (SET ABSENCE)
+
+
+@dataclass(frozen=True)
+class OutboxSettings:
+    # A mail the transport defers (an SMTP 4xx for it alone) is tried again after
+    # retry_first_seconds, the delay doubling up to retry_max_seconds, and bounced when still
+    # deferred give_up_hours after it was queued. For every transport, not SMTP's alone.
+    retry_first_seconds: int = 60
+    retry_max_seconds: int = 3600
+    give_up_hours: int = 120
+
+    def __post_init__(self) -> None:
+        for key in ("retry_first_seconds", "retry_max_seconds", "give_up_hours"):
+            if getattr(self, key) <= 0:
+                raise ConfigError(f"outbox.{key} must be more than 0")
+
+    @property
+    def retry(self) -> RetryPolicy:
+        return RetryPolicy(self.retry_first_seconds, self.retry_max_seconds, self.give_up_hours)
 
 
 @dataclass(frozen=True)
@@ -126,6 +146,7 @@ class Settings:
     service: ServiceSettings = field(default_factory=ServiceSettings)
     imap: ImapSettings = field(default_factory=ImapSettings)
     smtp: SmtpSettings = field(default_factory=SmtpSettings)
+    outbox: OutboxSettings = field(default_factory=OutboxSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
 
     def our_addresses(self) -> tuple[str, ...]:
@@ -156,10 +177,19 @@ def settings_from_dict(data: dict[str, Any]) -> Settings:
     return settings
 
 
+# Settings that were [smtp]'s until the outbox's retries were made transport-neutral.
+_MOVED_TO_OUTBOX = frozenset({"retry_first_seconds", "retry_max_seconds", "give_up_hours"})
+
+
 def _override(section: str, current: Any, values: dict[str, Any]) -> Any:
     known = {f.name: f for f in fields(current)}
     changes: dict[str, Any] = {}
     for key, value in values.items():
+        if section == "smtp" and key in _MOVED_TO_OUTBOX:
+            raise ConfigError(
+                f"smtp.{key} is now outbox.{key}: write it under [outbox] (it applies to every "
+                "transport)"
+            )
         if key not in known:
             raise ConfigError(f"unknown setting {section}.{key}")
         default = getattr(current, key)

@@ -3,7 +3,7 @@ by `drain`, which marks each row sent after the transport took it. Message-IDs a
 the table's unique Message-ID makes queueing the same mail twice impossible.
 
 A row is waiting (sent_at, bounced_at and dropped_at unset; not before next_attempt_at if
-set), sent, bounced (refused for good by the server, or deferred for longer than [smtp]
+set), sent, bounced (refused for good by the server, or deferred for longer than [outbox]
 give_up_hours), or dropped (a notice gone stale before it could be sent: pbem.games.stale).
 """
 
@@ -37,7 +37,7 @@ from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
 from pbem.logs import log_context
 from pbem.mail.compose import compose, stable_message_id
-from pbem.mail.smtp import PermanentFailure, TemporaryFailure, give_up_after, retry_delay
+from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.store import Outbox, Referee, transaction, utc
 from pbem.templates import render
 
@@ -165,7 +165,7 @@ def _flush(
     """After the pass's first success: make the mail deferred during the outage due, and
     return the rows still to try in this pass."""
     with transaction(service.db) as session:
-        flushed = flush_deferred(session, service.settings.smtp, now, since=last_sent)
+        flushed = flush_deferred(session, service.settings.outbox.retry, now, since=last_sent)
     if not flushed:
         return 0, queue_ids
     log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
@@ -206,8 +206,9 @@ def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
     except (TemporaryFailure, PermanentFailure) as failure:
         return failure
     except Exception as error:
-        # A sender without our two failures (the maildir's OSError) or a bug: retried later
-        # like a deferral, so that one poisoned mail cannot hold up the queue behind it.
+        # Outside the sender's contract (pbem.mail.delivery): a bug, or a fault of this mail
+        # alone. Retried later like a deferral, so that one poisoned mail cannot hold up the
+        # queue behind it.
         log.exception("outbox: %s not sent", message_id)
         return error
     return None
@@ -237,10 +238,10 @@ def _record(
 
 def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> str:
     row.attempts += 1
-    if utc(now) - utc(row.created_at) >= give_up_after(settings.smtp):
+    if utc(now) - utc(row.created_at) >= settings.outbox.retry.give_up_after():
         _bounce(session, settings, row, now)
         return "bounced"
-    row.next_attempt_at = utc(now) + retry_delay(settings.smtp, row.attempts)
+    row.next_attempt_at = utc(now) + settings.outbox.retry.delay(row.attempts)
     log.info(
         "outbox: %s deferred until %s: %s", row.message_id, row.next_attempt_at, row.last_error
     )

@@ -10,8 +10,7 @@ from typing import Any
 from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
 
-from pbem.mail.settings import SmtpSettings
-from pbem.mail.smtp import retry_delay
+from pbem.mail.delivery import RetryPolicy
 from pbem.store import Outbox, utc
 
 REPLY, BULK = 0, 1  # Outbox.priority: replies to a person who just wrote go out first
@@ -65,14 +64,14 @@ def last_sent_before(session: Session, now: datetime) -> datetime | None:
     return utc(found) if found is not None else None
 
 
-def deferred_at(settings: SmtpSettings, row: Outbox) -> datetime:
+def deferred_at(retry: RetryPolicy, row: Outbox) -> datetime:
     """When a deferred row was last deferred (its retry time less the delay it was given)."""
     assert row.next_attempt_at is not None
-    return utc(row.next_attempt_at) - retry_delay(settings, row.attempts)
+    return utc(row.next_attempt_at) - retry.delay(row.attempts)
 
 
 def flush_deferred(
-    session: Session, settings: SmtpSettings, now: datetime, *, since: datetime | None
+    session: Session, retry: RetryPolicy, now: datetime, *, since: datetime | None
 ) -> int:
     """Make due now every row deferred after `since` (the last success before this one): the
     server failed it while it failed mail as a whole, and has just taken a mail again. A row
@@ -81,7 +80,7 @@ def flush_deferred(
     query = select(Outbox).where(*waiting(), col(Outbox.next_attempt_at) > utc(now))
     flushed = 0
     for row in session.exec(query):
-        moment = deferred_at(settings, row)
+        moment = deferred_at(retry, row)
         # Not one deferred in this very pass (at `now`): it failed while the server worked.
         if (since is None or moment > since) and moment < utc(now):
             row.next_attempt_at = None

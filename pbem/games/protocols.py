@@ -1,5 +1,5 @@
-"""The transport seen from the pipeline: an inbox to take mail from and a sender to give it to.
-The maildir pair implements these now; IMAP and SMTP will implement the same."""
+"""The transport seen from the games: an inbox to take mail from and a sender to give it to.
+The maildir pair and IMAP/SMTP implement them (pbem.daemon.transport chooses)."""
 
 from __future__ import annotations
 
@@ -27,4 +27,9 @@ class Inbox(Protocol):
 
 
 class Sender(Protocol):
-    def send(self, message: EmailMessage) -> None: ...
+    def send(self, message: EmailMessage) -> None:
+        """Return once the transport took the mail, or raise one of pbem.mail.delivery's two
+        failures: TemporaryFailure (try again later; `transport_down` when the transport as a
+        whole is away) or PermanentFailure (refused for good: the mail is bounced). Anything
+        else raised is taken for a fault of this one mail and retried like a deferral."""
+        ...

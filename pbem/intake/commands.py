@@ -4,8 +4,6 @@ registered address; HELP and STATUS show nothing private and answer the sender."
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
@@ -28,6 +26,7 @@ from pbem.intake.forecast import forecast_command
 from pbem.intake.help import help_reply, send_help
 from pbem.intake.open_games import list_command
 from pbem.intake.own_password import set_password
+from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
 from pbem.store import Game, loads
@@ -41,7 +40,8 @@ def run_command(context: MailContext, envelope: Envelope) -> None:
             "envelope", envelope.problem, reply_to=context.mail.sender, hint=HELP_HINT
         )
         return
-    COMMANDS.get(envelope.command, _unknown)(context, envelope)
+    found = REGISTRY.find("player", envelope.command)
+    (found.run if found else _unknown)(context, envelope)
 
 
 def _unknown(context: MailContext, envelope: Envelope) -> None:
@@ -192,13 +192,15 @@ def _set(context: MailContext, envelope: Envelope) -> None:
         set_command(context, envelope)
 
 
-COMMANDS: dict[str, Callable[[MailContext, Envelope], None]] = {
-    "HELP": send_help,
-    "STATUS": _status,
-    "ORDERS": _orders,
-    "REPORT": _report,
-    "JOIN": _join,
-    "SET": _set,
-    "FORECAST": forecast_command,  # see pbem.intake.forecast
-    "LIST": list_command,  # see pbem.intake.open_games
-}
+# The players' mail commands, in the one registry (pbem.mail.commands) beside the referees'.
+for _command in (
+    MailCommand("HELP", "player", "[ORDERS | RULES | topic]", "the handbook or a part", send_help),
+    MailCommand("STATUS", "player", "<game>", "a game's state, deadline and seats", _status),
+    MailCommand("ORDERS", "player", "", "the orders stored for your seat", _orders),
+    MailCommand("REPORT", "player", "[<turn>]", "your report of a turn again", _report),
+    MailCommand("JOIN", "player", "<game> <seat> PASSWORD <pw>", "take a seat", _join),
+    MailCommand("SET", "player", "PASSWORD <new> | ABSENCE ...", "your own settings", _set),
+    MailCommand("FORECAST", "player", "", "your turn played now on sample dice", forecast_command),
+    MailCommand("LIST", "player", "", "the games open to join", list_command),
+):
+    REGISTRY.add(_command)

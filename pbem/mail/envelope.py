@@ -44,21 +44,13 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from pbem.mail.commands import PLAYER_WORDS
+
 MAX_NAME = 64  # longest game id or seat name; the store keeps them in 64 characters
 GAME_FORM = "GAME <game-id> SEAT <seat> PASSWORD <password>"
 REFEREE_FORM = "GAME <game-id> REFEREE <password>"
 JOIN_FORM = "JOIN <game-id> <seat-name> PASSWORD <password>"
-_COMMANDS = {
-    "HELP": "HELP",
-    "STATUS": "STATUS",
-    "REPORT": "REPORT",
-    "ORDERS": "ORDERS",
-    "JOIN": "JOIN",
-    "SIGNUP": "JOIN",
-    "SET": "SET",
-    "FORECAST": "FORECAST",
-    "LIST": "LIST",
-}
+_COMMANDS = PLAYER_WORDS
 _KEYWORDS = frozenset({"GAME", "SEAT", "PASSWORD", "REFEREE", "TURN"})
 _ATTEMPT = frozenset({"SEAT", "PASSWORD", "REFEREE"})
 _KEY_COLON = re.compile(r"(?i)(?<!\S)(game|seat|password|referee|turn|join|signup)\s*:")

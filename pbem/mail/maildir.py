@@ -22,6 +22,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from pbem.mail.delivery import TemporaryFailure
+
 _INFO = ":2,"
 _DONE_FLAG = "S"
 _counter = itertools.count()
@@ -128,7 +130,12 @@ class MaildirSender:
         if message["Date"] is None:
             message = copy.deepcopy(message)
             message["Date"] = email.utils.formatdate(usegmt=True)
-        _deliver(self.path, message.as_bytes(), tag)
+        try:
+            _deliver(self.path, message.as_bytes(), tag)
+        except OSError as error:
+            # The sender's contract (pbem.mail.delivery): a folder that cannot be written
+            # (gone, full, read-only) is the transport away, not this mail's fault.
+            raise TemporaryFailure(f"maildir: {error}", transport_down=True) from error
         if tag and self._tags is not None:
             self._tags.add(tag)
 

@@ -80,18 +80,12 @@ class SmtpSettings:
     # before a delay that doubles from backoff_first_seconds up to backoff_max_seconds.
     backoff_first_seconds: int = 5
     backoff_max_seconds: int = 60  # so mail flows again at most a minute after an outage
-    # A mail the server defers (4xx for it alone) is retried after retry_first_seconds,
-    # doubling up to retry_max_seconds, and bounced when still deferred after give_up_hours.
-    retry_first_seconds: int = 60
-    retry_max_seconds: int = 3600
-    give_up_hours: int = 120
 
     def __post_init__(self) -> None:
         _check_security("smtp", self.security)
         _check_positive(
             "smtp",
             timeout_seconds=self.timeout_seconds,
-            retry_first_seconds=self.retry_first_seconds,
             backoff_first_seconds=self.backoff_first_seconds,
         )
         if self.rate_per_minute < 0:

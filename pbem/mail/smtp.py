@@ -24,47 +24,16 @@ import email.utils
 import logging
 import ssl
 import time
-from datetime import timedelta
 from email.message import EmailMessage
 
 import aiosmtplib
 
 from pbem.mail.backoff import Backoff, Clock, RateLimiter
+from pbem.mail.delivery import PermanentFailure, SendFailure, TemporaryFailure
 from pbem.mail.secrets import resolve_secret
 from pbem.mail.settings import SmtpSettings, is_loopback
 
 log = logging.getLogger(__name__)
-
-
-class SmtpFailure(Exception):
-    """A mail the SMTP server did not take. `code` is the SMTP reply code when there was one."""
-
-    def __init__(self, reason: str, *, code: int | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-
-
-class TemporaryFailure(SmtpFailure):
-    def __init__(
-        self,
-        reason: str,
-        *,
-        code: int | None = None,
-        transport_down: bool = False,
-        retry_in: float = 0.0,
-    ) -> None:
-        super().__init__(reason, code=code)
-        self.transport_down = transport_down
-        self.retry_in = retry_in
-
-
-class PermanentFailure(SmtpFailure):
-    def __init__(
-        self, reason: str, *, code: int | None = None, recipients: tuple[str, ...] = ()
-    ) -> None:
-        super().__init__(reason, code=code)
-        self.recipients = recipients
 
 
 class SmtpSender:
@@ -164,9 +133,9 @@ class SmtpSender:
         return refused
 
 
-def classify(error: BaseException) -> SmtpFailure:
+def classify(error: BaseException) -> SendFailure:
     """Which of our two failures an aiosmtplib or network error is."""
-    if isinstance(error, SmtpFailure):
+    if isinstance(error, SendFailure):
         return error
     if isinstance(error, aiosmtplib.SMTPRecipientsRefused):
         # Every recipient was refused (a partial refusal is not an error in aiosmtplib).
@@ -202,17 +171,6 @@ def classify(error: BaseException) -> SmtpFailure:
         # aiosmtplib found no sender or no recipient in the headers: the message is broken.
         return PermanentFailure(f"smtp: unsendable message: {error}")
     raise error
-
-
-def retry_delay(settings: SmtpSettings, attempts: int) -> timedelta:
-    """How long to wait before the next try of a mail deferred `attempts` times (>= 1)."""
-    seconds = settings.retry_first_seconds * 2.0 ** max(0, attempts - 1)
-    return timedelta(seconds=min(float(settings.retry_max_seconds), seconds))
-
-
-def give_up_after(settings: SmtpSettings) -> timedelta:
-    """A mail still deferred this long after it was queued is bounced."""
-    return timedelta(hours=settings.give_up_hours)
 
 
 def _describe(error: aiosmtplib.SMTPResponseException) -> str:

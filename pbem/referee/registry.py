@@ -1,12 +1,14 @@
-"""The referee commands by name, as Mailman registers its email commands: each a small
-function (ctx, args, reason) -> result text, found by name from the CLI and from mail."""
+"""The referee commands by name: each a small function (ctx, args, reason) -> result text,
+registered in the one registry of mail commands (pbem.mail.commands) and found by name from
+the command line and from mail."""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from pbem.mail.commands import REGISTRY, MailCommand, mail_command
 
 if TYPE_CHECKING:
     from pbem.referee.context import RefereeContext
@@ -16,36 +18,20 @@ Run = Callable[["RefereeContext", Sequence[str], str], str]
 # The modules that register commands, in the order the handbook and HELP list them.
 MODULES = ("orders", "edits", "turns", "clock", "seats", "bots", "messages")
 
+# A referee command is a mail command of the one registry (pbem.mail.commands).
+Command = MailCommand
+
 
 class RefereeError(ValueError):
     """A referee command that cannot be done as asked; the message says why."""
 
 
-@dataclass(frozen=True)
-class Command:
-    name: str  # as typed on the command line; by mail, in any case
-    usage: str  # the arguments, e.g. "SEAT [TURN n] ORDER; ORDER..."
-    summary: str
-    run: Run
-    block: bool = False  # by mail it may take the lines after it, up to END <NAME>
-    fixed: int = 0  # the words before a block command's text (the seat of ORDERS)
-
-
-COMMANDS: dict[str, Command] = {}
-
-
 def command(
     name: str, usage: str, summary: str, *, block: bool = False, fixed: int = 0
 ) -> Callable[[Run], Run]:
-    """Register the decorated function as the referee command `name`."""
-
-    def register(run: Run) -> Run:
-        if name in COMMANDS:
-            raise ValueError(f"two referee commands are called {name}")
-        COMMANDS[name] = Command(name, usage, summary, run, block, fixed)
-        return run
-
-    return register
+    """Register the decorated function (ctx, args, reason) -> result text as the referee
+    command `name`."""
+    return mail_command("referee", name, usage, summary, block=block, fixed=fixed)
 
 
 def commands() -> dict[str, Command]:
@@ -53,7 +39,7 @@ def commands() -> dict[str, Command]:
     (the intake's `replay`) come last."""
     for module in MODULES:
         importlib.import_module(f"pbem.referee.{module}")
-    return dict(sorted(COMMANDS.items(), key=lambda item: _place(item[1])))
+    return {c.name: c for c in sorted(REGISTRY.of("referee"), key=_place)}
 
 
 def _place(command: Command) -> int:

@@ -24,7 +24,7 @@ from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.logs import ContextFilter
-from pbem.mail.smtp import TemporaryFailure
+from pbem.mail.delivery import TemporaryFailure
 from pbem.store import OrderSet, transaction
 from tests.servers.fake_time import FakeTime
 from tests.support.games import game_row, new_game, outbox, turns

@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 
+import pytest
 from sqlmodel import col, select
 
 from pbem.games.outbox import DrainReport, drain
 from pbem.games.outbox_rows import next_send_time
 from pbem.games.service import Service
-from pbem.mail.smtp import PermanentFailure, TemporaryFailure
+from pbem.mail.delivery import PermanentFailure, TemporaryFailure
+from pbem.mail.maildir import MaildirSender
 from pbem.store import AuditLog, transaction
 from tests.support.games import body, new_game, outbox
 
@@ -109,7 +112,7 @@ def test_a_mail_deferred_too_long_bounces(service: Service, now: datetime) -> No
     new_game(service, now)
     sender = ScriptedSender(DEFERRED, None, DEFERRED)
     drain(service, sender, now=now)
-    late = now + timedelta(hours=120)  # [smtp] give_up_hours
+    late = now + timedelta(hours=120)  # [outbox] give_up_hours
     assert drain(service, sender, now=late) == DrainReport(sent=0, failed=1, bounced=1)
     alice = outbox(service)[0]
     assert (alice.attempts, alice.bounced_at, alice.next_attempt_at) == (2, late, None)
@@ -132,3 +135,16 @@ def test_a_transport_that_is_down_stops_the_pass_without_counting(
     )
     assert (bob.attempts, bob.last_error) == (0, "")
     assert drain(service, sender, now=now) == DrainReport(sent=2, failed=0)
+
+
+def test_a_maildir_that_cannot_be_written_is_the_transport_down(tmp_path: Path) -> None:
+    # The sender's contract (pbem.mail.delivery): a folder gone is the transport away, so the
+    # outbox stops the pass and counts nothing against the mail, as with an SMTP server away.
+    sender = MaildirSender(tmp_path / "gone")
+    (tmp_path / "gone" / "tmp").rmdir()
+    message = EmailMessage()
+    message["Message-ID"] = "<x@pbem.localhost>"
+    message.set_content("hello")
+    with pytest.raises(TemporaryFailure) as failure:
+        sender.send(message)
+    assert failure.value.transport_down

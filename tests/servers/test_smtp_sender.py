@@ -8,7 +8,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.mail.smtp import PermanentFailure, SmtpSender, TemporaryFailure
+from pbem.mail.delivery import PermanentFailure, TemporaryFailure
+from pbem.mail.smtp import SmtpSender
 from tests.servers.fake_time import FakeTime
 from tests.servers.world import MailWorld
 

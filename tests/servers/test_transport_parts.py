@@ -12,9 +12,10 @@ import aiosmtplib
 import pytest
 
 from pbem.mail.backoff import Backoff, RateLimiter
+from pbem.mail.delivery import PermanentFailure, RetryPolicy, TemporaryFailure
 from pbem.mail.secrets import SecretError, resolve_secret
 from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError, is_loopback
-from pbem.mail.smtp import PermanentFailure, TemporaryFailure, classify, give_up_after, retry_delay
+from pbem.mail.smtp import classify
 from tests.servers.fake_time import FakeTime
 
 # -- backoff and rate limit --------------------------------------------------------------------
@@ -254,9 +255,9 @@ def test_classify_leaves_our_own_bugs_alone() -> None:
 
 
 def test_retry_delay_doubles_to_the_cap() -> None:
-    settings = SmtpSettings(retry_first_seconds=60, retry_max_seconds=600, give_up_hours=48)
+    retry = RetryPolicy(first_seconds=60, max_seconds=600, give_up_hours=48)
 
-    assert [retry_delay(settings, n).total_seconds() for n in range(1, 7)] == [
+    assert [retry.delay(n).total_seconds() for n in range(1, 7)] == [
         60.0,
         120.0,
         240.0,
@@ -264,7 +265,9 @@ def test_retry_delay_doubles_to_the_cap() -> None:
         600.0,
         600.0,
     ]
-    assert give_up_after(settings) == timedelta(hours=48)
+    assert retry.give_up_after() == timedelta(hours=48)
+    # A mail deferred for weeks: the doubling is capped before 2.0 ** n can overflow.
+    assert retry.delay(5000) == timedelta(seconds=600)
 
 
 def test_passwords_stay_out_of_reprs() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -53,3 +54,16 @@ def test_the_example_lists_every_setting_with_its_default() -> None:
     defaults = Settings()
     for section, values in vars(defaults).items():
         assert set(data[section]) == set(vars(values)), section
+
+
+def test_outbox_retries_are_their_own_section() -> None:
+    settings = settings_from_dict({"outbox": {"retry_first_seconds": 30, "give_up_hours": 48}})
+    assert settings.outbox.retry.delay(2) == timedelta(seconds=60)
+    assert settings.outbox.retry.give_up_after() == timedelta(hours=48)
+    with pytest.raises(ConfigError, match=r"outbox\.retry_max_seconds must be more than 0"):
+        settings_from_dict({"outbox": {"retry_max_seconds": 0}})
+
+
+def test_the_old_smtp_retry_settings_say_where_they_went() -> None:
+    with pytest.raises(ConfigError, match=r"smtp.give_up_hours is now outbox.give_up_hours"):
+        settings_from_dict({"smtp": {"give_up_hours": 48}})
