@@ -14,6 +14,7 @@ from typing import Any
 from pbem.deadlines.policy import PolicyError, parse_duration
 from pbem.mail.delivery import RetryPolicy
 from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError
+from pbem.passwords import DEFAULT_COST, MAX_COST, MIN_COST
 
 CONFIG_ENV = "PBEM_CONFIG"
 
@@ -101,7 +102,16 @@ class ClockSettings:
 
 @dataclass(frozen=True)
 class SecuritySettings:
-    password_cost: int = 14  # scrypt cost as log2(n) for new password hashes
+    # scrypt cost as log2(n) for new password hashes; an older hash is made anew at this cost
+    # the next time its password is used.
+    password_cost: int = DEFAULT_COST
+
+    def __post_init__(self) -> None:
+        if not MIN_COST <= self.password_cost <= MAX_COST:
+            raise ConfigError(
+                f"security.password_cost must be from {MIN_COST} to {MAX_COST} (log2 of scrypt's "
+                f"n; {MAX_COST} takes 1 GiB a check)"
+            )
 
 
 TRANSPORTS = ("maildir", "mail")  # maildir: the [maildir] folders; mail: [imap] and [smtp]

@@ -1,4 +1,6 @@
-"""Seat passwords: stored as salted scrypt hashes, compared in constant time."""
+"""Seat and referee passwords: stored as salted scrypt hashes, compared in constant time. A hash
+made at another cost than the configured one is made anew the next time its password is given
+(`rehashed`), so that raising `[security] password_cost` reaches every seat that plays."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import secrets
 # scrypt cost as log2(n): 14 takes ~50 ms here, cheap for one mail and costly for a guesser.
 # Each hash records its own cost, so lowering the setting (tests, benchmarks) breaks nothing.
 DEFAULT_COST = 14
+# 2**20 takes 1 GiB and about 4 s: more would hold up every mail behind one password check.
+MIN_COST, MAX_COST = 4, 20
 _R, _P = 8, 1
 
 
@@ -32,6 +36,16 @@ def verify_password(password: str, stored: str) -> bool:
     return hmac.compare_digest(actual, expected)
 
 
+def rehashed(password: str, stored: str, *, cost: int) -> str | None:
+    """The hash to store instead of `stored` once `password` was verified against it: made
+    at `cost` when `stored` was made at another; None when it is as it should be."""
+    try:
+        n = int(stored.split("$")[1])
+    except (IndexError, ValueError):
+        n = 0
+    return None if n == 2**cost else hash_password(password, cost=cost)
+
+
 def new_password() -> str:
     """A password a person can type: 10 letters and digits without look-alikes."""
     alphabet = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -44,7 +58,10 @@ def masked(password: str) -> str:
 
 
 def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, dklen=32)
+    # scrypt needs about 128 * r * n bytes; OpenSSL refuses more than 32 MiB unless told, which
+    # made every cost above 14 fail with "memory limit exceeded".
+    maxmem = 128 * r * (n + p + 2) + (1 << 20)
+    return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=32)
 
 
 def _b64(data: bytes) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pbem.passwords import hash_password, masked, new_password, verify_password
+from pbem.passwords import hash_password, masked, new_password, rehashed, verify_password
 
 
 def test_a_password_checks_against_its_hash_only() -> None:
@@ -28,3 +28,19 @@ def test_new_passwords_and_masks() -> None:
     assert len(password) == 10 and password.isalnum()
     assert masked("hunter2") == "h******"
     assert masked("ab") == "a***"
+
+
+def test_costs_above_14_work() -> None:
+    # Without scrypt's maxmem, OpenSSL refused every cost above 14 ("memory limit exceeded").
+    for cost in (15, 16):
+        stored = hash_password("pw", cost=cost)
+        assert stored.startswith(f"scrypt${2**cost}$")
+        assert verify_password("pw", stored)
+
+
+def test_a_hash_of_another_cost_is_made_anew() -> None:
+    old = hash_password("pw", cost=4)
+    assert rehashed("pw", old, cost=4) is None
+    new = rehashed("pw", old, cost=5)
+    assert new is not None and new.startswith("scrypt$32$")
+    assert verify_password("pw", new)

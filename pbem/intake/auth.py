@@ -8,7 +8,7 @@ from pbem.games.games import NO_PLAYER, find_game, find_seat, seats_of
 from pbem.games.played import BOT
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.passwords import verify_password
+from pbem.passwords import rehashed, verify_password
 from pbem.store import Game, Seat
 
 
@@ -58,6 +58,9 @@ def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
             details=[f"The mail came from {sender or 'an unknown address'}."],
         )
         return None
+    upgraded = rehashed(envelope.password or "", seat.password_hash, cost=_cost(context))
+    if upgraded:
+        seat.password_hash = upgraded
     if seat.status in NO_PLAYER:
         context.quarantine(
             "seat-disorder",
@@ -81,3 +84,7 @@ def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
         )
         return None
     return game, seat
+
+
+def _cost(context: MailContext) -> int:
+    return context.settings.security.password_cost

@@ -75,7 +75,9 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
     context.inbound.game_id = game.id
     # Taken before any command: a turn being resolved elsewhere finishes first, or waits.
     context.session.refresh(game, with_for_update=True)
-    referee = referee_by_password(context.session, game.id, envelope.password)
+    referee = referee_by_password(
+        context.session, game.id, envelope.password, cost=context.settings.security.password_cost
+    )
     if referee is None:
         context.quarantine(
             "referee-password", f"wrong referee password for game {game.id}", reply_to=sender

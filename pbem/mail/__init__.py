@@ -1,7 +1,9 @@
 """The mail layer: read inbound mail, parse the order-mail envelope, refuse what must not be
-answered, compose replies, and the Maildir transport.
+answered, compose replies, the transports (Maildir, IMAP, SMTP) and what a sender promises
+(delivery), and the registry of mail commands.
 
-Standard library only. Nothing here knows a rule of any game.
+A foundation: it imports nothing of pbem outside itself. Nothing here knows
+a rule of any game.
 """
 
 from pbem.mail.compose import compose, stable_message_id

@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.passwords import hash_password, new_password, verify_password
+from pbem.passwords import hash_password, new_password, rehashed, verify_password
 from pbem.referee.mails import password_body
 from pbem.store import Game, Referee
 
@@ -61,12 +61,18 @@ def _give_password(
     queue(session, settings, letter, now=now)
 
 
-def referee_by_password(session: Session, game_id: str, password: str) -> Referee | None:
-    """The referee of the game whose password this is. A seat's password is no referee's."""
+def referee_by_password(
+    session: Session, game_id: str, password: str, *, cost: int
+) -> Referee | None:
+    """The referee of the game whose password this is. A seat's password is no referee's. A
+    hash made at another `cost` is made anew (pbem.passwords.rehashed)."""
     if not password:
         return None
     for referee in session.exec(select(Referee).where(Referee.game_id == game_id)):
         if verify_password(password, referee.password_hash):
+            referee.password_hash = rehashed(password, referee.password_hash, cost=cost) or (
+                referee.password_hash
+            )
             return referee
     return None
 

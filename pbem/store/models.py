@@ -17,7 +17,7 @@ class Game(SQLModel, table=True):
     # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
     # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0007.
     seed_salt: str = Field(default="", max_length=64)
-    status: str = Field(default="running", max_length=16)  # open | running | ended
+    status: str = Field(default="running", max_length=16)  # open | running | paused | ended
     deadline_policy: str = Field(default="interval:48h", max_length=128)
     early_processing: bool = True
     address_check: bool = False
@@ -119,7 +119,9 @@ class Outbox(SQLModel, table=True):
     __table_args__ = (Index("ix_outbox_recipient_created", "recipient", "created_at"),)
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)
-    kind: str = Field(max_length=32)  # reply | report | game-end
+    # reply (to a mail just received) | report | game-end | clock (deadlines, reminders,
+    # pause and resume) | referee (to a referee) | announcement | bounce (a mail refused)
+    kind: str = Field(max_length=32)
     recipient: str = Field(max_length=320)
     subject: str = Field(sa_column=Column(Text, nullable=False))
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))

@@ -6,10 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
-from pbem.config import LimitSettings
+from sqlmodel import select
+
+from pbem.config import LimitSettings, SecuritySettings
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.store import loads
+from pbem.passwords import verify_password
+from pbem.store import Seat, loads, transaction
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
@@ -210,3 +213,16 @@ def test_a_mail_over_the_size_limit_gets_a_short_refusal(service: Service, now: 
         'Your mail "orders" was not processed:\nmail is 2.5 MB, over the 2.0 MB limit\n'
     )
     assert orders(service) == []
+
+
+def test_a_seat_hash_of_an_older_cost_is_upgraded_when_its_password_is_used(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)  # hashed at the tests' cost, 4
+    dearer = Service(service.db, replace(service.settings, security=SecuritySettings(5)))
+    receive(dearer, order_mail("g1", "alice", "pw-alice", "ADD 2"), now=now)
+    with transaction(service.db) as session:
+        hashes = {seat.name: seat.password_hash for seat in session.exec(select(Seat))}
+    assert hashes["alice"].startswith("scrypt$32$")  # used: made anew at cost 5
+    assert hashes["bob"].startswith("scrypt$16$")  # not used yet
+    assert verify_password("pw-alice", hashes["alice"])

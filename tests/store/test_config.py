@@ -67,3 +67,9 @@ def test_outbox_retries_are_their_own_section() -> None:
 def test_the_old_smtp_retry_settings_say_where_they_went() -> None:
     with pytest.raises(ConfigError, match=r"smtp.give_up_hours is now outbox.give_up_hours"):
         settings_from_dict({"smtp": {"give_up_hours": 48}})
+
+
+@pytest.mark.parametrize("cost", [3, 21, -1])
+def test_a_password_cost_out_of_range_is_refused(cost: int) -> None:
+    with pytest.raises(ConfigError, match=r"security\.password_cost must be from 4 to 20"):
+        settings_from_dict({"security": {"password_cost": cost}})
