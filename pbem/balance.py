@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import get_ruleset
 from engine.playthrough import sketch_bot_game
+from pbem.errors import UsageError
 
 SEAT_NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"]
 
@@ -177,7 +178,7 @@ def chart(balance: Balance, path: Path) -> None:
         matplotlib.use("Agg")  # no display: a file only
         from matplotlib import pyplot
     except ImportError:
-        raise ValueError("--chart needs matplotlib: pip install 'pbem[charts]'") from None
+        raise UsageError("--chart needs matplotlib: pip install 'pbem[charts]'") from None
     profiles = balance.profile_shares()
     panes = 3 if profiles else 2
     figure, axes = pyplot.subplots(1, panes, figsize=(5 * panes, 4), constrained_layout=True)

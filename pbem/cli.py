@@ -5,35 +5,38 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from importlib import metadata
 from pathlib import Path
 
 from sqlmodel import col, select
 
 from engine import all_rulesets
 from engine.registry import UnknownRuleset, plugin_errors
+from engine.ruleset import EditError, OptionError, OptionSpec
 from pbem import balance
-from pbem.clock.turns import TurnError, resolve_turn
-from pbem.config import ConfigError, Settings, load_settings
+from pbem.clock.turns import resolve_turn
+from pbem.config import Settings, load_settings
 from pbem.console import clock as clock_cli
 from pbem.console import proof as proof_cli
 from pbem.console import referee as referee_cli
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
+from pbem.errors import DatabaseNotReady, PbemError, UsageError
 from pbem.games.games import pending_turn, seats_of, waiting_seats
 from pbem.games.lifecycle import GameError, GameSpec, SeatSpec, create_game
 from pbem.games.outbox import as_message, drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.intake.poll import poll_once
-from pbem.intake.quarantine import QuarantineError, entries, entry, replay
-from pbem.logs import configure_logging
+from pbem.intake.quarantine import ATTENTION, entries, entry, replay
 from pbem.passwords import new_password
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
+from pbem.store.migrate import pending_revisions
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -46,21 +49,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UnknownRuleset as error:
         print(f"pbem: {error.args[0]}", file=sys.stderr)
         return 2
-    except (ConfigError, GameError, TurnError, QuarantineError, ValueError) as error:
+    except (PbemError, EditError, OptionError) as error:
+        # The project's own errors only: anything else is a bug and keeps its traceback.
         print(f"pbem: {error}", file=sys.stderr)
         return 2
 
 
+GLOBAL_OPTIONS = (
+    ("--config", "a TOML config file (default: $PBEM_CONFIG, else built-in)"),
+    ("--db", "database URL, overriding the config (e.g. sqlite:///pbem.db)"),
+    ("--now", "the time to act at, ISO 8601 UTC (tests and replays)"),
+)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="pbem", description="A play-by-email game moderator.")
-    top.add_argument("--config", help="a TOML config file (default: $PBEM_CONFIG, else built-in)")
-    top.add_argument("--db", help="database URL, overriding the config (e.g. sqlite:///pbem.db)")
-    top.add_argument("--now", help="the time to act at, ISO 8601 UTC (tests and replays)")
+    top.add_argument("--version", action="version", version=f"pbem {_version()}")
+    for flag, text in GLOBAL_OPTIONS:
+        top.add_argument(flag, help=text)
     sub = top.add_subparsers(dest="command", required=True)
     _simple(sub, "init", "create or upgrade the database", _init)
-    _simple(sub, "rulesets", "list the registered rulesets", _rulesets)
+    _simple(sub, "rulesets", "list the rulesets and their game options", _rulesets)
     _game_commands(sub)
-    poll = _simple(sub, "poll", "process the inbox, resolve due turns, send mail", _poll)
+    poll = _simple(sub, "poll", "one pass of `pbem serve --once` (kept for cron lines)", _poll)
     poll.add_argument("--once", action="store_true", required=True, help="one pass, then exit")
     serve_command.add_parser(sub, _serve)
     turn = sub.add_parser("turn", help="turn commands").add_subparsers(dest="turn", required=True)
@@ -77,11 +88,34 @@ def parser() -> argparse.ArgumentParser:
     proof_cli.add_verify_parser(sub)
     balance.add_parser(sub, _balance)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
-    demo.add_argument("--ruleset", default="temples-and-swords")
-    demo.add_argument("--seats", type=int, default=4)
-    demo.add_argument("--seed", type=int, default=7)
-    demo.add_argument("--dir", type=Path, default=Path("demo"))
+    demo.add_argument("--ruleset", default="temples-and-swords", help="a ruleset id or alias")
+    demo.add_argument("--seats", type=int, default=4, help="how many bot seats")
+    demo.add_argument("--seed", type=int, default=7, help="the game's seed")
+    demo.add_argument("--dir", type=Path, default=Path("demo"), help="where the mail goes")
+    _take_global_options(top)
     return top
+
+
+def _take_global_options(parser: argparse.ArgumentParser) -> None:
+    """Let every subcommand take the global options after its name too (`pbem serve --config
+    FILE`, as a unit file writes it). SUPPRESS: an option not given there leaves the one given
+    before the subcommand."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for command in action.choices.values():
+            taken = {flag for known in command._actions for flag in known.option_strings}
+            for flag, text in GLOBAL_OPTIONS:
+                if flag not in taken:
+                    command.add_argument(flag, default=argparse.SUPPRESS, help=text)
+            _take_global_options(command)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("pbem")
+    except metadata.PackageNotFoundError:  # run from a checkout without installing
+        return "unknown"
 
 
 def _simple(
@@ -95,22 +129,49 @@ def _simple(
 def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     game = sub.add_parser("game", help="game commands").add_subparsers(dest="game", required=True)
     new = _simple(game, "new", "create a game", _game_new)
-    new.add_argument("id")
-    new.add_argument("--ruleset", required=True)
-    new.add_argument("--seat", action="append", default=[], metavar="NAME=ADDRESS[:PASSWORD]")
+    new.epilog = (
+        "Each ruleset's game options (--option NAME=VALUE), with their defaults and what they "
+        "do: `pbem rulesets`, and docs/rules/<ruleset>.md."
+    )
+    new.add_argument("id", help="the game's id, as players write it on their GAME line")
+    new.add_argument("--ruleset", required=True, help="a ruleset id or alias (`pbem rulesets`)")
+    new.add_argument(
+        "--seat",
+        action="append",
+        default=[],
+        metavar="NAME=ADDRESS[:PASSWORD]",
+        help="a seat and its player's address; a password is made up when none is given",
+    )
     new.add_argument("--open", type=int, default=0, metavar="N", help="N more seats by JOIN")
-    new.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    new.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option of the ruleset (see `pbem rulesets`), or announce_referee_actions",
+    )
     new.add_argument("--deadline", help="deadline policy, e.g. interval:48h or none")
     new.add_argument("--seed", type=int, help="the game's seed (default: random)")
-    new.add_argument("--referee", action="append", default=[], metavar="ADDRESS")
+    new.add_argument(
+        "--referee", action="append", default=[], metavar="ADDRESS", help="a referee's address"
+    )
     new.add_argument("--no-early", action="store_true", help="wait for the deadline always")
     new.add_argument("--address-check", action="store_true", help="orders only from seat address")
     clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
-    _simple(game, "show", "show one game", _game_show).add_argument("id")
+    _simple(game, "show", "show one game", _game_show).add_argument("id", help="the game's id")
     proof_cli.add_export_parser(game, _game_export)
     for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
-        clock_cli.add_control_arguments(_simple(game, which, text, _game_clock), which)
+        command = _simple(
+            game, which, f"{text} (the referee command {which}, by the operator)", _game_clock
+        )
+        command.set_defaults(name=which)
+        command.add_argument("game", help="the game's id")
+        command.add_argument(
+            "--reason",
+            default=f"{which}d by the operator",
+            help="told to the players and kept in the log",
+        )
 
 
 def _quarantine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,11 +179,18 @@ def _quarantine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     qsub = quarantine.add_subparsers(dest="quarantine", required=True)
     listing = _simple(qsub, "list", "list quarantined mail", _quarantine_list)
     listing.add_argument("--all", action="store_true", help="replayed entries too")
+    listing.add_argument("--reason", help="only entries of this reason (e.g. password, error)")
+    listing.add_argument(
+        "--attention",
+        action="store_true",
+        help="only what needs an operator (crashes, mail nobody could be answered); the rest "
+        "were refused with a reply to the player",
+    )
     _simple(qsub, "show", "show one entry and its mail", _quarantine_show).add_argument(
-        "id", type=int
+        "id", type=int, help="the entry's number in the list"
     )
     _simple(qsub, "replay", "handle a quarantined mail again", _quarantine_replay).add_argument(
-        "id", type=int
+        "id", type=int, help="the entry's number in the list"
     )
 
 
@@ -134,7 +202,20 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _service(args: argparse.Namespace) -> Service:
-    return Service.from_settings(_settings(args))
+    """The service on a database that is up to date; `pbem init` makes it so."""
+    service = Service.from_settings(_settings(args))
+    pending = pending_revisions(service.db)
+    if pending:
+        raise DatabaseNotReady(_not_ready(service.settings.database.url, pending))
+    return service
+
+
+def _not_ready(url: str, pending: set[str]) -> str:
+    return (
+        f"the database {url} is not ready (migrations to apply: {', '.join(sorted(pending))}): "
+        "run `pbem init` (or `pbem serve`, which applies them at start unless [database] "
+        'migrate = "refuse")'
+    )
 
 
 def _now(args: argparse.Namespace) -> datetime:
@@ -152,10 +233,34 @@ def _rulesets(args: argparse.Namespace) -> int:
     for ruleset in all_rulesets():
         aliases = ", ".join(ruleset.aliases) or "-"
         print(f"{ruleset.id:<24} aliases: {aliases:<16} {ruleset.title}")
+        for option in ruleset.options:
+            print(f"    {option.name} = {_shown(option.default)}  ({_allowed(option)})")
+            print(textwrap.fill(option.help, 96, initial_indent=" " * 8, subsequent_indent=" " * 8))
+    print("\nSet one with `pbem game new ... --option NAME=VALUE`; docs/rules/<id>.md says more.")
     broken = plugin_errors()
     for error in broken:
         print(error, file=sys.stderr)
     return 1 if broken else 0
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _allowed(option: OptionSpec) -> str:
+    if option.choices:
+        return "one of " + ", ".join(map(_shown, option.choices))
+    if isinstance(option.default, bool):
+        return "yes or no"
+    if option.minimum is not None and option.maximum is not None:
+        return f"a whole number from {option.minimum} to {option.maximum}"
+    if option.minimum is not None:
+        return f"a whole number from {option.minimum}"
+    if option.maximum is not None:
+        return f"a whole number up to {option.maximum}"
+    return f"a {type(option.default).__name__}"
 
 
 def _game_new(args: argparse.Namespace) -> int:
@@ -195,13 +300,15 @@ def _service_option(options: dict[str, str], name: str, *, default: bool) -> boo
         return default
     value = options.pop(name).lower()
     if value not in ("yes", "true", "on", "1", "no", "false", "off", "0"):
-        raise ValueError(f"option {name} takes yes or no, not {value!r}")
+        raise UsageError(f"option {name} takes yes or no, not {value!r}")
     return value in ("yes", "true", "on", "1")
 
 
 def _game_clock(args: argparse.Namespace) -> int:
-    print(clock_cli.pause_or_resume(_service(args), args, _now(args)))
-    return 0
+    """`pbem game pause|resume GAME`: the referee command of that name, run by the operator,
+    so that it is audited and told to the players as any referee's is."""
+    args.args, args.actor = [], ""
+    return _referee(args)
 
 
 def _seat_specs(given: list[str]) -> tuple[list[SeatSpec], list[tuple[str, str]]]:
@@ -219,7 +326,7 @@ def _seat_specs(given: list[str]) -> tuple[list[SeatSpec], list[tuple[str, str]]
 def _pair(text: str, sep: str) -> tuple[str, str]:
     left, found, right = text.partition(sep)
     if not found or not left or not right:
-        raise ValueError(f"expected NAME{sep}VALUE, not {text!r}")
+        raise UsageError(f"expected NAME{sep}VALUE, not {text!r}")
     return left.strip(), right.strip()
 
 
@@ -271,24 +378,27 @@ def _transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
 
 
 def _poll(args: argparse.Namespace) -> int:
-    service = _service(args)
-    configure_logging(service.settings.logging)  # cron runs poll: its logs as serve's
-    inbox, sender = _transport(service.settings)
-    try:
-        report = poll_once(service, inbox, sender, now=_now(args))
-    finally:
-        inbox.close()
-    statuses = ", ".join(f"{count} {status}" for status, count in sorted(report.statuses.items()))
-    print(f"mail in: {report.received} ({statuses or 'none'})")
-    for turn in report.turns:
-        print(f"resolved {turn.game} turn {turn.turn}" + (" - game over" if turn.ended else ""))
-    print(f"mail out: {report.drained.sent} sent, {report.drained.failed} failed")
-    return 0
+    """`pbem poll --once` is `pbem serve --once`: one pass, the same code and output."""
+    args.once = True
+    return _serve(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
     now = _now(args) if args.now else None
-    return serve_command.serve(_service(args), once=args.once, now=now)
+    return serve_command.serve(_migrated_service(args), once=args.once, now=now)
+
+
+def _migrated_service(args: argparse.Namespace) -> Service:
+    """The service for `pbem serve`: pending migrations applied first ([database] migrate =
+    "auto", what an upgrade needs), or refused with what to do."""
+    service = Service.from_settings(_settings(args))
+    pending = pending_revisions(service.db)
+    if pending and service.settings.database.migrate == "refuse":
+        raise DatabaseNotReady(_not_ready(service.settings.database.url, pending))
+    if pending:
+        upgrade(service.db)
+        print(f"database {service.settings.database.url}: applied {', '.join(sorted(pending))}")
+    return service
 
 
 def _turn_run(args: argparse.Namespace) -> int:
@@ -341,7 +451,13 @@ def _quarantine_list(args: argparse.Namespace) -> int:
     service = _service(args)
     with transaction(service.db) as session:
         found = entries(session, include_released=args.all)
-    for item in found:
+    shown = [
+        item
+        for item in found
+        if (not args.reason or item.reason == args.reason)
+        and (not args.attention or item.reason in ATTENTION)
+    ]
+    for item in shown:
         replayed = " (replayed)" if item.released_at else ""
         error = item.error.strip().splitlines()[-1] if item.error.strip() else ""
         print(
@@ -350,6 +466,13 @@ def _quarantine_list(args: argparse.Namespace) -> int:
         )
     if not found:
         print("the quarantine is empty")
+        return 0
+    waiting = [item for item in found if not item.released_at]
+    attention = sum(item.reason in ATTENTION for item in waiting)
+    print(
+        f"{attention} need attention ({', '.join(sorted(ATTENTION))}); "
+        f"{len(waiting) - attention} were refused and answered"
+    )
     return 0
 
 

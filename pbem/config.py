@@ -1,150 +1,156 @@
-"""Settings: TOML read with tomllib, every setting with an embedded default so no file is needed.
+"""Settings: every setting has an embedded default, so no file is needed; a TOML file overrides
+what it names, and `PBEM_<SECTION>__<KEY>` environment variables override both (pydantic-
+settings' nested delimiter: `PBEM_SMTP__HOST=mail.example.org`). Each section is a frozen
+pydantic dataclass: a value that cannot work is refused when the settings are read, with the
+file, the section and key, and the reason.
 
-config.example.toml lists every setting with its default; keep the two in step.
+config.example.toml lists every setting with its default; a test keeps the two in step.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import field, fields
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pbem.deadlines.policy import PolicyError, parse_duration
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
+from pydantic.dataclasses import dataclass
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from pbem.deadlines.policy import check_zone, parse_duration, parse_policy
+from pbem.errors import PbemError
 from pbem.mail.delivery import RetryPolicy
-from pbem.mail.settings import ImapSettings, SmtpSettings, TransportSettingsError
+from pbem.mail.settings import SECTION, ImapSettings, NonNegative, Positive, SmtpSettings
 from pbem.passwords import DEFAULT_COST, MAX_COST, MIN_COST
 
 CONFIG_ENV = "PBEM_CONFIG"
+ENV_PREFIX = "PBEM_"
 
 
-@dataclass(frozen=True)
+class ConfigError(PbemError, ValueError):
+    """A config file with an unknown section or setting, or a value that cannot work."""
+
+
+def _duration_text(value: Any) -> Any:
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _valid_duration(value: str) -> str:
+    parse_duration(value)  # PolicyError, a ValueError: "'1 week' is not a duration ..."
+    return value
+
+
+def _valid_policy(value: str) -> str:
+    parse_policy(value)
+    return value
+
+
+# "2h", "30m", "1d12h"; a whole number of none ("0") is taken as written.
+Duration = Annotated[str, BeforeValidator(_duration_text), AfterValidator(_valid_duration)]
+Zone = Annotated[str, AfterValidator(check_zone)]
+DeadlinePolicy = Annotated[str, AfterValidator(_valid_policy)]
+Level = Annotated[
+    Literal["DEBUG", "INFO", "WARNING", "ERROR"],
+    BeforeValidator(lambda v: v.upper() if isinstance(v, str) else v),
+]
+
+
+@dataclass(frozen=True, config=SECTION)
 class DatabaseSettings:
     url: str = "sqlite:///pbem.db"
+    # `pbem serve` and a database behind the code: "auto" applies the pending migrations at
+    # start (what an upgrade needs), "refuse" stops with a message to run `pbem init`.
+    migrate: Literal["auto", "refuse"] = "auto"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class MailSettings:
     address: str = "moderator@pbem.localhost"  # our From, and never answered
     name: str = "PBEM Moderator"
     domain: str = "pbem.localhost"  # right-hand side of our Message-IDs
     loop_token: str = "pbem.localhost"  # our X-Loop value; mail carrying it is our own
-    max_bytes: int = 2_000_000  # larger mails get a short refusal
+    max_bytes: Positive = 2_000_000  # larger mails get a short refusal
     other_addresses: tuple[str, ...] = ()  # further addresses of ours, never answered
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class MaildirSettings:
     inbox: str = "var/mail/inbox"
     outbox: str = "var/mail/outbox"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class LimitSettings:
-    replies_per_sender: int = 30  # replies to one address within the window below
-    reply_window_minutes: int = 60
+    replies_per_sender: Positive = 30  # replies to one address within the window below
+    reply_window_minutes: Positive = 60
     # A mail of more lines is refused unread (a quoted report and orders fit easily); one
     # with more order lines is refused before the ruleset reads them. Both bound the work
     # one mail can make, so that it cannot hold up the replies to everyone else.
-    max_mail_lines: int = 5000
-    max_order_lines: int = 1000
+    max_mail_lines: Positive = 5000
+    max_order_lines: Positive = 1000
     # A check reply lists at most this many rejected lines (and this many accepted ones
     # times five), then "and N more".
-    max_problems_shown: int = 30
+    max_problems_shown: Positive = 30
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class GameSettings:
-    deadline_policy: str = "interval:48h"  # "interval:<n>[mhd]" or "none"
+    deadline_policy: DeadlinePolicy = "interval:48h"  # "interval:<n>[mhd]", "weekly:...", "none"
     early_processing: bool = True  # resolve as soon as every seat's orders are in
     address_check: bool = False  # accept orders only from the seat's registered address
-    timezone: str = "UTC"  # the game's zone: weekly deadlines and absence dates
-    grace: str = "0"  # a turn resolves this long after its deadline, e.g. "2h"
-    reminders: tuple[str, ...] = ("24h",)  # remind seats without orders this long before
-    nmr: str = "no-orders"  # a missing seat: "no-orders", "standing" (last) orders, "bot"
-    abandon_after: int = 3  # misses in a row before a seat is abandoned; 0: never
+    timezone: Zone = "UTC"  # the game's zone: weekly deadlines and absence dates
+    grace: Duration = "0"  # a turn resolves this long after its deadline, e.g. "2h"
+    reminders: tuple[Duration, ...] = ("24h",)  # remind seats without orders this long before
+    nmr: Literal["no-orders", "standing", "bot"] = "no-orders"  # what a missing seat plays
+    abandon_after: NonNegative = 3  # misses in a row before a seat is abandoned; 0: never
     wait_for_absent: bool = False  # turns wait while a seat is absent (SET ABSENCE)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class OutboxSettings:
     # A mail the transport defers (an SMTP 4xx for it alone) is tried again after
     # retry_first_seconds, the delay doubling up to retry_max_seconds, and bounced when still
     # deferred give_up_hours after it was queued. For every transport, not SMTP's alone.
-    retry_first_seconds: int = 60
-    retry_max_seconds: int = 3600
-    give_up_hours: int = 120
-
-    def __post_init__(self) -> None:
-        for key in ("retry_first_seconds", "retry_max_seconds", "give_up_hours"):
-            if getattr(self, key) <= 0:
-                raise ConfigError(f"outbox.{key} must be more than 0")
+    retry_first_seconds: Positive = 60
+    retry_max_seconds: Positive = 3600
+    give_up_hours: Positive = 120
 
     @property
     def retry(self) -> RetryPolicy:
         return RetryPolicy(self.retry_first_seconds, self.retry_max_seconds, self.give_up_hours)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class ClockSettings:
-    outage_threshold: str = "1h"  # a deadline missed by more than this was an outage
-    outage_grace: str = "24h"  # such a deadline moves to this long after the restart
-    max_absence_days: int = 60  # SET ABSENCE reaches at most this many days ahead
-
-    def __post_init__(self) -> None:
-        for name in ("outage_threshold", "outage_grace"):
-            try:
-                parse_duration(getattr(self, name))
-            except PolicyError as error:
-                raise ConfigError(f"clock.{name}: {error}") from None
+    outage_threshold: Duration = "1h"  # a deadline missed by more than this was an outage
+    outage_grace: Duration = "24h"  # such a deadline moves to this long after the restart
+    max_absence_days: Positive = 60  # SET ABSENCE reaches at most this many days ahead
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class SecuritySettings:
-    # scrypt cost as log2(n) for new password hashes; an older hash is made anew at this cost
-    # the next time its password is used.
-    password_cost: int = DEFAULT_COST
-
-    def __post_init__(self) -> None:
-        if not MIN_COST <= self.password_cost <= MAX_COST:
-            raise ConfigError(
-                f"security.password_cost must be from {MIN_COST} to {MAX_COST} (log2 of scrypt's "
-                f"n; {MAX_COST} takes 1 GiB a check)"
-            )
+    # scrypt cost as log2(n) for password hashes (MAX_COST takes 1 GiB a check); an older hash
+    # is made anew at this cost the next time its password is used.
+    password_cost: Annotated[int, Field(ge=MIN_COST, le=MAX_COST)] = DEFAULT_COST
 
 
-TRANSPORTS = ("maildir", "mail")  # maildir: the [maildir] folders; mail: [imap] and [smtp]
-LOG_FORMATS = ("text", "json")
-LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class ServiceSettings:
-    transport: str = "maildir"
-    max_wait_seconds: int = 60  # the daemon looks at the clock and the outbox at least this often
-
-    def __post_init__(self) -> None:
-        if self.transport not in TRANSPORTS:
-            raise ConfigError(f"service.transport must be one of {', '.join(TRANSPORTS)}")
-        if self.max_wait_seconds <= 0:
-            raise ConfigError("service.max_wait_seconds must be more than 0")
+    # maildir: the [maildir] folders; mail: [imap] and [smtp]
+    transport: Literal["maildir", "mail"] = "maildir"
+    max_wait_seconds: Positive = 60  # the daemon looks at the clock and the outbox this often
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class LoggingSettings:
-    level: str = "INFO"  # DEBUG | INFO | WARNING | ERROR
-    format: str = "text"  # text | json (one object a line)
+    level: Level = "INFO"
+    format: Literal["text", "json"] = "text"  # json: one object a line
     file: str = ""  # empty: standard error (the journal, under systemd)
 
-    def __post_init__(self) -> None:
-        if self.level.upper() not in LOG_LEVELS:
-            raise ConfigError(f"logging.level must be one of {', '.join(LOG_LEVELS)}")
-        if self.format not in LOG_FORMATS:
-            raise ConfigError(f"logging.format must be one of {', '.join(LOG_FORMATS)}")
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, config=SECTION)
 class Settings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     mail: MailSettings = field(default_factory=MailSettings)
@@ -163,52 +169,98 @@ class Settings:
         return (self.mail.address, *self.mail.other_addresses)
 
 
-class ConfigError(ValueError):
-    """A config file with an unknown section or setting, or a value of the wrong type."""
+class _Sources(BaseSettings):
+    """Reads the sections: the file's values (given as init values), under the environment's
+    PBEM_<SECTION>__<KEY>. Only the loader: the service uses Settings, a plain value."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid", frozen=True
+    )
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    mail: MailSettings = Field(default_factory=MailSettings)
+    maildir: MaildirSettings = Field(default_factory=MaildirSettings)
+    limits: LimitSettings = Field(default_factory=LimitSettings)
+    games: GameSettings = Field(default_factory=GameSettings)
+    security: SecuritySettings = Field(default_factory=SecuritySettings)
+    clock: ClockSettings = Field(default_factory=ClockSettings)
+    service: ServiceSettings = Field(default_factory=ServiceSettings)
+    imap: ImapSettings = Field(default_factory=ImapSettings)
+    smtp: SmtpSettings = Field(default_factory=SmtpSettings)
+    outbox: OutboxSettings = Field(default_factory=OutboxSettings)
+    logging: LoggingSettings = Field(default_factory=LoggingSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return env_settings, init_settings  # the environment over the file
 
 
 def load_settings(path: str | Path | None = None) -> Settings:
-    """The embedded defaults, overridden by the TOML file at `path` (or $PBEM_CONFIG) if any."""
+    """The embedded defaults, overridden by the TOML file at `path` (or $PBEM_CONFIG) if any,
+    and by PBEM_<SECTION>__<KEY> environment variables."""
     chosen = path if path is not None else os.environ.get(CONFIG_ENV)
-    if not chosen:
-        return Settings()
-    with open(chosen, "rb") as handle:
-        return settings_from_dict(tomllib.load(handle))
+    data: dict[str, Any] = {}
+    if chosen:
+        try:
+            with open(chosen, "rb") as handle:
+                data = tomllib.load(handle)
+        except OSError as error:
+            raise ConfigError(f"config {chosen}: cannot read it ({error.strerror})") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"config {chosen}: not TOML ({error})") from None
+    return _validated(data, f"config {chosen}" if chosen else "settings", environment=True)
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:
-    settings = Settings()
-    sections = {f.name for f in fields(Settings)}
-    for name, values in data.items():
-        if name not in sections or not isinstance(values, dict):
-            raise ConfigError(f"unknown config section [{name}]")
-        current = getattr(settings, name)
-        settings = replace(settings, **{name: _override(name, current, values)})
-    return settings
+    """Settings from `data` (a parsed TOML file) over the defaults; no environment."""
+    return _validated(data, "config", environment=False)
+
+
+def _validated(data: dict[str, Any], origin: str, *, environment: bool) -> Settings:
+    _check_sections(data, origin)
+    try:
+        if environment:
+            read = _Sources(**data)
+            return Settings(**{f.name: getattr(read, f.name) for f in fields(Settings)})
+        return Settings(**data)
+    except ValidationError as error:
+        raise ConfigError(f"{origin}: " + "; ".join(_reasons(error))) from None
 
 
 # Settings that were [smtp]'s until the outbox's retries were made transport-neutral.
 _MOVED_TO_OUTBOX = frozenset({"retry_first_seconds", "retry_max_seconds", "give_up_hours"})
 
 
-def _override(section: str, current: Any, values: dict[str, Any]) -> Any:
-    known = {f.name: f for f in fields(current)}
-    changes: dict[str, Any] = {}
-    for key, value in values.items():
-        if section == "smtp" and key in _MOVED_TO_OUTBOX:
-            raise ConfigError(
-                f"smtp.{key} is now outbox.{key}: write it under [outbox] (it applies to every "
-                "transport)"
-            )
-        if key not in known:
-            raise ConfigError(f"unknown setting {section}.{key}")
-        default = getattr(current, key)
-        if isinstance(default, tuple):
-            value = tuple(value)
-        elif type(value) is not type(default):
-            raise ConfigError(f"{section}.{key} takes a {type(default).__name__}")
-        changes[key] = value
-    try:
-        return replace(current, **changes)
-    except TransportSettingsError as error:  # the transport checks its own values
-        raise ConfigError(str(error)) from None
+def _check_sections(data: dict[str, Any], origin: str) -> None:
+    sections = {f.name for f in fields(Settings)}
+    for name, values in data.items():
+        if name not in sections or not isinstance(values, dict):
+            raise ConfigError(f"{origin}: unknown section [{name}]")
+    moved = _MOVED_TO_OUTBOX & set(data.get("smtp", {}))
+    if moved:
+        key = sorted(moved)[0]
+        raise ConfigError(
+            f"{origin}: [smtp] {key} is now [outbox] {key}: write it under [outbox] (it "
+            "applies to every transport)"
+        )
+
+
+def _reasons(error: ValidationError) -> list[str]:
+    """Each refused value as `[section] key: why (given ...)`, in words an operator reads."""
+    reasons = []
+    for item in error.errors():
+        where = [str(part) for part in item["loc"] if not isinstance(part, int)]
+        section, key = where[0] if where else "", ".".join(where[1:])
+        why = item["msg"].removeprefix("Value error, ")
+        given = item.get("input")
+        if item["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+            why, given = "unknown setting", None
+        shown = f" (given {given!r})" if isinstance(given, str | int | float | list) else ""
+        reasons.append(f"[{section}]{' ' + key if key else ''}: {why}{shown}")
+    return reasons

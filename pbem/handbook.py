@@ -10,10 +10,10 @@ wrapped line each, HTML comments are left out."""
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 WIDTH = 72
@@ -31,10 +31,9 @@ _RULE = re.compile(r"^\|?\s*:?-{3,}")
 
 
 def _docs_dir() -> Path:
-    """docs/ beside the packages (a checkout), else where a wheel installs it."""
-    beside = Path(__file__).resolve().parent.parent / "docs"
-    installed = Path(sys.prefix) / "share" / "pbem" / "docs"
-    return beside if beside.is_dir() or not installed.is_dir() else installed
+    """pbem/docs (a link to the top-level docs/ in a checkout; in a wheel a copy of the
+    players' handbook, the order references and the rules), found through the package."""
+    return Path(str(resources.files("pbem") / "docs"))
 
 
 DOCS_DIR = _docs_dir()

@@ -6,9 +6,9 @@ deterministic: the same context gives the same text.
 
 from __future__ import annotations
 
-import sys
 import textwrap
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +16,9 @@ import jinja2
 
 
 def _template_dir() -> Path:
-    """mail_templates/ beside the packages (a checkout, an editable install), else where a
-    wheel installs it: <prefix>/share/pbem/mail_templates (see pyproject.toml)."""
-    beside = Path(__file__).resolve().parent.parent / "mail_templates"
-    installed = Path(sys.prefix) / "share" / "pbem" / "mail_templates"
-    return beside if beside.is_dir() or not installed.is_dir() else installed
+    """pbem/mail_templates (a link to the top-level mail_templates/ in a checkout, a copy in a
+    wheel), found through the package wherever it is installed."""
+    return Path(str(resources.files("pbem") / "mail_templates"))
 
 
 TEMPLATE_DIR = _template_dir()

@@ -16,12 +16,13 @@ from sqlmodel import Session, select
 
 from pbem.clock.notices import pause_letter, queue_once
 from pbem.config import Settings
+from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.games.games import seats_of, turn_of
 from pbem.store import Game, Turn, utc
 
 
-class ClockError(ValueError):
+class ClockError(PbemError, ValueError):
     """A pause or resume that cannot be done; the message says why."""
 
 

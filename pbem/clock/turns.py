@@ -16,6 +16,7 @@ from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
+from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.games.games import (
     NO_PLAYER,
@@ -46,7 +47,7 @@ class TurnSummary:
     winners: tuple[str, ...] = ()
 
 
-class TurnError(ValueError):
+class TurnError(PbemError, ValueError):
     pass
 
 

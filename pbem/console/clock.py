@@ -4,16 +4,13 @@ pbem.cli wires them in; the defaults come from the [games] config section."""
 from __future__ import annotations
 
 import argparse
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from pbem.clock.control import pause, resume
 from pbem.clock.notices import when
 from pbem.config import Settings
 from pbem.deadlines.options import NMR_MODES, ClockOptions
 from pbem.deadlines.policy import format_duration
-from pbem.games.games import pending_turn
-from pbem.games.service import Service
-from pbem.store import Game, transaction
+from pbem.store import Game
 
 
 def add_new_arguments(new: argparse.ArgumentParser) -> None:
@@ -39,25 +36,6 @@ def options_from(args: argparse.Namespace, settings: Settings) -> ClockOptions:
         abandon_after=args.abandon_after if args.abandon_after is not None else games.abandon_after,
         wait_for_absent=args.wait_for_absent or games.wait_for_absent,
     )
-
-
-def add_control_arguments(command: argparse.ArgumentParser, which: str) -> None:
-    """The arguments of `pbem game pause` (`which` "pause") or `pbem game resume`."""
-    command.set_defaults(game_command=which)
-    command.add_argument("game")
-    command.add_argument("--reason", default="", help="told to the players and kept in the log")
-
-
-def pause_or_resume(service: Service, args: argparse.Namespace, now: datetime) -> str:
-    """Run `pbem game pause|resume GAME --reason ...`; the line to print."""
-    change = pause if args.game_command == "pause" else resume
-    with transaction(service.db) as session:
-        game = change(
-            session, service.settings, args.game, now=now, actor="cli", reason=args.reason
-        )
-        turn = pending_turn(session, game)
-        deadline = when(turn.deadline, game.timezone) if turn else "kept until resumed"
-    return f"game {game.id} {game.status}; deadline {deadline}"
 
 
 def describe(game: Game) -> str:

@@ -19,6 +19,7 @@ from sqlmodel import select
 
 from engine import get_ruleset
 from pbem.config import MaildirSettings, SecuritySettings, Settings
+from pbem.errors import PbemError
 from pbem.games.games import pending_turn
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game
 from pbem.games.service import Service
@@ -34,7 +35,7 @@ MAX_TURNS = 400  # a guard: the rulesets end their games long before this
 MARKER = ".pbem-demo"
 
 
-class DemoError(ValueError):
+class DemoError(PbemError, ValueError):
     pass
 
 

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from pbem.errors import UsageError
 from pbem.games.service import Service
 from pbem.proof.export import export_game
 from pbem.proof.verify import verify
@@ -49,9 +50,9 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         document = json.loads(args.export.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ValueError(f"cannot read {args.export}: {error}") from None
+        raise UsageError(f"cannot read {args.export}: {error}") from None
     if not isinstance(document, dict):
-        raise ValueError(f"{args.export} is not a game export")
+        raise UsageError(f"{args.export} is not a game export")
     verdict = verify(document)
     print(verdict.text())
     return 0 if verdict.ok else 1

@@ -10,6 +10,7 @@ from sqlmodel import col, select
 
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.transport import open_transport
+from pbem.errors import UsageError
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
@@ -23,15 +24,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], handler
     serve = sub.add_parser("serve", help=text, description=text)
     serve.set_defaults(handler=handler)
     serve.add_argument("--once", action="store_true", help="one pass, then exit (cron, tests)")
-    # Also after the command, as `pbem serve --config FILE` reads in a unit file.
-    serve.add_argument("--config", default=argparse.SUPPRESS, help="a TOML config file")
 
 
 def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
     """Run until SIGTERM/SIGINT (0), or one pass with `once`: 0, or 1 if the pass failed as
     a whole, could not read the inbox or failed a game's clock work (PollReport.failed)."""
     if now is not None and not once:
-        raise ValueError("--now goes with serve --once only: the daemon runs on the clock")
+        raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
     configure_logging(service.settings.logging)
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbem.errors import PbemError
+
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _DURATION = re.compile(r"^(?:\d+[mhd])+$")
 _PART = re.compile(r"(\d+)([mhd])")
@@ -34,7 +36,7 @@ _UNITS = {"m": 60, "h": 3600, "d": 86400}
 _WEEKLY = re.compile(r"^weekly:([a-z,]+)@(\d{1,2}):(\d{2})$")
 
 
-class PolicyError(ValueError):
+class PolicyError(PbemError, ValueError):
     """A deadline policy, duration or time zone that cannot be read; the message says why."""
 
 

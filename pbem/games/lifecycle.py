@@ -14,6 +14,7 @@ from engine import Ruleset, get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.options import ClockOptions
 from pbem.deadlines.stored import canonical
+from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.games.commitment import new_salt
 from pbem.games.games import add_seat, open_turn, seats_of
@@ -22,7 +23,7 @@ from pbem.games.reports import start_letter
 from pbem.store import Game, Referee, Turn, dumps, loads, utc
 
 
-class GameError(ValueError):
+class GameError(PbemError, ValueError):
     """A game that cannot be created or changed as asked; the message says why."""
 
 

@@ -15,6 +15,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from pbem.config import Settings
+from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -24,7 +25,7 @@ from pbem.store import Game
 SET_FORM = "SET ABSENCE <last day away, YYYY-MM-DD> or SET ABSENCE NONE"
 
 
-class AbsenceError(ValueError):
+class AbsenceError(PbemError, ValueError):
     pass
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from pbem.config import Settings
+from pbem.errors import PbemError
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
@@ -19,7 +20,7 @@ from pbem.mail.reading import read_mail
 from pbem.store import InboundMessage, Quarantine, transaction, utc
 
 
-class QuarantineError(LookupError):
+class QuarantineError(PbemError, LookupError):
     pass
 
 
@@ -33,6 +34,12 @@ class QuarantineEntry:
     error: str
     created_at: datetime
     released_at: datetime | None
+
+
+# The reasons that need an operator: a crash (a bug; no reply was sent) and mail with nobody
+# to answer. Every other reason is a player's mistake already answered with a refusal, as
+# Mailman keeps its shunt queue apart from the mail it rejected.
+ATTENTION = frozenset({"error", "no-sender"})
 
 
 def entries(session: Session, *, include_released: bool = False) -> list[QuarantineEntry]:

@@ -14,10 +14,12 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from pbem.errors import PbemError
+
 log = logging.getLogger(__name__)
 
 
-class SecretError(ValueError):
+class SecretError(PbemError, ValueError):
     """A password source that is ambiguous, missing or empty."""
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from pbem.errors import PbemError
 from pbem.games.commitment import commitment
 from pbem.games.games import find_game, seats_of
 from pbem.games.played import played_of
@@ -21,7 +22,7 @@ from pbem.store import ArchivedTurn, Game, RefereeNote, Turn, loads
 FORMAT = "pbem-game-export/1"
 
 
-class ExportError(ValueError):
+class ExportError(PbemError, ValueError):
     pass
 
 

@@ -8,6 +8,7 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from pbem.errors import PbemError
 from pbem.mail.commands import REGISTRY, MailCommand, mail_command
 
 if TYPE_CHECKING:
@@ -22,7 +23,7 @@ MODULES = ("orders", "edits", "turns", "clock", "seats", "bots", "messages")
 Command = MailCommand
 
 
-class RefereeError(ValueError):
+class RefereeError(PbemError, ValueError):
     """A referee command that cannot be done as asked; the message says why."""
 
 

@@ -11,6 +11,8 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event
 from sqlmodel import Session
 
+from pbem.errors import DatabaseNotReady
+
 
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
@@ -18,7 +20,13 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin_immediate)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    try:
+        return create_engine(url, pool_pre_ping=True)
+    except ModuleNotFoundError as error:  # the driver is an extra: pbem[postgresql]
+        raise DatabaseNotReady(
+            f"{url.split(':', 1)[0]} needs its driver ({error.name}): pip install "
+            "'pbem[postgresql]' for PostgreSQL"
+        ) from None
 
 
 def _sqlite_begin_immediate(connection: Any) -> None:

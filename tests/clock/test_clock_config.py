@@ -10,7 +10,7 @@ from pbem.config import ConfigError, settings_from_dict
 def test_the_clock_settings_take_durations() -> None:
     settings = settings_from_dict({"clock": {"outage_threshold": "30m", "outage_grace": "2d"}})
     assert (settings.clock.outage_threshold, settings.clock.outage_grace) == ("30m", "2d")
-    with pytest.raises(ConfigError, match=r"clock\.outage_grace: '1 week' is not a duration"):
+    with pytest.raises(ConfigError, match=r"\[clock\] outage_grace: '1 week' is not a duration"):
         settings_from_dict({"clock": {"outage_grace": "1 week"}})
 
 

@@ -123,12 +123,12 @@ def test_the_cli_pauses_and_resumes(
         "wait for absent on\n"
     ) in shown
     paused = pbem("2026-03-02T12:00:00+00:00", "game", "pause", "g1", "--reason", "holiday")
-    assert paused == "game g1 paused; deadline kept until resumed\n"
+    assert paused == "game g1 paused\n"  # the referee command pause, run by the operator
     shown = pbem("2026-03-02T12:00:00+00:00", "game", "show", "g1")
     assert "\npaused since 2026-03-02 12:00 UTC\n" in shown
     resumed = pbem("2026-03-03T12:00:00+00:00", "game", "resume", "g1")
     assert resumed == (
-        "game g1 running; deadline 2026-03-03 17:00 UTC (2026-03-03 18:00 CET in Europe/Berlin)\n"
+        "game g1 resumed; deadline 2026-03-03 17:00 UTC (2026-03-03 18:00 CET in Europe/Berlin)\n"
     )
     service = Service.from_settings(load_settings("pbem.toml"))
     game = game_row(service)

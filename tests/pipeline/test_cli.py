@@ -83,7 +83,7 @@ def test_poll_turn_run_and_outbox(workdir: Path, capsys: pytest.CaptureFixture[s
     inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n"))
     inbox.deliver(mail("HELP", message_id="h@x"))
     assert pbem(capsys, "poll", "--once") == (
-        "mail in: 2 (1 accepted, 1 answered)\nmail out: 4 sent, 0 failed\n"
+        "mail in: 2 (1 accepted, 1 answered)\nmail out: 4 sent, 0 not sent, 0 bounced\n"
     )
     assert pbem(capsys, "turn", "run", "g1") == "resolved g1 turn 1: 1 orders, 3 events\n"
     assert pbem(capsys, "outbox", "flush") == "2 sent, 0 failed, 0 bounced, 0 waiting\n"
