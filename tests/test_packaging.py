@@ -5,6 +5,7 @@ data, found through importlib.resources, not looked up under sys.prefix."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -22,8 +23,16 @@ print(len(pbem.handbook.document("rules/classical.md")) > 1000)
 
 
 def test_an_installed_wheel_finds_its_templates_and_handbook(tmp_path: Path) -> None:
+    # Built from a copy, so that setuptools' build/ folder never lands in the checkout.
+    source = tmp_path / "source"
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        (source / name).parent.mkdir(exist_ok=True)
+        shutil.copy(ROOT / name, source / name)
+    for name in ("engine", "pbem", "mail_templates", "docs"):
+        ignore = shutil.ignore_patterns("__pycache__")
+        shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=ignore)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    build = [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)]
+    build = [*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(source)]
     subprocess.run(build, check=True, capture_output=True)
     [wheel] = tmp_path.glob("pbem-*.whl")
     names = zipfile.ZipFile(wheel).namelist()

@@ -2,8 +2,11 @@
 slow, or accepts the connection and never answers, holds up only the sending (each send ends
 at [smtp] timeout_seconds), never intake or the clocks.
 
-The intake loop wakes it after each pass; otherwise it sleeps until the next retry is due (or
-the sender is ready again), at most the daemon's cap. It makes its first drain only when woken:
+The intake loop wakes it after each pass, and the schedule's jobs (pbem.daemon.schedule) at the
+outbox's next retry and when another process queued mail; after each drain it renews that
+retry job from the database (`after_drain`). Otherwise it sleeps while the sender is paced (its
+backoff, the rate limit: state of this process, not of the database), or until woken, at most
+the daemon's cap. It makes its first drain only when woken:
 at a start, the first pass (which may push back deadlines after an outage, superseding stale
 notices) runs before anything is sent. A drain that fails as a whole (the database is away)
 is logged and tried again after a growing delay.
@@ -18,13 +21,12 @@ from collections.abc import Callable
 from datetime import datetime
 
 from pbem.daemon.transport import PacedSender
-from pbem.daemon.wake import mail_wait
 from pbem.games.outbox import drain
-from pbem.games.outbox_rows import reply_due
+from pbem.games.outbox_rows import next_send_time, reply_due
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
-from pbem.store import transaction
+from pbem.store import transaction, utc
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ class Courier:
         self._stopping = threading.Event()
         self._failures = Backoff(1.0, cap, clock=monotonic)
         self._thread = threading.Thread(target=self._run, name="pbem-courier", daemon=True)
+        self.after_drain: Callable[[], None] = lambda: None  # the schedule's outbox job
 
     def start(self) -> None:
         self._thread.start()
@@ -70,6 +73,19 @@ class Courier:
             self._woken.clear()
             self._woken.wait(self._drain())
 
+    def _paced(self) -> float:
+        """After a drain: mail still due (the drain's limit, or the sender pacing us) goes as
+        soon as the sender is ready; else sleep until woken (the schedule's outbox job at the
+        next retry, a pass), at most the cap."""
+        try:
+            with transaction(self.service.db) as session:
+                due = next_send_time(session)
+        except Exception:  # the database away: the next drain will say so
+            return self._cap
+        if due is None or utc(due) > utc(self._clock()):
+            return self._cap
+        return min(self._cap, self.sender.ready_in())
+
     def _reply_waiting(self) -> bool:
         try:
             with transaction(self.service.db) as session:
@@ -87,8 +103,13 @@ class Courier:
         try:
             report = drain(self.service, self.sender, now=self._clock(), stop=self._stopping.is_set)
             log_drained(report)
+            self.after_drain()
+            if report.stopped and not self.sender.ready_in():
+                # The transport is away and the sender keeps no backoff of its own (a maildir
+                # that cannot be written): back off here, or the due mail would spin the loop.
+                return self._failures.failed()
             self._failures.succeeded()
-            return mail_wait(self.service, self.sender, now=self._clock(), cap=self._cap)
+            return self._paced()
         except Exception:
             log.exception("sending failed; trying again in %.0fs", self._failures.failed())
             return self._failures.remaining()

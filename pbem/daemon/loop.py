@@ -1,7 +1,9 @@
 """The daemon's loop: a pass (poll_once: intake and the clocks), then sleep until mail comes
-or a deadline falls due, and again, until SIGTERM or SIGINT. The outbox is sent by a thread of
-its own (pbem.daemon.courier), woken after each pass, so a slow SMTP server never holds up
-intake. `run_once` (serve --once) makes one whole pass, outbox included, in this thread.
+or one of the schedule's jobs (pbem.daemon.schedule: a game's deadline or reminder, the
+safety poll, another process's change) asks for a pass, and again, until SIGTERM or SIGINT.
+The outbox is sent by a thread of its own (pbem.daemon.courier), woken after each pass and by
+the schedule's outbox jobs, so a slow SMTP server never holds up intake. `run_once` (serve
+--once) makes one whole pass, outbox included, in this thread, with no scheduler.
 
 A stop request is honoured between steps: the mail being received is finished (its
 transaction committed, the IMAP message marked), then the IMAP connection is closed. A signal
@@ -14,14 +16,15 @@ from __future__ import annotations
 
 import logging
 import signal
+import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
 from types import FrameType
 
 from pbem.daemon.courier import Courier
+from pbem.daemon.schedule import DaemonSchedule
 from pbem.daemon.transport import PacedSender, WaitingInbox
-from pbem.daemon.wake import clock_wait
 from pbem.games.outbox import last_outbox_id
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
@@ -29,7 +32,8 @@ from pbem.mail.backoff import Backoff
 from pbem.store import utcnow
 
 log = logging.getLogger(__name__)
-OUTBOX_LOOK_SECONDS = 2.0  # how often a sleeping daemon looks for mail queued by others
+LOOK_SECONDS = 1.0  # how often a sleeping loop looks whether a job asked for a pass
+LONG_SLEEP = 86400.0  # the jobs end a sleep; this only bounds it
 
 
 class _WakeUp(BaseException):
@@ -56,7 +60,7 @@ class Daemon:
         self._sleeping = False
         self._monotonic = monotonic
         self._failures = Backoff(1.0, self.cap, clock=monotonic)  # after passes that failed
-        self._courier: Courier | None = None  # the sending thread, while run() runs
+        self._pass_wanted = threading.Event()  # set by the schedule's jobs
 
     @property
     def cap(self) -> float:
@@ -91,75 +95,105 @@ class Daemon:
 
     def run(self) -> None:
         """Passes and sleeps until a stop is requested; closes the inbox at the end."""
-        log.info("serving (sleeping at most %.0fs between passes)", self.cap)
+        log.info("serving (a safety poll every %.0fs)", self.cap)
         courier = Courier(
             self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
         )
+        watch = self._outbox_watch(courier)
+        schedule = DaemonSchedule(
+            self.service,
+            clock=self._clock,
+            safety_seconds=self.cap,
+            wake_pass=self._pass_wanted.set,
+            wake_courier=courier.wake,
+            look_outbox=watch,
+        )
+        courier.after_drain = schedule.refresh_outbox
         courier.start()
-        self._courier = courier
+        schedule.start()
         try:
             while not self._stop_requested:
+                self._pass_wanted.clear()
                 passed = self._pass(None) is not None
                 if self._stop_requested:
                     break
                 if passed:  # else the database is away: sending would fail the same way
+                    watch.mark()
+                    self._refresh(schedule)
                     courier.wake()
-                self._sleep(self._sleep_time())
+                self._sleep(self._failures.remaining() if not passed else LONG_SLEEP)
             log.info("%s: stopping", self.stop_reason)
         finally:
+            schedule.shutdown()
             self._stop_courier(courier)
             self.inbox.close()
             log.info("stopped")
+
+    def _refresh(self, schedule: DaemonSchedule) -> None:
+        try:
+            schedule.refresh_games()
+            schedule.refresh_outbox()
+        except Exception:  # the database went away since the pass: the safety poll remains
+            log.exception("cannot renew the schedule; the next safety poll will")
 
     def _stop_courier(self, courier: Courier) -> None:
         # A send in hand ends at the SMTP timeout at the latest; a little more for the commit.
         if not courier.stop(timeout=self.service.settings.smtp.timeout_seconds + 5.0):
             log.warning("a send still hangs; its mail stays queued for the next start")
 
-    def _sleep_time(self) -> float:
-        if self._failures.failures:
-            return self._failures.remaining()
-        try:
-            return clock_wait(self.service, now=self._clock(), cap=self.cap)
-        except Exception:
-            log.exception("cannot work out the next wake-up; sleeping %.0fs", self.cap)
-            return self.cap
-
     def _sleep(self, seconds: float) -> None:
         log.debug("sleeping up to %.1fs", seconds)
         try:
             self._sleeping = True
             if not self._stop_requested:  # a signal may have come just before
-                self.inbox.wait_for_mail(seconds, self._watch_outbox(), OUTBOX_LOOK_SECONDS)
+                self.inbox.wait_for_mail(seconds, self._woken, LOOK_SECONDS)
         except _WakeUp:
             pass
         finally:
             self._sleeping = False  # from here on, a signal only sets the flag
 
-    def _watch_outbox(self) -> Callable[[], bool]:
-        """Asked while sleeping, every OUTBOX_LOOK_SECONDS: has something else queued mail
-        since (a referee's command on the command line, `pbem game pause`)? Then the courier
-        is woken to send it now, not after the next pass; the sleep goes on. Only new rows
-        count: mail that waits for a retry or the rate limit has its own wake-up time."""
-        courier = self._courier
+    def _woken(self) -> bool:
+        """Asked every LOOK_SECONDS while asleep: a job wants a pass, or a stop was asked
+        (from a thread; a signal cuts the sleep itself)."""
+        return self._pass_wanted.is_set() or self._stop_requested
+
+    def _outbox_watch(self, courier: Courier) -> OutboxWatch:
+        return OutboxWatch(self.service, courier, self._pass_wanted)
+
+
+class OutboxWatch:
+    """The schedule's outbox watch: has another process queued mail since the last look (a
+    referee's command on the command line, `pbem game pause`)? Then the courier sends it now,
+    and a pass renews the games' jobs from what that process changed. Only rows newer than the
+    last pass count (`mark`): the pass's own mail goes by the courier's wake after the pass,
+    and mail waiting for a retry or the rate limit has its own job."""
+
+    def __init__(self, service: Service, courier: Courier, pass_wanted: threading.Event) -> None:
+        self.service = service
+        self.courier = courier
+        self.pass_wanted = pass_wanted
+        self.seen = -1  # no look yet: the first mark or look sets it
+
+    def mark(self) -> None:
+        """After a pass: what is queued now is known."""
+        newest = self._newest()
+        if newest is not None:
+            self.seen = newest
+
+    def __call__(self) -> None:
+        newest = self._newest()
+        if newest is None:
+            return
+        if self.seen >= 0 and newest > self.seen:
+            self.courier.wake()
+            self.pass_wanted.set()
+        self.seen = newest
+
+    def _newest(self) -> int | None:
         try:
-            seen = last_outbox_id(self.service)
-        except Exception:  # the database away: the pass has logged that already
-            log.debug("cannot read the outbox; not watching it while asleep")
-            return lambda: False
-
-        def look() -> bool:
-            nonlocal seen
-            try:
-                newest = last_outbox_id(self.service)
-            except Exception:  # the database away: the next pass will say so
-                return False
-            if newest > seen and courier is not None:
-                seen = newest
-                courier.wake()
-            return False  # the intake sleep itself goes on
-
-        return look
+            return last_outbox_id(self.service)
+        except Exception:  # the database away: the next pass will say so
+            return None
 
 
 def stop_on_signals(daemon: Daemon) -> None:

@@ -1,18 +1,26 @@
-"""GameClock: one APScheduler job per game at its next wakeup, rebuilt from the database, so
-a new clock on the same database (a restart) has the same jobs and the same next wakeup."""
+"""The daemon's schedule (pbem.daemon.schedule): one APScheduler job per game at its next
+wakeup and one at the outbox's next retry, derived from the database, so that a new schedule
+on the same database (a restart, a second daemon) has the same jobs; a started schedule runs
+a job whose time has come and hands the work on."""
 
 from __future__ import annotations
 
 import threading
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
-from apscheduler.events import EVENT_JOB_EXECUTED, EVENT_JOB_REMOVED, JobEvent
+from apscheduler.events import EVENT_JOB_EXECUTED, JobEvent
 
 from pbem.clock import next_wakeup, run_due
-from pbem.clock.scheduler import GameClock
+from pbem.clock.control import pause
+from pbem.daemon.schedule import DaemonSchedule
+from pbem.games.outbox import drain
 from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.mail.delivery import TemporaryFailure
+from pbem.store import transaction
 from tests.clock.support import DEADLINE, HOUR, clock_game, command, orders
 from tests.conftest import NOW
+from tests.support.mails import mail
 
 
 def _games(service: Service) -> None:
@@ -21,26 +29,47 @@ def _games(service: Service) -> None:
     clock_game(service, game="g3", deadline_policy="none")  # g3: nothing to wake up for
 
 
+def _schedule(service: Service, at: datetime, wake: list[str] | None = None) -> DaemonSchedule:
+    woken = wake if wake is not None else []
+    return DaemonSchedule(
+        service,
+        clock=lambda: at,
+        safety_seconds=3600,
+        wake_pass=lambda: woken.append("pass"),
+        wake_courier=lambda: woken.append("courier"),
+        look_outbox=lambda: None,
+    )
+
+
+def jobs_at(service: Service, at: datetime) -> dict[str, timedelta]:
+    """Each job's distance from `at`, as the schedule laid it on the real clock (to the
+    second: the real clock moves on while the test runs)."""
+    schedule = _schedule(service, at)
+    real_now = datetime.now(UTC)
+    schedule.refresh_games()
+    schedule.refresh_outbox()
+    return {
+        job_id: timedelta(seconds=round((when - real_now).total_seconds()))
+        for job_id, when in schedule.due_times().items()
+    }
+
+
 def test_one_job_per_game_at_its_next_wakeup(service: Service) -> None:
     _games(service)
-    clock = GameClock(service)
-    clock.rebuild(NOW)
-    assert clock.jobs() == {"g1": DEADLINE - 24 * HOUR, "g2": DEADLINE + 2 * HOUR}
-    assert clock.next_wakeup() == DEADLINE - 24 * HOUR
-    assert [job.name for job in clock.scheduler.get_jobs()] == [
-        "wake up for game g1",
-        "wake up for game g2",
-    ]
+    jobs = jobs_at(service, NOW)
+    assert {k: v for k, v in jobs.items() if k.startswith("game:")} == {
+        "game:g1": DEADLINE - 24 * HOUR - NOW,
+        "game:g2": DEADLINE + 2 * HOUR - NOW,
+    }
+    assert next_wakeup(service, NOW) == DEADLINE - 24 * HOUR
 
 
-def test_a_new_clock_on_the_same_database_has_the_same_jobs(service: Service) -> None:
+def test_a_new_schedule_on_the_same_database_has_the_same_jobs(service: Service) -> None:
     _games(service)
-    first = GameClock(service)
-    first.rebuild(NOW + HOUR)
-    restarted = GameClock(Service(service.db, service.settings))
-    restarted.rebuild(NOW + HOUR)
-    assert restarted.jobs() == first.jobs()
-    assert next_wakeup(service, NOW + HOUR) == first.next_wakeup() == DEADLINE - 24 * HOUR
+    first = jobs_at(service, NOW + HOUR)
+    restarted = jobs_at(Service(service.db, service.settings), NOW + HOUR)
+    assert restarted == first
+    assert next_wakeup(service, NOW + HOUR) == DEADLINE - 24 * HOUR
 
 
 def test_the_wakeups_move_on_as_the_work_is_done(service: Service) -> None:
@@ -51,10 +80,33 @@ def test_the_wakeups_move_on_as_the_work_is_done(service: Service) -> None:
     assert next_wakeup(service, at) == DEADLINE - 2 * HOUR
     orders(service, "bob", "ADD 1", at)  # g1 is resolved early by the next pass
     run_due(service, at)
-    assert jobs_at(service, at) == {
-        "g1": DEADLINE,  # turn 2, due 48h after it opened: its 24h reminder
-        "g2": DEADLINE + 2 * HOUR,
-    }
+    jobs = jobs_at(service, at)
+    assert (jobs["game:g1"], jobs["game:g2"]) == (
+        DEADLINE - at,  # turn 2, due 48h after it opened: its 24h reminder
+        DEADLINE + 2 * HOUR - at,
+    )
+
+
+def test_a_game_with_nothing_ahead_loses_its_job(service: Service) -> None:
+    _games(service)
+    schedule = _schedule(service, NOW)
+    schedule.refresh_games()
+    assert {"game:g1", "game:g2"} <= set(schedule.due_times())
+    with transaction(service.db) as session:  # a paused game waits for no deadline
+        pause(session, service.settings, "g2", now=NOW, actor="cli", reason="test")
+    schedule.refresh_games()
+    assert "game:g2" not in schedule.due_times() and "game:g1" in schedule.due_times()
+
+
+def test_the_outbox_job_is_at_the_next_retry(service: Service) -> None:
+    class Deferring:
+        def send(self, _message: object) -> None:
+            raise TemporaryFailure("451 later", code=451)
+
+    receive(service, mail("HELP"), now=NOW)
+    assert jobs_at(service, NOW)["outbox"] == timedelta(0)  # due now
+    drain(service, Deferring(), now=NOW)  # type: ignore[arg-type]
+    assert jobs_at(service, NOW)["outbox"] == timedelta(minutes=1)  # [outbox] retry_first
 
 
 def test_an_absence_end_is_a_wakeup(service: Service) -> None:
@@ -64,33 +116,26 @@ def test_an_absence_end_is_a_wakeup(service: Service) -> None:
     assert next_wakeup(service, NOW + 12 * HOUR) is None
 
 
-def test_a_started_clock_runs_a_job_whose_time_has_come(service: Service) -> None:
-    # The test's `now` lies before the real clock, so APScheduler finds both jobs late; with
-    # misfire_grace_time=None it still runs each, once, and drops it (a one-shot trigger).
+def test_a_started_schedule_runs_a_job_when_its_time_comes(service: Service) -> None:
+    # One second before g1's reminder: its job runs a second later, hands a pass to the loop
+    # and is dropped (a one-shot trigger); g2's job and the interval jobs stay.
     _games(service)
-    clock = GameClock(service)
-    clock.rebuild(NOW)
     woken: list[str] = []
-    seen: list[int] = []
-    done = threading.Event()
+    schedule = _schedule(service, DEADLINE - 24 * HOUR - timedelta(seconds=1), woken)
+    ran = threading.Event()
 
     def listen(event: JobEvent) -> None:
-        seen.append(event.code)
-        # Both ran and were dropped: shutting down now does not race the scheduler's loop.
-        if seen.count(EVENT_JOB_EXECUTED) == seen.count(EVENT_JOB_REMOVED) == 2:
-            done.set()
+        if event.job_id == "game:g1":
+            ran.set()
 
-    clock.scheduler.add_listener(listen, EVENT_JOB_EXECUTED | EVENT_JOB_REMOVED)
-    clock.start(lambda: woken.append("pass"))
+    schedule.scheduler.add_listener(listen, EVENT_JOB_EXECUTED)
+    schedule.start()
     try:
-        assert done.wait(timeout=10)
+        schedule.refresh_games()
+        assert ran.wait(timeout=10)
+        jobs = set(schedule.due_times())
     finally:
-        clock.shutdown()
-    assert woken == ["pass", "pass"]
-    assert not clock.scheduler.running
-
-
-def jobs_at(service: Service, at: datetime) -> dict[str, datetime]:
-    clock = GameClock(service)
-    clock.rebuild(at)
-    return clock.jobs()
+        schedule.shutdown()
+    assert "pass" in woken
+    assert jobs == {"game:g2", "safety-poll", "outbox-watch"}
+    assert not schedule.scheduler.running

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,8 +20,6 @@ from pbem.config import Settings
 from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
-from pbem.daemon.wake import clock_wait, mail_wait
-from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.logs import ContextFilter
@@ -28,7 +27,7 @@ from pbem.mail.delivery import TemporaryFailure
 from pbem.store import OrderSet, transaction
 from tests.servers.fake_time import FakeTime
 from tests.support.games import game_row, new_game, outbox, turns
-from tests.support.mails import mail, order_mail
+from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
 
 
@@ -64,9 +63,9 @@ def test_the_loop_passes_sleeps_and_stops(service: Service, now: datetime, tmp_p
 
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
     assert inbox.pending() == []
-    # Looked once a second: after 1 s the mail was there; then a whole sleep of 60 s (the
-    # cap; the deadline is 48 h away), as only the signal handler cuts a sleep short.
-    assert time.sleeps == [1.0] * 61
+    # Looked once a second: after 1 s the mail was there; then asleep until a job of the
+    # schedule asks for a pass (the deadline is 48 h away) or, as here, a stop is asked.
+    assert time.sleeps == [1.0, 1.0]
 
 
 def test_a_stop_during_intake_finishes_the_current_mail_only(
@@ -88,31 +87,6 @@ def test_a_stop_during_intake_finishes_the_current_mail_only(
     assert len(inbox.pending()) == 1
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
     assert [row.sent_at for row in outbox(service)] == [None, None, None]  # no drain
-
-
-def test_sleep_until_the_next_deadline_or_retry(
-    service: Service, now: datetime, tmp_path: Path
-) -> None:
-    new_game(service, now, deadline_policy="interval:30m")
-    sender = MaildirPost(tmp_path / "out")
-    assert mail_wait(service, sender, now=now, cap=60) == 0.0  # the start mails wait
-    drain(service, sender, now=now)
-    assert mail_wait(service, sender, now=now, cap=3600) == 3600.0  # nothing to send
-    assert clock_wait(service, now=now, cap=3600) == 1800.0  # the deadline
-    assert clock_wait(service, now=now, cap=45) == 45.0  # the cap
-    later = now + timedelta(minutes=29)
-    assert clock_wait(service, now=later, cap=3600) == 60.0
-    # A deadline already past is this pass's work, never a reason to wake at once again.
-    past = now + timedelta(minutes=31)
-    assert clock_wait(service, now=past, cap=3600) == 3600.0
-
-    class Deferring:
-        def send(self, _message: object) -> None:
-            raise TemporaryFailure("451 later", code=451)
-
-    receive(service, mail("HELP"), now=now)
-    drain(service, Deferring(), now=now)  # type: ignore[arg-type]
-    assert mail_wait(service, sender, now=now, cap=3600) == 60.0  # the retry
 
 
 def test_one_games_failing_turn_does_not_stop_the_others(
@@ -158,7 +132,9 @@ def test_a_failing_pass_is_logged_and_the_loop_backs_off(
         "pass failed; trying again in 1s",
         "pass failed; trying again in 2s",
     ]
-    assert time.sleeps == [1.0, 1.0, 1.0]
+    # 1 s after the first failure; the second sleep (2 s) ends at its first look, the stop
+    # having been asked meanwhile.
+    assert time.sleeps == [1.0, 1.0]
 
 
 def _missing_database(folder: Path) -> Engine:
@@ -252,3 +228,38 @@ def test_the_courier_sends_a_reply_while_bulk_mail_waits_for_the_rate_limit(
     assert sender.sent == ["Re: t1"]
     assert courier._drain() == 30.0  # nothing for a reply: no try at all
     assert sender.sent == ["Re: t1"]
+
+
+def test_the_schedule_wakes_the_sleeping_loop_at_a_deadline(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    # The daemon's clock runs three seconds short of g1's deadline. Nothing else would wake
+    # the loop (no mail comes; the safety poll is an hour away): the game's APScheduler job
+    # does, and the pass it asks for resolves the turn and the courier sends the reports.
+    service = Service(service.db, _with_safety_poll(service.settings, 3600))
+    new_game(service, now)  # interval:48h
+    started, start = monotonic(), now + timedelta(hours=48, seconds=-3)
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(
+        service,
+        inbox,
+        MaildirPost(tmp_path / "out"),
+        clock=lambda: start + timedelta(seconds=monotonic() - started),
+    )
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        wait_until(lambda: len(turns(service)) == 2, timeout=20)  # turn 1 resolved
+        assert monotonic() - started >= 2.5  # not before the deadline
+        wait_until(lambda: all(row.sent_at for row in outbox(service)))
+    finally:
+        daemon.request_stop("test")
+        thread.join(timeout=10)
+    assert not thread.is_alive()
+    assert [row.kind for row in outbox(service)].count("report") == 4  # start + turn 1
+
+
+def _with_safety_poll(settings: Settings, seconds: int) -> Settings:
+    from dataclasses import replace
+
+    return replace(settings, service=replace(settings.service, max_wait_seconds=seconds))
