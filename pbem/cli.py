@@ -28,7 +28,7 @@ from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import DatabaseNotReady, PbemError, UsageError
 from pbem.games.games import pending_turn, seats_of, waiting_seats
-from pbem.games.lifecycle import GameError, GameSpec, SeatSpec, create_game
+from pbem.games.lifecycle import RESIGN_CHOICES, GameError, GameSpec, SeatSpec, create_game
 from pbem.games.outbox import as_message, drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -157,6 +157,11 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     new.add_argument("--no-early", action="store_true", help="wait for the deadline always")
     new.add_argument("--address-check", action="store_true", help="orders only from seat address")
+    new.add_argument(
+        "--resign",
+        choices=RESIGN_CHOICES,
+        help="what a player's RESIGN does to the seat (default: [games] resign, replace)",
+    )
     clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
     _simple(game, "show", "show one game", _game_show).add_argument("id", help="the game's id")
@@ -281,6 +286,7 @@ def _game_new(args: argparse.Namespace) -> int:
         referees=args.referee,
         announce_referee_actions=announce,
         clock=clock_cli.options_from(args, service.settings),
+        resign=args.resign or service.settings.games.resign,
     )
     with transaction(service.db) as session:
         game = create_game(session, service.settings, spec, now=_now(args))

@@ -106,6 +106,9 @@ class GameSettings:
     nmr: Literal["no-orders", "standing", "bot"] = "no-orders"  # what a missing seat plays
     abandon_after: NonNegative = 3  # misses in a row before a seat is abandoned; 0: never
     wait_for_absent: bool = False  # turns wait while a seat is absent (SET ABSENCE)
+    # What RESIGN does to a seat: "replace" (civil disorder while the referees find a new
+    # player), "disorder" (civil disorder for good) or "bot" (the ruleset's bot plays it).
+    resign: Literal["replace", "disorder", "bot"] = "replace"
 
 
 @dataclass(frozen=True, config=SECTION)

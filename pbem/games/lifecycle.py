@@ -22,6 +22,9 @@ from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
 from pbem.store import Game, Referee, Turn, dumps, loads, utc
 
+# What RESIGN does to a seat (pbem.intake.resign).
+RESIGN_CHOICES = ("replace", "disorder", "bot")
+
 
 class GameError(PbemError, ValueError):
     """A game that cannot be created or changed as asked; the message says why."""
@@ -49,6 +52,7 @@ class GameSpec:
     referees: Sequence[str] = ()  # no password yet: see pbem.referee.roles.give_passwords
     announce_referee_actions: bool = True  # reports tell what a referee changed, and why
     clock: ClockOptions = field(default_factory=ClockOptions)  # timezone, grace, reminders...
+    resign: str = "replace"  # what RESIGN does to a seat: one of RESIGN_CHOICES
 
 
 def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
@@ -68,6 +72,7 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         signup_seats=spec.signup_seats,
         created_at=utc(now),
         announce_referee_actions=spec.announce_referee_actions,
+        resign=spec.resign,
     )
     spec.clock.apply(game)
     session.add(game)
@@ -97,6 +102,8 @@ def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
     if not ruleset.min_seats <= total <= ruleset.max_seats:
         raise GameError(f"{ruleset.id} takes {ruleset.min_seats} to {ruleset.max_seats} seats")
     canonical(spec.deadline_policy, spec.clock.timezone)  # raises on a bad policy
+    if spec.resign not in RESIGN_CHOICES:
+        raise GameError(f"resign is one of {', '.join(RESIGN_CHOICES)}, not {spec.resign!r}")
 
 
 def start_game(session: Session, settings: Settings, game: Game, *, now: datetime) -> Turn:

@@ -25,7 +25,9 @@ from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
 from pbem.intake.help import help_reply, send_help
 from pbem.intake.open_games import list_command
+from pbem.intake.own_address import confirm_address, set_address
 from pbem.intake.own_password import set_password
+from pbem.intake.resign import resign
 from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
@@ -185,9 +187,13 @@ def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -
 
 
 def _set(context: MailContext, envelope: Envelope) -> None:
-    """SET PASSWORD (pbem.intake.own_password) or SET ABSENCE (pbem.intake.absence)."""
-    if envelope.command_args[:1] == ("password",):
+    """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address) or SET
+    ABSENCE (pbem.intake.absence)."""
+    what = envelope.command_args[:1]
+    if what == ("password",):
         set_password(context, envelope)
+    elif what == ("address",):
+        set_address(context, envelope)
     else:
         set_command(context, envelope)
 
@@ -199,8 +205,10 @@ for _command in (
     MailCommand("ORDERS", "player", "", "the orders stored for your seat", _orders),
     MailCommand("REPORT", "player", "[<turn>]", "your report of a turn again", _report),
     MailCommand("JOIN", "player", "<game> <seat> PASSWORD <pw>", "take a seat", _join),
-    MailCommand("SET", "player", "PASSWORD <new> | ABSENCE ...", "your own settings", _set),
+    MailCommand("SET", "player", "PASSWORD|ADDRESS|ABSENCE ...", "your own settings", _set),
     MailCommand("FORECAST", "player", "", "your turn played now on sample dice", forecast_command),
     MailCommand("LIST", "player", "", "the games open to join", list_command),
+    MailCommand("RESIGN", "player", "", "give up your seat", resign),
+    MailCommand("CONFIRM", "player", "<code>", "confirm a new address", confirm_address),
 ):
     REGISTRY.add(_command)

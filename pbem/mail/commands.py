@@ -27,6 +27,8 @@ PLAYER_WORDS = {
     "SET": "SET",
     "FORECAST": "FORECAST",
     "LIST": "LIST",
+    "RESIGN": "RESIGN",
+    "CONFIRM": "CONFIRM",
 }
 
 

@@ -63,6 +63,11 @@ def farewell_body(settings: Settings, game: Game, seat: str, reason: str, *, rep
     return _render(settings, game, "farewell", seat=seat, reason=reason, replaced=replaced)
 
 
+def address_body(settings: Settings, game: Game, seat: str, new: str) -> str:
+    """For both addresses of a seat whose mail a referee moved."""
+    return _render(settings, game, "address_changed", seat=seat, new=new, by_referee=True)
+
+
 def moved_orders_body(settings: Settings, game: Game, seat: str, turn: int) -> str:
     """For a seat whose stored orders a referee's rerun left facing a changed position."""
     return _render(settings, game, "orders_moved", seat=seat, turn=turn)

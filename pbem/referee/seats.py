@@ -10,7 +10,7 @@ from pbem.deadlines.stored import describe
 from pbem.passwords import hash_password, new_password
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.context import RefereeContext
-from pbem.referee.mails import farewell_body, password_body
+from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
@@ -126,3 +126,21 @@ def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     add_referee(ctx.session, ctx.settings, ctx.game, address, now=ctx.now, salt=ctx.origin)
     ctx.change(f"{address} is now a referee too", None, address)
     return f"{address} is a referee of game {ctx.game.id}; their password is mailed to them"
+
+
+@command("address", "SEAT ADDRESS", "move a seat's mail to another address at once (both told)")
+def address(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    exactly(args, 2, "address SEAT ADDRESS")
+    seat = ctx.seat(args[0])
+    new = _address(args[1])
+    old = seat.address
+    if new == old.lower():
+        raise RefereeError(f"{seat.name}'s mail goes to {new} already")
+    seat.address, seat.pending_address, seat.pending_code, seat.pending_since = new, "", "", None
+    ctx.session.add(seat)
+    body = address_body(ctx.settings, ctx.game, seat.name, new)
+    for to in dict.fromkeys(a for a in (new, old) if a):  # the old address too: no surprise
+        ctx.send(to, f"mail of {seat.name} now goes to a new address", body)
+    # Not told to the other players: an address is the seat's own business.
+    ctx.change(f"{seat.name}'s mail goes to a new address", old, new, public=False)
+    return f"{seat.name}'s mail now goes to {new}"

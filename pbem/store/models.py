@@ -35,6 +35,9 @@ class Game(SQLModel, table=True):
     wait_for_absent: bool = False  # a turn waits while a seat without orders is absent
     paused_at: datetime | None = None
     paused_left: int | None = None  # seconds the deadline was away when paused
+    # What RESIGN does to a seat: replace (civil disorder, referees asked for a new player) |
+    # disorder (civil disorder for good) | bot (the ruleset's bot plays it).
+    resign: str = Field(default="replace", max_length=16)
 
 
 class Seat(SQLModel, table=True):
@@ -49,6 +52,11 @@ class Seat(SQLModel, table=True):
     status: str = Field(default="active", max_length=16)
     missed: int = 0  # turns in a row resolved without this seat's orders
     absent_until: date | None = None  # announced with SET ABSENCE; through this day
+    # SET ADDRESS waiting for CONFIRM from the new address: the address, the code's SHA-256,
+    # when it was asked (the code expires).
+    pending_address: str = Field(default="", max_length=320)
+    pending_code: str = Field(default="", max_length=64)
+    pending_since: datetime | None = None
 
 
 class Referee(SQLModel, table=True):

@@ -117,3 +117,16 @@ def test_replace_gives_a_grace_period_from_now_when_late(
     via.now = now + timedelta(days=5)  # past the deadline: the grace counts from now
     via.run("replace", "bob", "carol@example.org")
     assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 8, 12, tzinfo=UTC)
+
+
+def test_the_referee_moves_an_address_at_once(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    new = "alice@new.example.org"
+    assert via.run("address", "alice", new) == f"alice's mail now goes to {new}"
+    assert _seat(service, "alice").address == new
+    told = {row.recipient for row in outbox(service, "referee") if "new address" in row.subject}
+    assert told == {new, "alice@example.org"}
+    assert "as the referee set it" in " ".join(body(outbox(service, "referee")[-1]).split())
+    assert via.refuse("address", "alice", new) == f"alice's mail goes to {new} already"

@@ -1,0 +1,100 @@
+"""SET ADDRESS and CONFIRM: a seat moves to a new mail address, which must prove it can read
+its mail before it counts. From the seat's registered address, with its password:
+
+    GAME g1 SEAT alice PASSWORD secret
+    SET ADDRESS alice@new.example.org
+
+The new address gets a code, and the change takes effect when a mail from that address says
+
+    CONFIRM 7KQ2MX9P
+
+within CONFIRM_HOURS. The old address is told when the change is asked and when it is made, so
+that a stolen password cannot move a seat away unseen. A referee can change an address at once
+(the referee command `address`). Only a hash of the code is stored."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from sqlmodel import col, select
+
+from pbem.games.audit import audit
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.store import Seat, utc
+
+ADDRESS_FORM = "SET ADDRESS <your new mail address>"
+CONFIRM_FORM = "CONFIRM <the code mailed to your new address>"
+CONFIRM_HOURS = 72
+_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no look-alikes, as read from a phone
+
+
+def set_address(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    args = envelope.command_args  # lower-cased: ("address", <the new address>)
+    new = args[1].strip("<>") if len(args) == 2 else ""
+    if not _looks_like_address(new) or new == seat.address.lower():
+        problem = "SET ADDRESS needs one new mail address, other than the seat's own"
+        context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {ADDRESS_FORM}"])
+        return
+    code = "".join(secrets.choice(_ALPHABET) for _ in range(8))
+    seat.pending_address, seat.pending_code = new, code_hash(code)
+    seat.pending_since = utc(context.now)
+    context.session.add(seat)
+    audit(context.session, context.now, seat.address, "address-asked", game.id, seat.name)
+    context.finish("answered", f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
+    facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
+    context.reply(new, "address_confirm", code=code, **facts)
+    context.reply(seat.address, "address_asked", **facts)
+
+
+def confirm_address(context: MailContext, envelope: Envelope) -> None:
+    """CONFIRM <code>, from the new address: the seat whose pending code it is moves there."""
+    args = envelope.command_args
+    code = args[0].upper().replace("-", "") if len(args) == 1 else ""
+    sender = context.mail.sender.lower()
+    seat = _pending(context, code) if code else None
+    if seat is None or seat.pending_address != sender:
+        context.quarantine(
+            "confirm",
+            "no address change waits for that code from this address",
+            reply_to=context.mail.sender,
+            details=[f"Use: {CONFIRM_FORM}, from the new address, within {CONFIRM_HOURS} hours."],
+        )
+        return
+    old = seat.address
+    seat.address, seat.pending_address, seat.pending_code = sender, "", ""
+    seat.pending_since = None
+    context.session.add(seat)
+    context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
+    audit(context.session, context.now, sender, "address-set", seat.game_id, seat.name)
+    context.finish("answered", f"CONFIRM: {seat.name} of {seat.game_id} now at the new address")
+    facts = {"game": seat.game_id, "seat": seat.name, "new": sender, "by_referee": False}
+    context.reply(sender, "address_changed", **facts)
+    context.reply(old, "address_changed", **facts)
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()
+
+
+def _pending(context: MailContext, code: str) -> Seat | None:
+    since = utc(context.now) - timedelta(hours=CONFIRM_HOURS)
+    query = select(Seat).where(col(Seat.pending_code) != "")
+    for seat in context.session.exec(query):
+        fresh = seat.pending_since is not None and utc(seat.pending_since) >= since
+        if fresh and hmac.compare_digest(seat.pending_code, code_hash(code)):
+            return seat
+    return None
+
+
+def _looks_like_address(text: str) -> bool:
+    local, at, domain = text.partition("@")
+    return bool(at and local and "." in domain and len(text) <= 320 and " " not in text)

@@ -1,0 +1,74 @@
+"""RESIGN: a player gives up their seat. From the seat's address, with its password:
+
+    GAME g1 SEAT alice PASSWORD secret
+    RESIGN
+
+The game's `resign` option (`pbem game new --resign`) says what becomes of the seat:
+"replace", the default, plays it in civil disorder (standing orders only) while the referees,
+who are told at once, find a new player (`replace SEAT ADDRESS`); "disorder" plays it on in
+civil disorder for good, the referees told; "bot" gives it to the ruleset's bot. The player
+gets one confirmation and no more mail: the seat keeps no address or password of theirs."""
+
+from __future__ import annotations
+
+from sqlmodel import select
+
+from pbem.games.audit import audit
+from pbem.games.outbox import Letter, queue
+from pbem.games.played import BOT
+from pbem.intake.auth import authenticate
+from pbem.intake.context import MailContext
+from pbem.mail.compose import stable_message_id
+from pbem.mail.envelope import Envelope
+from pbem.store import Referee
+from pbem.templates import render
+
+_FATE = {
+    "replace": "The seat plays in civil disorder (standing orders only) until the referee "
+    "finds it a new player.",
+    "disorder": "The seat plays on in civil disorder (standing orders only).",
+    "bot": "The seat is played by the game's bot from now on.",
+}
+
+
+def resign(context: MailContext, envelope: Envelope) -> None:
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    if game.status not in ("running", "paused"):
+        why = f"game {game.id} is {game.status}: ask the referee to take you off it"
+        context.quarantine("resign", why, reply_to=seat.address)
+        return
+    player, how = seat.address, game.resign
+    seat.status = BOT if how == BOT else "disorder"
+    seat.address, seat.password_hash = "", ""
+    seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
+    context.session.add(seat)
+    audit(context.session, context.now, player, "resign", game.id, f"{seat.name} ({how})")
+    context.finish("answered", f"RESIGN {seat.name} ({how})")
+    facts = {"game": game.id, "seat": seat.name, "fate": _FATE[how]}
+    context.reply(player, "resigned", **facts)
+    referees = context.session.exec(select(Referee).where(Referee.game_id == game.id))
+    for referee in referees:
+        body = render(
+            "resigned_referee",
+            moderator=context.settings.mail.name,
+            turn=game.turn,
+            replace=how == "replace",
+            **facts,
+        )
+        letter = Letter(
+            "referee",
+            referee.address,
+            f"[{game.id}] {seat.name} resigned",
+            body,
+            stable_message_id(
+                "resign",
+                context.mail.message_id,
+                referee.address,
+                domain=context.settings.mail.domain,
+            ),
+            game_id=game.id,
+        )
+        queue(context.session, context.settings, letter, now=context.now)
