@@ -28,7 +28,14 @@ from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import DatabaseNotReady, PbemError, UsageError
 from pbem.games.games import pending_turn, seats_of, waiting_seats
-from pbem.games.lifecycle import RESIGN_CHOICES, GameError, GameSpec, SeatSpec, create_game
+from pbem.games.lifecycle import (
+    RESIGN_CHOICES,
+    GameError,
+    GameSpec,
+    PressOptions,
+    SeatSpec,
+    create_game,
+)
 from pbem.games.outbox import as_message, drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -148,7 +155,9 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="a game option of the ruleset (see `pbem rulesets`), or announce_referee_actions",
+        help="a game option of the ruleset (see `pbem rulesets`), or of the moderator: "
+        "announce_referee_actions, press, grey_press, press_to_referees, press_after_end "
+        "(yes or no; docs/referee.md)",
     )
     new.add_argument("--deadline", help="deadline policy, e.g. interval:48h or none")
     new.add_argument("--seed", type=int, help="the game's seed (default: random)")
@@ -273,6 +282,12 @@ def _game_new(args: argparse.Namespace) -> int:
     seats, passwords = _seat_specs(args.seat)
     options = dict(_pair(option, "=") for option in args.option)
     announce = _service_option(options, "announce_referee_actions", default=True)
+    press = PressOptions(
+        allowed=_service_option(options, "press", default=True),
+        grey=_service_option(options, "grey_press", default=False),
+        to_referees=_service_option(options, "press_to_referees", default=False),
+        after_end=_service_option(options, "press_after_end", default=False),
+    )
     spec = GameSpec(
         id=args.id,
         ruleset=args.ruleset,
@@ -287,6 +302,7 @@ def _game_new(args: argparse.Namespace) -> int:
         announce_referee_actions=announce,
         clock=clock_cli.options_from(args, service.settings),
         resign=args.resign or service.settings.games.resign,
+        press=press,
     )
     with transaction(service.db) as session:
         game = create_game(session, service.settings, spec, now=_now(args))

@@ -38,6 +38,17 @@ class SeatSpec:
 
 
 @dataclass(frozen=True)
+class PressOptions:
+    """The game's press (pbem.intake.press): allowed at all; anonymous press allowed; the
+    referees copied on private press; press after the game has ended."""
+
+    allowed: bool = True
+    grey: bool = False
+    to_referees: bool = False
+    after_end: bool = False
+
+
+@dataclass(frozen=True)
 class GameSpec:
     id: str
     ruleset: str
@@ -53,6 +64,7 @@ class GameSpec:
     announce_referee_actions: bool = True  # reports tell what a referee changed, and why
     clock: ClockOptions = field(default_factory=ClockOptions)  # timezone, grace, reminders...
     resign: str = "replace"  # what RESIGN does to a seat: one of RESIGN_CHOICES
+    press: PressOptions = field(default_factory=PressOptions)
 
 
 def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
@@ -73,6 +85,10 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         created_at=utc(now),
         announce_referee_actions=spec.announce_referee_actions,
         resign=spec.resign,
+        press=spec.press.allowed,
+        grey_press=spec.press.grey,
+        press_to_referees=spec.press.to_referees,
+        press_after_end=spec.press.after_end,
     )
     spec.clock.apply(game)
     session.add(game)

@@ -11,8 +11,19 @@ from pbem.mail.envelope import Envelope
 from pbem.passwords import rehashed, verify_password
 from pbem.store import Game, Seat
 
+# The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
+REFUSED_SEAT = tuple(
+    f"{reason}:"
+    for reason in (
+        "envelope", "unknown-game", "not-started", "game-over", "unknown-seat", "password",
+        "seat-disorder", "seat-bot", "address",
+    )
+)  # fmt: skip
 
-def find_running_game(context: MailContext, envelope: Envelope) -> Game | None:
+
+def find_running_game(
+    context: MailContext, envelope: Envelope, *, allow_ended: bool = False
+) -> Game | None:
     sender = context.mail.sender
     if not envelope.game:
         context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
@@ -27,14 +38,18 @@ def find_running_game(context: MailContext, envelope: Envelope) -> Game | None:
             "not-started", f"game {game.id} has not begun; it is open to JOIN", reply_to=sender
         )
         return None
-    if game.status == "ended":
+    if game.status == "ended" and not allow_ended:
         context.quarantine("game-over", f"game {game.id} has ended", reply_to=sender)
         return None
     return game
 
 
-def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] | None:
-    game = find_running_game(context, envelope)
+def authenticate(
+    context: MailContext, envelope: Envelope, *, allow_ended: bool = False
+) -> tuple[Game, Seat] | None:
+    """The game and seat the mail proves, or None (the mail quarantined, the seat told).
+    `allow_ended`: an ended game's seats are still proved (press after the end)."""
+    game = find_running_game(context, envelope, allow_ended=allow_ended)
     if game is None:
         return None
     sender = context.mail.sender
@@ -84,6 +99,13 @@ def authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
         )
         return None
     return game, seat
+
+
+def find_seat_of(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] | None:
+    """The game and seat of a mail authenticate has proved already."""
+    game = find_game(context.session, envelope.game)
+    seat = find_seat(context.session, game.id, envelope.seat) if game else None
+    return (game, seat) if game and seat else None
 
 
 def _cost(context: MailContext) -> int:

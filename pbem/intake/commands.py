@@ -27,6 +27,7 @@ from pbem.intake.help import help_reply, send_help
 from pbem.intake.open_games import list_command
 from pbem.intake.own_address import confirm_address, set_address
 from pbem.intake.own_password import set_password
+from pbem.intake.press import set_press
 from pbem.intake.resign import resign
 from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
@@ -187,15 +188,32 @@ def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -
 
 
 def _set(context: MailContext, envelope: Envelope) -> None:
-    """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address) or SET
-    ABSENCE (pbem.intake.absence)."""
+    """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address), SET
+    PRESS (pbem.intake.press) or SET ABSENCE (pbem.intake.absence)."""
     what = envelope.command_args[:1]
     if what == ("password",):
         set_password(context, envelope)
     elif what == ("address",):
         set_address(context, envelope)
+    elif what == ("press",):
+        _set_press(context, envelope)
     else:
         set_command(context, envelope)
+
+
+def _set_press(context: MailContext, envelope: Envelope) -> None:
+    """SET PRESS ON|OFF [FROM <seat>]: which press reaches the seat (pbem.intake.press)."""
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    done = set_press(context, seat, envelope.command_args)
+    if done is None:
+        form = "SET PRESS OFF, SET PRESS ON, SET PRESS OFF FROM <seat> or SET PRESS ON FROM <seat>"
+        context.quarantine("set", f"write {form}", reply_to=seat.address)
+        return
+    context.finish("answered", f"SET PRESS for {seat.name}: {done}")
+    context.reply(seat.address, "press_muted", game=game.id, seat=seat.name, done=done)
 
 
 # The players' mail commands, in the one registry (pbem.mail.commands) beside the referees'.

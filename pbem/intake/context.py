@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, replies_allowed
 from pbem.mail.compose import stable_message_id, thread_of
 from pbem.mail.reading import IncomingMail
-from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, utc
+from pbem.store import InboundMessage, Outbox, Quarantine, Referee, flushed_id, utc
 from pbem.templates import render
 
 
@@ -57,6 +57,21 @@ class MailContext:
             ),
         )
         self.replies.append(queue(self.session, self.settings, letter, now=self.now))
+
+    def to_referees(
+        self, game_id: str, subject: str, template: str, *, purpose: str, **context: Any
+    ) -> None:
+        """Queue a mail from mail_templates/<template>.txt to every referee of the game (not
+        rate limited: the referees need to know). `purpose` keeps its Message-IDs apart from
+        the other mail this one causes."""
+        body = render(template, moderator=self.settings.mail.name, **context)
+        referees = self.session.exec(select(Referee).where(Referee.game_id == game_id))
+        for referee in referees:
+            message_id = stable_message_id(
+                purpose, self.mail.message_id, referee.address, domain=self.settings.mail.domain
+            )
+            letter = Letter("referee", referee.address, subject, body, message_id, game_id=game_id)
+            queue(self.session, self.settings, letter, now=self.now)
 
     def quarantine(
         self,

@@ -3,11 +3,15 @@ order mail. Each branch ends the mail's handling with a status and, where safe, 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from pbem.intake.auth import REFUSED_SEAT, authenticate, find_seat_of
 from pbem.intake.commands import HELP_HINT, run_command
 from pbem.intake.context import MailContext
 from pbem.intake.finding import find_envelope, line_count, looked_at
 from pbem.intake.help import help_reply
 from pbem.intake.orders import take_orders
+from pbem.intake.press import Block, cut_press, relay_blocks, relay_reply
 from pbem.intake.referee_mail import handle_referee_mail
 from pbem.mail.envelope import Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
@@ -41,10 +45,17 @@ def handle(context: MailContext) -> None:
             hint="Send your orders alone, one a line, under your GAME line.",
         )
         return
+    if relay_reply(context):  # a plain reply to relayed press: back to its writer
+        return
+    blocks, rest = cut_press(mail.text)
+    if blocks:  # press is cut out first, so that it is never read as orders
+        context.mail = replace(mail, text=rest)
     envelope = find_envelope(context)
     context.inbound.game_id = envelope.game or None
     context.inbound.seat = envelope.seat or None
-    if envelope.command:
+    if blocks:
+        _with_press(context, envelope, blocks)
+    elif envelope.command:
         run_command(context, envelope)
     elif envelope.problem:
         context.quarantine("envelope", envelope.problem, reply_to=mail.sender, hint=HELP_HINT)
@@ -54,6 +65,34 @@ def handle(context: MailContext) -> None:
         _no_game_line(context, envelope)
     else:
         take_orders(context, envelope)
+
+
+def _with_press(context: MailContext, envelope: Envelope, blocks: list[Block]) -> None:
+    """A mail with press: its orders or command first, if any, answered as always; then the
+    press, relayed if the mail proved its seat (its password, and its address where the game
+    asks), with its own confirmation."""
+    if not envelope.game or envelope.referee or envelope.problem:
+        problem = envelope.problem or "PRESS goes under your GAME line, with your password"
+        context.quarantine("envelope", problem, reply_to=context.mail.sender, hint=HELP_HINT)
+        return
+    if envelope.lines or envelope.command:
+        if envelope.command:
+            run_command(context, envelope)
+        else:
+            take_orders(context, envelope)
+        if context.inbound.outcome.startswith(REFUSED_SEAT):
+            return  # the seat was not proved: its refusal says why, and no press goes
+        found = find_seat_of(context, envelope)
+    else:
+        found = authenticate(context, envelope, allow_ended=True)
+    if found is None:
+        return
+    game, seat = found
+    outcome = relay_blocks(context, game, seat, blocks)
+    if envelope.lines or envelope.command:
+        context.inbound.outcome = f"{context.inbound.outcome}; {outcome}"
+    else:
+        context.finish("answered", outcome)
 
 
 def _no_sender(mail: IncomingMail) -> str:

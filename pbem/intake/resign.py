@@ -11,17 +11,11 @@ gets one confirmation and no more mail: the seat keeps no address or password of
 
 from __future__ import annotations
 
-from sqlmodel import select
-
 from pbem.games.audit import audit
-from pbem.games.outbox import Letter, queue
 from pbem.games.played import BOT
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
-from pbem.mail.compose import stable_message_id
 from pbem.mail.envelope import Envelope
-from pbem.store import Referee
-from pbem.templates import render
 
 _FATE = {
     "replace": "The seat plays in civil disorder (standing orders only) until the referee "
@@ -49,26 +43,12 @@ def resign(context: MailContext, envelope: Envelope) -> None:
     context.finish("answered", f"RESIGN {seat.name} ({how})")
     facts = {"game": game.id, "seat": seat.name, "fate": _FATE[how]}
     context.reply(player, "resigned", **facts)
-    referees = context.session.exec(select(Referee).where(Referee.game_id == game.id))
-    for referee in referees:
-        body = render(
-            "resigned_referee",
-            moderator=context.settings.mail.name,
-            turn=game.turn,
-            replace=how == "replace",
-            **facts,
-        )
-        letter = Letter(
-            "referee",
-            referee.address,
-            f"[{game.id}] {seat.name} resigned",
-            body,
-            stable_message_id(
-                "resign",
-                context.mail.message_id,
-                referee.address,
-                domain=context.settings.mail.domain,
-            ),
-            game_id=game.id,
-        )
-        queue(context.session, context.settings, letter, now=context.now)
+    context.to_referees(
+        game.id,
+        f"[{game.id}] {seat.name} resigned",
+        "resigned_referee",
+        purpose="resign",
+        turn=game.turn,
+        replace=how == "replace",
+        **facts,
+    )

@@ -38,6 +38,12 @@ class Game(SQLModel, table=True):
     # What RESIGN does to a seat: replace (civil disorder, referees asked for a new player) |
     # disorder (civil disorder for good) | bot (the ruleset's bot plays it).
     resign: str = Field(default="replace", max_length=16)
+    # Press between seats (pbem.intake.press): allowed at all; anonymous ("grey") press
+    # allowed; the referees copied on private press; press after the game has ended.
+    press: bool = True
+    grey_press: bool = False
+    press_to_referees: bool = False
+    press_after_end: bool = False
 
 
 class Seat(SQLModel, table=True):
@@ -57,6 +63,8 @@ class Seat(SQLModel, table=True):
     pending_address: str = Field(default="", max_length=320)
     pending_code: str = Field(default="", max_length=64)
     pending_since: datetime | None = None
+    # SET PRESS OFF: "*" for all press, else the comma-separated seats whose press is muted.
+    press_muted: str = Field(default="", max_length=512)
 
 
 class Referee(SQLModel, table=True):
@@ -149,6 +157,19 @@ class Outbox(SQLModel, table=True):
     expires_at: datetime | None = None
     topic: str = Field(default="", max_length=200, index=True)
     dropped_at: datetime | None = None
+
+
+class Press(SQLModel, table=True):
+    """One relayed press mail, so that a plain reply to it can go back the same way: the
+    relayed mail's Message-ID names it (and cannot be guessed)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    message_id: str = Field(unique=True, max_length=998)  # of the relayed mail
+    sender: str = Field(max_length=64)  # the seat that wrote it
+    recipient: str = Field(max_length=64)  # the seat it went to
+    anonymous: bool = False
+    created_at: datetime
 
 
 class AuditLog(SQLModel, table=True):

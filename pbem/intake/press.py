@@ -1,0 +1,242 @@
+"""Press: seats writing to each other through the moderator, by seat name, never learning each
+other's addresses. In an order mail (or alone after the GAME line), one block or more:
+
+    PRESS TO bob, cy            (or PRESS TO ALL; add ANONYMOUS where the game allows it)
+    Shall we share the river?
+    END PRESS                   (or END)
+
+A block is cut out of the mail before its orders are read (its lines left blank, so that
+line numbers stay the mail's), so press is never taken for orders; each part is answered. The
+sender gets a confirmation naming who received it. A relayed mail says who wrote it (or that
+it is anonymous) and has the moderator as Reply-To: a plain Reply from the recipient's
+registered address comes back here and goes on to the writer, the quoted text left out. What
+makes such a reply good is its In-Reply-To (or References): the relayed mail's Message-ID,
+unguessable, kept in the `press` table; without a password, since a person answering in their
+mail client writes none. A mail that only claims a seat's address cannot use it: it must
+answer a relayed mail that went to that very address.
+
+The game's options (press, grey_press, press_to_referees, press_after_end) and each seat's
+mutes (SET PRESS OFF [FROM seat], SET PRESS ON [FROM seat]) decide who gets what. Relayed
+mail counts against the writer's reply limit, and auto-replies are never relayed (the loop
+guards run before any of this)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlmodel import col, func, select
+
+from pbem.games.audit import audit
+from pbem.games.games import find_seat, seats_of
+from pbem.games.outbox import Letter, queue
+from pbem.intake.context import MailContext
+from pbem.mail.compose import stable_message_id
+from pbem.store import Game, Press, Seat, utc
+from pbem.templates import render
+
+_START = re.compile(r"^\s*press\s+to\s+(.+?)\s*$", re.I)
+_END = re.compile(r"^\s*end(\s+press)?\s*$", re.I)
+_QUOTE_START = re.compile(r"(wrote:\s*$)|(^-+\s*original message\s*-+$)", re.I)
+ANONYMOUS = "anonymous"
+PRESS_FORM = "PRESS TO <seat>[,<seat>...] | ALL [ANONYMOUS], the text, then END PRESS"
+
+
+@dataclass(frozen=True)
+class Block:
+    line: int  # the PRESS line's number in the mail
+    to: tuple[str, ...]  # seat names, lower-cased; ("all",) for every seat
+    anonymous: bool
+    text: str
+
+
+def cut_press(text: str) -> tuple[list[Block], str]:
+    """The press blocks of a mail's text, and the text without them (their lines blank)."""
+    lines = text.split("\n")
+    blocks: list[Block] = []
+    i = 0
+    while i < len(lines):
+        found = _START.match(lines[i])
+        if found is None:
+            i += 1
+            continue
+        end = next((j for j in range(i + 1, len(lines)) if _END.match(lines[j])), len(lines))
+        words = [w for w in re.split(r"[\s,]+", found.group(1).lower()) if w]
+        anonymous = ANONYMOUS in words
+        to = tuple(w for w in words if w != ANONYMOUS)
+        body = "\n".join(lines[i + 1 : end]).strip("\n")
+        blocks.append(Block(i + 1, to, anonymous, body))
+        for k in range(i, min(end + 1, len(lines))):
+            lines[k] = ""
+        i = end + 1
+    return blocks, "\n".join(lines)
+
+
+def relay_blocks(context: MailContext, game: Game, seat: Seat, blocks: list[Block]) -> str:
+    """Relay each block from `seat`; the sender's confirmation, one for all; the outcome."""
+    results = [_relay(context, game, seat, block) for block in blocks]
+    context.reply(seat.address, "press_sent", game=game.id, results=results)
+    return "PRESS: " + "; ".join(results)
+
+
+def relay_reply(context: MailContext) -> bool:
+    """A plain reply to a relayed press mail, from the address it went to: relayed back to the
+    writer. False when the mail is no such reply (then it is handled as any other)."""
+    wanted = _replied_ids(context)
+    if not wanted:
+        return False
+    query = select(Press).where(col(Press.message_id).in_(wanted))
+    original = context.session.exec(query).first()
+    if original is None:
+        return False
+    game = context.session.get(Game, original.game_id)
+    replier = find_seat(context.session, original.game_id, original.recipient)
+    writer = find_seat(context.session, original.game_id, original.sender)
+    sender = context.mail.sender.lower()
+    if game is None or replier is None or writer is None or replier.address.lower() != sender:
+        return False  # not from the address it went to: no relay, read as any mail
+    context.inbound.game_id, context.inbound.seat = game.id, replier.name
+    block = Block(0, (writer.name,), False, _reply_text(context.mail.text))
+    outcome = relay_blocks(context, game, replier, [block])
+    context.finish("answered", f"reply to press: {outcome}")
+    return True
+
+
+def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | None:
+    """SET PRESS ON|OFF [FROM <seat>]: the new mute list's description, or None if malformed."""
+    if len(args) not in (2, 4) or args[1] not in ("on", "off"):
+        return None
+    muted = {name for name in seat.press_muted.split(",") if name}
+    if len(args) == 2:
+        muted = {"*"} if args[1] == "off" else set()
+    elif args[2] != "from" or find_seat(context.session, seat.game_id, args[3]) is None:
+        return None
+    elif args[1] == "off":
+        muted.add(args[3])
+    else:
+        muted.discard(args[3])
+    seat.press_muted = ",".join(sorted(muted))
+    context.session.add(seat)
+    if "*" in muted:
+        return "no press reaches you"
+    return f"press from {', '.join(sorted(muted))} is muted" if muted else "all press reaches you"
+
+
+def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
+    refusal = _refused(context, game, block)
+    if refusal:
+        return f"line {block.line}: not sent: {refusal}"
+    others = [s for s in seats_of(context.session, game.id) if s.name != seat.name]
+    names = {s.name for s in others}
+    wanted = others if block.to == ("all",) else [s for s in others if s.name in block.to]
+    unknown = sorted(set(block.to) - names - {"all", seat.name})
+    if unknown:
+        shown = ", ".join(sorted(names))
+        return f"line {block.line}: not sent: no seat {', '.join(unknown)} (the others: {shown})"
+    got, skipped = [], []
+    for target in wanted:
+        if not target.address or _mutes(target, seat.name):
+            skipped.append(target.name)
+            continue
+        _send(context, game, seat, target, block)
+        got.append(target.name)
+    if game.press_to_referees and block.to != ("all",) and got:
+        _copy_referees(context, game, seat, got, block)
+    audit(context.session, context.now, seat.address, "press", game.id,
+          f"{seat.name} -> {', '.join(got) or 'nobody'}")  # fmt: skip
+    sent = f"line {block.line}: sent to {', '.join(got) or 'nobody'}"
+    return sent + (f" (not to {', '.join(skipped)}: not taking press)" if skipped else "")
+
+
+def _refused(context: MailContext, game: Game, block: Block) -> str:
+    if not game.press:
+        return f"game {game.id} allows no press"
+    if game.status == "ended" and not game.press_after_end:
+        return f"game {game.id} has ended"
+    if block.anonymous and not game.grey_press:
+        return f"game {game.id} allows no anonymous press"
+    if not block.to or not block.text.strip():
+        return f"write {PRESS_FORM}"
+    if _sent_lately(context, game) >= context.settings.limits.replies_per_sender:
+        return "you have sent as much press as the moderator relays in an hour; try later"
+    return ""
+
+
+def _sent_lately(context: MailContext, game: Game) -> int:
+    since = utc(context.now) - timedelta(minutes=context.settings.limits.reply_window_minutes)
+    query = select(func.count()).where(
+        Press.game_id == game.id,
+        Press.sender == (context.inbound.seat or ""),
+        col(Press.created_at) > since,
+    )
+    return int(context.session.exec(query).one())
+
+
+def _mutes(target: Seat, sender: str) -> bool:
+    muted = {name for name in target.press_muted.split(",") if name}
+    return "*" in muted or sender in muted
+
+
+def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Block) -> None:
+    settings = context.settings
+    message_id = stable_message_id(
+        "press", context.mail.message_id, str(block.line), target.name, domain=settings.mail.domain
+    )
+    who = "anonymous press" if block.anonymous else f"press from {seat.name}"
+    body = render(
+        "press",
+        moderator=settings.mail.name,
+        game=game.id,
+        writer="" if block.anonymous else seat.name,
+        to=", ".join(block.to),
+        text=block.text,
+    )
+    letter = Letter("press", target.address, f"[{game.id}] {who}", body, message_id,
+                    game_id=game.id)  # fmt: skip
+    queue(context.session, settings, letter, now=context.now)
+    context.session.add(
+        Press(
+            game_id=game.id,
+            message_id=message_id,
+            sender=seat.name,
+            recipient=target.name,
+            anonymous=block.anonymous,
+            created_at=utc(context.now),
+        )
+    )
+
+
+def _copy_referees(
+    context: MailContext, game: Game, seat: Seat, got: list[str], block: Block
+) -> None:
+    context.to_referees(
+        game.id,
+        f"[{game.id}] press {seat.name} to {', '.join(got)}",
+        "press_copy",
+        purpose=f"press-copy-{block.line}",
+        game=game.id,
+        writer=seat.name,
+        to=", ".join(got),
+        anonymous=block.anonymous,
+        text=block.text,
+    )
+
+
+def _replied_ids(context: MailContext) -> list[str]:
+    headers = context.mail.headers
+    found = re.findall(r"<([^<>\s]+)>", f"{headers.get('in-reply-to', '')} "
+                                        f"{headers.get('references', '')}")  # fmt: skip
+    return [f"<{found_id}>" for found_id in dict.fromkeys(found)]  # stored as sent: <...>
+
+
+def _reply_text(text: str) -> str:
+    """What the replier wrote, above or below the quoted mail: no quoted line, no "... wrote:"
+    line, nothing after a signature or an Outlook-style original message."""
+    kept = []
+    for line in text.split("\n"):
+        if line.rstrip() == "--" or re.match(r"^-+\s*original message\s*-+$", line.strip(), re.I):
+            break
+        if not line.startswith(">") and not _QUOTE_START.search(line):
+            kept.append(line)
+    return "\n".join(kept).strip("\n")
