@@ -50,6 +50,7 @@ class Daemon:
         *,
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
+        rest_step: Callable[[float], None] = time.sleep,
     ) -> None:
         self.service = service
         self.inbox = inbox
@@ -61,6 +62,8 @@ class Daemon:
         self._monotonic = monotonic
         self._failures = Backoff(1.0, self.cap, clock=monotonic)  # after passes that failed
         self._pass_wanted = threading.Event()  # set by the schedule's jobs
+        self._last_failure = ""  # what the last failed pass failed with: logged in full once
+        self._rest_step = rest_step
 
     @property
     def cap(self) -> float:
@@ -87,11 +90,23 @@ class Daemon:
             report = poll_once(
                 self.service, self.inbox, sender, now=self._clock(), stop=self.stopping
             )
-        except Exception:
-            log.exception("pass failed; trying again in %.0fs", self._failures.failed())
+        except Exception as error:
+            self._log_failure(error, self._failures.failed())
             return None
+        if self._last_failure:
+            log.info("pass succeeded again after: %s", self._last_failure)
         self._failures.succeeded()
+        self._last_failure = ""
         return report
+
+    def _log_failure(self, error: Exception, delay: float) -> None:
+        """The traceback once per distinct failure; while the same fault lasts, a line a try."""
+        what = f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error) else ''}"
+        if what == self._last_failure:
+            log.error("pass failed again (%s); trying again in %.0fs", what, delay)
+        else:
+            log.exception("pass failed; trying again in %.0fs", delay)
+        self._last_failure = what
 
     def run(self) -> None:
         """Passes and sleeps until a stop is requested; closes the inbox at the end."""
@@ -121,7 +136,10 @@ class Daemon:
                     watch.mark()
                     self._refresh(schedule)
                     courier.wake()
-                self._sleep(self._failures.remaining() if not passed else LONG_SLEEP)
+                if passed:
+                    self._sleep(LONG_SLEEP)
+                else:
+                    self._rest(self._failures.remaining())
             log.info("%s: stopping", self.stop_reason)
         finally:
             schedule.shutdown()
@@ -151,6 +169,21 @@ class Daemon:
             pass
         finally:
             self._sleeping = False  # from here on, a signal only sets the flag
+
+    def _rest(self, seconds: float) -> None:
+        """Wait out the backoff after a failed pass, whatever the inbox holds: the mail that met
+        the fault is still there, and waiting for mail would end at once (a pass a millisecond
+        while the database is away). A stop ends the rest at its next step."""
+        log.debug("resting %.1fs after a failed pass", seconds)
+        end = self._monotonic() + seconds
+        try:
+            self._sleeping = True
+            while not self._stop_requested and (left := end - self._monotonic()) > 0:
+                self._rest_step(min(LOOK_SECONDS, left))
+        except _WakeUp:
+            pass
+        finally:
+            self._sleeping = False
 
     def _woken(self) -> bool:
         """Asked every LOOK_SECONDS while asleep: a job wants a pass, or a stop was asked

@@ -1,6 +1,7 @@
 """Intake: one inbound mail, one transaction. The mail is recorded first (its Message-ID is
 unique, so a mail seen before is never applied again); then it is handled; a mail whose
-handling fails in any way is quarantined with the error, never dropped."""
+handling fails on its own is quarantined with the error, never dropped. A fault of the
+database (pbem.store.transient) is raised instead: the mail is taken in again later."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
 from pbem.mail.reading import IncomingMail, read_mail
-from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, transaction, utc
+from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, transaction, transient, utc
 from pbem.store.db import new_session
 
 
@@ -36,9 +37,14 @@ def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True)
     except IntegrityError:
         # Another process recorded the same Message-ID between our check and our commit.
         return Receipt(mail.message_id, "duplicate", "recorded by another process")
-    except Exception:
+    except Exception as error:
         if not commit:
             return Receipt(mail.message_id, "quarantined", traceback.format_exc())
+        if transient(error):
+            # The database's fault (locked, read-only, full, away), not the mail's: nothing of
+            # it was kept, and the mail stays in the inbox to be taken in again once the
+            # database is back; the pass fails and the daemon backs off.
+            raise
         return _record_failure(service, raw, mail, traceback.format_exc(), now)
 
 

@@ -1,6 +1,15 @@
 """Storage: SQLModel tables, the database engine and sessions, and schema migrations."""
 
-from pbem.store.db import dumps, flushed_id, loads, make_engine, transaction, utc, utcnow
+from pbem.store.db import (
+    dumps,
+    flushed_id,
+    loads,
+    make_engine,
+    transaction,
+    transient,
+    utc,
+    utcnow,
+)
 from pbem.store.migrate import upgrade
 from pbem.store.models import (
     ArchivedOrderSet,
@@ -37,6 +46,7 @@ __all__ = [
     "loads",
     "make_engine",
     "transaction",
+    "transient",
     "upgrade",
     "utc",
     "utcnow",

@@ -9,14 +9,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
+    """An engine for `url`. SQLite waits up to `busy_seconds` for another process's lock."""
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"timeout": 30})
+        engine = create_engine(url, connect_args={"timeout": busy_seconds})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin_immediate)
         return engine
@@ -27,6 +30,14 @@ def make_engine(url: str) -> Engine:
             f"{url.split(':', 1)[0]} needs its driver ({error.name}): pip install "
             "'pbem[postgresql]' for PostgreSQL"
         ) from None
+
+
+def transient(error: BaseException) -> bool:
+    """Is `error` the database's state rather than the work's: locked, read-only, full,
+    unreachable, the connection lost? Then the same work may well succeed later."""
+    if isinstance(error, OperationalError | InterfaceError | SATimeoutError):
+        return True
+    return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
 
 
 def _sqlite_begin_immediate(connection: Any) -> None:

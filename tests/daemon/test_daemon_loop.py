@@ -123,18 +123,30 @@ def test_a_failing_pass_is_logged_and_the_loop_backs_off(
     time = FakeTime()
     inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
     daemon = Daemon(
-        broken, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
+        broken,
+        inbox,
+        MaildirPost(tmp_path / "out"),
+        clock=lambda: now,
+        monotonic=time.clock,
+        rest_step=time.sleep,
     )
-    Scripted(time, lambda: None, lambda: daemon.request_stop("test"))
+    # A mail waits in the inbox all along (the one that met the fault): the rests must not end
+    # because of it, or the loop would spin through passes as fast as they fail.
+    inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@example.org"))
+    Scripted(time, *[lambda: None] * 6, lambda: daemon.request_stop("test"))
     with caplog.at_level(logging.ERROR, "pbem"):
         daemon.run()
-    assert [r.getMessage() for r in caplog.records] == [
-        "pass failed; trying again in 1s",
-        "pass failed; trying again in 2s",
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages[0] == "pass failed; trying again in 1s"  # with its traceback, once
+    assert caplog.records[0].exc_info is not None
+    assert messages[1:] == [
+        "pass failed again (OperationalError: (sqlite3.OperationalError) no such table: "
+        f"inbound_message); trying again in {n}s"
+        for n in (2, 4)
     ]
-    # 1 s after the first failure; the second sleep (2 s) ends at its first look, the stop
-    # having been asked meanwhile.
-    assert time.sleeps == [1.0, 1.0]
+    assert all(record.exc_info is None for record in caplog.records[1:])
+    # Rests of 1, 2 and 4 s, looked at each second; the stop comes in the third.
+    assert time.sleeps == [1.0] * 7
 
 
 def _missing_database(folder: Path) -> Engine:

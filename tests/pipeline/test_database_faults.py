@@ -1,0 +1,112 @@
+"""A mail that meets a fault of the database (issue 18) is not quarantined: nothing of it is
+kept, receive raises, the daemon's pass fails and backs off, and the mail, still in the inbox,
+is answered once the database is back. Real faults: a SQLite database locked by another
+connection; PostgreSQL cut off by a proxy that is stopped and started again."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.exc import DataError, IntegrityError, OperationalError
+
+from pbem.config import Settings
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.store import make_engine, transient
+from tests.support.databases import migrated_engine, postgres_database
+from tests.support.games import inbound, new_game, quarantined
+from tests.support.mails import order_mail
+from tests.support.proxy import Proxy
+
+MAIL = order_mail("g1", "alice", "pw-alice", "ADD 2", message_id="fault@example.org")
+
+
+def test_a_locked_sqlite_database_leaves_the_mail_for_later(
+    tmp_path: Path, settings: Settings, now: datetime
+) -> None:
+    path = tmp_path / "pbem.db"
+    migrated_engine(f"sqlite:///{path}").dispose()
+    service = Service(make_engine(f"sqlite:///{path}", busy_seconds=0.2), settings)
+    new_game(service, now)
+    other = sqlite3.connect(path)
+    other.execute("BEGIN EXCLUSIVE")  # another process holds the write lock
+    with pytest.raises(OperationalError, match="database is locked") as fault:
+        receive(service, MAIL, now=now)
+    assert transient(fault.value)
+    other.rollback()
+    other.close()
+    assert inbound(service) == [] and quarantined(service) == []
+    assert receive(service, MAIL, now=now).status == "accepted"  # taken in again: answered
+    assert receive(service, MAIL, now=now).status == "duplicate"  # and once only
+
+
+@pytest.fixture
+def behind_a_proxy() -> Iterator[tuple[str, Proxy]]:
+    with postgres_database() as url:
+        migrated_engine(url).dispose()
+        proxy = Proxy(5432)
+        proxy.start()
+        try:
+            yield url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}"), proxy
+        finally:
+            proxy.stop()
+
+
+def test_an_unreachable_postgresql_leaves_the_mail_for_later(
+    behind_a_proxy: tuple[str, Proxy], settings: Settings, now: datetime
+) -> None:
+    url, proxy = behind_a_proxy
+    engine = make_engine(url)
+    service = Service(engine, settings)
+    new_game(service, now)
+    proxy.stop()  # the network to the database goes away
+    with pytest.raises(OperationalError) as fault:
+        receive(service, MAIL, now=now)
+    assert transient(fault.value)
+    proxy.start()  # and comes back
+    assert receive(service, MAIL, now=now).status == "accepted"
+    assert [row.status for row in inbound(service)] == ["accepted"]
+    assert quarantined(service) == []
+    engine.dispose()
+
+
+def test_a_connection_lost_mid_mail_is_no_fault_of_the_mail(
+    behind_a_proxy: tuple[str, Proxy], settings: Settings, now: datetime
+) -> None:
+    # The connection drops while the mail is being recorded and is back at once: the write
+    # that would quarantine the mail would succeed, so it must not be tried. (Before, it was:
+    # the mail went to the quarantine as a crash and its sender never heard back.)
+    url, proxy = behind_a_proxy
+    engine = make_engine(url)
+    service = Service(engine, settings)
+    new_game(service, now)
+    cut = []
+
+    def drop_the_line(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if not cut and statement.startswith("INSERT INTO inbound_message"):
+            cut.append(statement)
+            proxy.stop()
+            proxy.start()
+
+    event.listen(engine, "before_cursor_execute", drop_the_line)
+    with pytest.raises(OperationalError) as fault:
+        receive(service, MAIL, now=now)
+    assert cut and transient(fault.value)
+    assert inbound(service) == [] and quarantined(service) == []
+    assert receive(service, MAIL, now=now).status == "accepted"  # the next pass answers it
+    engine.dispose()
+
+
+def test_only_the_databases_state_is_transient() -> None:
+    # A value the database refuses, or a broken constraint, is the mail's (or a bug's): it is
+    # quarantined as before, not tried again for ever.
+    cause = Exception("cause")
+    assert transient(OperationalError("SELECT 1", None, cause))
+    assert not transient(DataError("INSERT", None, cause))
+    assert not transient(IntegrityError("INSERT", None, cause))
+    assert not transient(ValueError("a bug"))
