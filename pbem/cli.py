@@ -12,6 +12,7 @@ from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from engine import all_rulesets
@@ -216,12 +217,28 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _service(args: argparse.Namespace) -> Service:
-    """The service on a database that is up to date; `pbem init` makes it so."""
-    service = Service.from_settings(_settings(args))
+    """The service on a database that is up to date; `pbem init` makes it so. A SQLite file
+    that is not there is not made (a mistyped path must not leave an empty database behind)."""
+    settings = _settings(args)
+    missing = _missing_sqlite_file(settings.database.url)
+    if missing:
+        raise DatabaseNotReady(
+            f"there is no database at {missing}: run `pbem init` there first, or give the "
+            "right one (--config, --db or [database] url)"
+        )
+    service = Service.from_settings(settings)
     pending = pending_revisions(service.db)
     if pending:
         raise DatabaseNotReady(_not_ready(service.settings.database.url, pending))
     return service
+
+
+def _missing_sqlite_file(url: str) -> str:
+    """The path of a SQLite database file that does not exist, or ''."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return ""
+    return "" if Path(parsed.database).exists() else str(parsed.database)
 
 
 def _not_ready(url: str, pending: set[str]) -> str:

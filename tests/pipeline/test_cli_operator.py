@@ -31,6 +31,14 @@ def test_a_command_before_init_says_what_to_do(
 ) -> None:
     assert main(["--config", "pbem.toml", "game", "list"]) == 2
     err = capsys.readouterr().err
+    assert err == (
+        "pbem: there is no database at pbem.db: run `pbem init` there first, or give the "
+        "right one (--config, --db or [database] url)\n"
+    )
+    assert not (workdir / "pbem.db").exists()  # no empty database left behind
+    (workdir / "pbem.db").touch()  # a database file with no tables yet
+    assert main(["--config", "pbem.toml", "game", "list"]) == 2
+    err = capsys.readouterr().err
     assert err.startswith("pbem: the database sqlite:///pbem.db is not ready")
     assert "run `pbem init`" in err and "Traceback" not in err
 
