@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
+from engine.mapdata import MapView, Standings
 from engine.recorder import Recorder
 from engine.records import Outcome, ParsedOrders, Resolution
 from engine.ruleset import EditError, OptionError, Ruleset, State
@@ -65,6 +66,14 @@ class Views(Protocol[G_contra]):
     def order_template(self, game: G_contra, seat: str) -> str: ...
 
 
+class Pictures(Protocol[G_contra]):
+    """The map and the standings as data (engine.mapdata); a module with these does."""
+
+    def map_view(self, game: G_contra, seat: str) -> MapView | None: ...
+
+    def standings(self, game: G_contra) -> Standings: ...
+
+
 class Edits(Protocol[G_contra]):
     """Referee corrections: a module with `edit` (changing the game, or raising EditError or
     KeyError) and `EDIT_PATHS` does."""
@@ -81,6 +90,7 @@ class Parts(Generic[G]):
     - parse: one seat's order text read and checked against the game;
     - play: the pending turn played on the game (changing it), its record returned;
     - views: the report texts; bot: a legal order text for a seat;
+    - pictures: the map and the standings as data, for pictures and the report's JSON;
     - edits: referee corrections; examples: the position the order reference's examples are
       written for, by variant name ('' for the default).
     """
@@ -91,6 +101,7 @@ class Parts(Generic[G]):
     bot: Callable[[G, str, int], str]
     edits: Edits[G]
     examples: Callable[[str], G] | None = None
+    pictures: Pictures[G] | None = None
 
 
 class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
@@ -172,6 +183,20 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
 
     def normalise(self, state: State) -> State:
         return self.load(state).to_json()
+
+    def map_view(self, state: State, seat: str) -> MapView | None:
+        pictures = self.parts.pictures
+        return pictures.map_view(self.load(state), seat) if pictures else None
+
+    def standings(self, state: State) -> Standings:
+        pictures = self.parts.pictures
+        return pictures.standings(self.load(state)) if pictures else {}
+
+    def seat_record(self, state: State, seat: str) -> dict[str, Any]:
+        # The seat's own entry of the state's seat list, as stored.
+        records = self.load(state).to_json()["seats"]
+        found: dict[str, Any] = next(r for r in records if r["name"] == seat)
+        return found
 
     def example_position(self, variant: str = "") -> State:
         if self.parts.examples is None:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from engine.mapdata import MapView, Standings
 from engine.records import Outcome, ParsedOrders, Resolution
 
 State = dict[str, Any]
@@ -146,6 +147,21 @@ class Ruleset(ABC):
     @abstractmethod
     def edit_paths(self) -> str:
         """A short reference of the paths `edit` takes, with examples."""
+
+    def map_view(self, state: State, seat: str) -> MapView | None:
+        """The map as `seat` sees it, as data for its picture and the report's JSON; None for
+        a ruleset (or a game's options) without a map."""
+        return None
+
+    def standings(self, state: State) -> Standings:
+        """Every seat's public standing as numbers, {seat: {measure: value}}, the leading
+        measure (VP, fame...) first: the campaign chart plots them turn by turn."""
+        return {}
+
+    def seat_record(self, state: State, seat: str) -> dict[str, Any]:
+        """What the state holds about `seat` itself, as JSON, for that seat's own report
+        data: nothing here is another seat's."""
+        return {}
 
     def seat_profile(self, state: State, seat: str) -> str:
         """The starting choice that sets `seat` apart (its culture, its civilization), for the

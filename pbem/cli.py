@@ -34,6 +34,7 @@ from pbem.games.lifecycle import (
     GameError,
     GameSpec,
     PressOptions,
+    ReportOptions,
     SeatSpec,
     create_game,
 )
@@ -41,6 +42,7 @@ from pbem.games.outbox import as_message, drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import ATTENTION, entries, entry, replay
+from pbem.mail.compose import text_of
 from pbem.passwords import new_password
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
@@ -157,8 +159,9 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         default=[],
         metavar="NAME=VALUE",
         help="a game option of the ruleset (see `pbem rulesets`), or of the moderator: "
-        "announce_referee_actions, press, grey_press, press_to_referees, press_after_end "
-        "(yes or no; docs/referee.md)",
+        "announce_referee_actions, press, grey_press, press_to_referees, press_after_end, "
+        "pictures, report_data (yes or no), chart_every (turns; 0: only at the end) "
+        "(docs/referee.md)",
     )
     new.add_argument("--deadline", help="deadline policy, e.g. interval:48h or none")
     new.add_argument("--seed", type=int, help="the game's seed (default: random)")
@@ -320,6 +323,11 @@ def _game_new(args: argparse.Namespace) -> int:
         clock=clock_cli.options_from(args, service.settings),
         resign=args.resign or service.settings.games.resign,
         press=press,
+        reports=ReportOptions(
+            pictures=_service_option(options, "pictures", default=True),
+            data=_service_option(options, "report_data", default=True),
+            chart_every=_count_option(options, "chart_every", default=10),
+        ),
     )
     with transaction(service.db) as session:
         game = create_game(session, service.settings, spec, now=_now(args))
@@ -341,6 +349,16 @@ def _service_option(options: dict[str, str], name: str, *, default: bool) -> boo
     if value not in ("yes", "true", "on", "1", "no", "false", "off", "0"):
         raise UsageError(f"option {name} takes yes or no, not {value!r}")
     return value in ("yes", "true", "on", "1")
+
+
+def _count_option(options: dict[str, str], name: str, *, default: int) -> int:
+    """A whole-number game option of the service (see _service_option)."""
+    if name not in options:
+        return default
+    value = options.pop(name)
+    if not value.isdigit():
+        raise UsageError(f"option {name} takes a whole number from 0, not {value!r}")
+    return int(value)
 
 
 def _game_clock(args: argparse.Namespace) -> int:
@@ -461,7 +479,7 @@ def _check(args: argparse.Namespace) -> int:
     for row in receipt.replies:
         message = as_message(row.raw)
         print(f"\nTo: {message['To']}\nSubject: {message['Subject']}\n")
-        print(message.get_content(), end="")
+        print(text_of(message), end="")
     if not receipt.replies:
         print("no reply")
     return 0

@@ -17,6 +17,7 @@ from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
 from pbem.errors import PbemError
+from pbem.games.attachments import end_attachments, report_attachments
 from pbem.games.audit import audit
 from pbem.games.games import (
     NO_PLAYER,
@@ -180,12 +181,16 @@ def _queue_mail(
     view = ResolvedTurn.load(session, game, turn)
     seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
     for seat in seats:
-        queue(session, settings, report_letter(settings, view, seat), now=now)
+        attached = report_attachments(session, view, seat)
+        queue(session, settings, report_letter(settings, view, seat, attached), now=now)
     if not ended:
         return
-    readers = [(seat.name, seat.address) for seat in seats]
+    readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
     referees = session.exec(select(Referee).where(Referee.game_id == game.id))
-    readers += [("", referee.address) for referee in referees]  # '': the map seen by no seat
-    for seat_name, address in readers:
-        letter = end_letter(settings, game, seat_name, address, turn, revision=view.revision)
+    readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
+    for seat_name, address, pictures in readers:
+        attached = end_attachments(session, game, turn, seat_name, pictures=pictures)
+        letter = end_letter(
+            settings, game, seat_name, address, turn, revision=view.revision, attachments=attached
+        )
         queue(session, settings, letter, now=now)

@@ -49,6 +49,16 @@ class PressOptions:
 
 
 @dataclass(frozen=True)
+class ReportOptions:
+    """What goes with the reports (pbem.games.attachments): the map picture and the campaign
+    chart; the report's data as JSON; a chart every `chart_every` turns (0: only at the end)."""
+
+    pictures: bool = True
+    data: bool = True
+    chart_every: int = 10
+
+
+@dataclass(frozen=True)
 class GameSpec:
     id: str
     ruleset: str
@@ -65,6 +75,7 @@ class GameSpec:
     clock: ClockOptions = field(default_factory=ClockOptions)  # timezone, grace, reminders...
     resign: str = "replace"  # what RESIGN does to a seat: one of RESIGN_CHOICES
     press: PressOptions = field(default_factory=PressOptions)
+    reports: ReportOptions = field(default_factory=ReportOptions)
 
 
 def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
@@ -89,6 +100,9 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         grey_press=spec.press.grey,
         press_to_referees=spec.press.to_referees,
         press_after_end=spec.press.after_end,
+        pictures=spec.reports.pictures,
+        report_data=spec.reports.data,
+        chart_every=spec.reports.chart_every,
     )
     spec.clock.apply(game)
     session.add(game)

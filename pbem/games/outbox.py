@@ -36,7 +36,7 @@ from pbem.games.protocols import Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
 from pbem.logs import log_context
-from pbem.mail.compose import compose, stable_message_id
+from pbem.mail.compose import Attachment, compose, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.store import Outbox, Referee, transaction, utc
 from pbem.templates import render
@@ -60,6 +60,7 @@ class Letter:
     # and superseded by a newer letter of the same topic.
     expires_at: datetime | None = None
     topic: str = ""
+    attachments: tuple[Attachment, ...] = ()  # pictures and data, after the text
 
 
 def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
@@ -74,6 +75,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         references=letter.references,
         loop_token=settings.mail.loop_token,
         auto=auto,
+        attachments=letter.attachments,
     )
     if letter.topic or letter.expires_at is not None:
         check_droppable(letter.kind)

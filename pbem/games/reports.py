@@ -3,67 +3,26 @@ turn's state and record), so a resent report is the same text as the first."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy import func
-from sqlmodel import Session, col, select
-
-from engine import Event, OrderResult, Resolution, Ruleset, get_ruleset
+from engine import Event, OrderResult, get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.commitment import commitment
-from pbem.games.games import stored_orders
 from pbem.games.lines import MailLines
 from pbem.games.outbox import Letter
-from pbem.games.played import BOT, played_of
-from pbem.mail.compose import stable_message_id
-from pbem.store import ArchivedTurn, Game, RefereeNote, Seat, Turn, loads
+from pbem.games.resolved import ResolvedTurn
+from pbem.mail.compose import Attachment, stable_message_id
+from pbem.store import Game, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
-@dataclass(frozen=True)
-class ResolvedTurn:
-    """What every seat's report of one resolved turn is made from, loaded once."""
-
-    game: Game
-    turn: Turn
-    ruleset: Ruleset
-    after: dict[str, Any]
-    resolution: Resolution
-    following: Turn | None
-    line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
-    revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
-    referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
-    bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
-
-    @classmethod
-    def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
-        ruleset = get_ruleset(game.ruleset)
-        after = loads(turn.state_after or turn.state_before)
-        played = played_of(loads(turn.record or "{}"))
-        # The mail lines of the orders a seat sent, unless the bot played it instead.
-        orders = {
-            seat: row
-            for seat, row in stored_orders(session, game.id, turn.number).items()
-            if seat not in played or played[seat].by == "orders"
-        }
-        return cls(
-            game=game,
-            turn=turn,
-            ruleset=ruleset,
-            after=after,
-            resolution=Resolution.from_record(after, loads(turn.record or "{}")),
-            following=_following_turn(session, game, ruleset, after),
-            line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
-            revision=_revision(session, game.id, turn.number),
-            referee_notes=_referee_notes(session, game, turn.number),
-            bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
-        )
-
-
-def report_letter(settings: Settings, view: ResolvedTurn, seat: Seat) -> Letter:
-    """The report of a resolved turn for `seat`."""
+def report_letter(
+    settings: Settings,
+    view: ResolvedTurn,
+    seat: Seat,
+    attachments: tuple[Attachment, ...] = (),
+) -> Letter:
+    """The report of a resolved turn for `seat`, with its pictures and data
+    (pbem.games.attachments)."""
     game, number = view.game.id, view.turn.number
     # A turn resolved again after a rollback gets new reports, with new Message-IDs.
     again = (f"rerun-{view.revision}",) if view.revision else ()
@@ -75,6 +34,7 @@ def report_letter(settings: Settings, view: ResolvedTurn, seat: Seat) -> Letter:
         report_body(settings, view, seat),
         stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game,
+        attachments=attachments,
     )
 
 
@@ -135,7 +95,14 @@ def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Lett
 
 
 def end_letter(
-    settings: Settings, game: Game, seat_name: str, to: str, turn: Turn, *, revision: int = 0
+    settings: Settings,
+    game: Game,
+    seat_name: str,
+    to: str,
+    turn: Turn,
+    *,
+    revision: int = 0,
+    attachments: tuple[Attachment, ...] = (),
 ) -> Letter:
     ruleset = get_ruleset(game.ruleset)
     final = loads(turn.state_after or turn.state_before)
@@ -156,33 +123,10 @@ def end_letter(
     )
     again = (f"rerun-{revision}",) if revision else ()
     message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)
-    return Letter("game-end", to, f"[{game.id}] game over", body, message_id, game_id=game.id)
-
-
-def _revision(session: Session, game_id: str, number: int) -> int:
-    query = select(func.count()).where(
-        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    subject = f"[{game.id}] game over"
+    return Letter(
+        "game-end", to, subject, body, message_id, game_id=game.id, attachments=attachments
     )
-    return session.exec(query).one()
-
-
-def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
-    """The public referee notes of the turn, unless the game opted out of them."""
-    if not game.announce_referee_actions:
-        return ()
-    query = select(RefereeNote).where(
-        RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
-    )
-    notes = session.exec(query.order_by(col(RefereeNote.id)))
-    return tuple(wrap(f"{note.effect}. Why: {note.reason}") for note in notes)
-
-
-def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
-    if ruleset.outcome(after) is not None:
-        return None
-    number = ruleset.turn_number(after)
-    query = select(Turn).where(Turn.game_id == game.id, Turn.number == number)
-    return session.exec(query).first()
 
 
 def concerns(event: Event, seat: str) -> bool:

@@ -189,7 +189,8 @@ def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -
 
 def _set(context: MailContext, envelope: Envelope) -> None:
     """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address), SET
-    PRESS (pbem.intake.press) or SET ABSENCE (pbem.intake.absence)."""
+    PRESS (pbem.intake.press), SET PICTURES or SET DATA (below) or SET ABSENCE
+    (pbem.intake.absence)."""
     what = envelope.command_args[:1]
     if what == ("password",):
         set_password(context, envelope)
@@ -197,6 +198,8 @@ def _set(context: MailContext, envelope: Envelope) -> None:
         set_address(context, envelope)
     elif what == ("press",):
         _set_press(context, envelope)
+    elif what in (("pictures",), ("data",)):
+        _set_attachments(context, envelope)
     else:
         set_command(context, envelope)
 
@@ -216,6 +219,37 @@ def _set_press(context: MailContext, envelope: Envelope) -> None:
     context.reply(seat.address, "press_muted", game=game.id, seat=seat.name, done=done)
 
 
+SETTINGS = "PASSWORD|ADDRESS|ABSENCE|PRESS|PICTURES|DATA"
+ATTACHMENTS = {
+    "pictures": ("pictures", "the map picture and the campaign chart"),
+    "data": ("report_data", "the report's data as JSON"),
+}
+
+
+def _set_attachments(context: MailContext, envelope: Envelope) -> None:
+    """SET PICTURES ON|OFF and SET DATA ON|OFF: what comes attached to the seat's reports
+    (pbem.games.attachments)."""
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    game, seat = found
+    args = envelope.command_args
+    what = args[0]
+    if len(args) != 2 or args[1] not in ("on", "off"):
+        form = f"SET {what.upper()} ON or SET {what.upper()} OFF"
+        context.quarantine("set", f"write {form}", reply_to=seat.address)
+        return
+    column, described = ATTACHMENTS[what]
+    wanted = args[1] == "on"
+    setattr(seat, column, wanted)
+    context.session.add(seat)
+    done = f"{described} {'will come' if wanted else 'will not come'} with your reports"
+    if wanted and not getattr(game, column):
+        done += ", once the game's referee turns them on for the game (they are off now)"
+    context.finish("answered", f"SET {what.upper()} {args[1].upper()} for {seat.name}")
+    context.reply(seat.address, "attachments_set", game=game.id, seat=seat.name, done=done)
+
+
 # The players' mail commands, in the one registry (pbem.mail.commands) beside the referees'.
 for _command in (
     MailCommand("HELP", "player", "[ORDERS | RULES | topic]", "the handbook or a part", send_help),
@@ -223,7 +257,7 @@ for _command in (
     MailCommand("ORDERS", "player", "", "the orders stored for your seat", _orders),
     MailCommand("REPORT", "player", "[<turn>]", "your report of a turn again", _report),
     MailCommand("JOIN", "player", "<game> <seat> PASSWORD <pw>", "take a seat", _join),
-    MailCommand("SET", "player", "PASSWORD|ADDRESS|ABSENCE ...", "your own settings", _set),
+    MailCommand("SET", "player", f"{SETTINGS} ...", "your own settings", _set),
     MailCommand("FORECAST", "player", "", "your turn played now on sample dice", forecast_command),
     MailCommand("LIST", "player", "", "the games open to join", list_command),
     MailCommand("RESIGN", "player", "", "give up your seat", resign),

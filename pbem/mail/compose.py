@@ -9,12 +9,22 @@ from __future__ import annotations
 import email.policy
 import hashlib
 import re
+from dataclasses import dataclass
 from email.message import EmailMessage
 
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _AUTO_VALUES = frozenset({"auto-replied", "auto-generated"})
 _MAX_LINE = 998  # RFC 5322 hard limit; longer lines need an encoding
 _MAX_REFERENCES = 20  # a long thread keeps its newest ids: clients thread on the last ones
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file that goes with a mail: a map picture, a chart, the report's data."""
+
+    filename: str
+    content_type: str  # "image/png", "application/json"
+    data: bytes
 
 
 def compose(
@@ -28,9 +38,12 @@ def compose(
     references: tuple[str, ...] = (),
     loop_token: str,
     auto: str = "auto-replied",
+    attachments: tuple[Attachment, ...] = (),
 ) -> EmailMessage:
     """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop. A reply's
-    References is the parent's thread (`references`) followed by the parent itself."""
+    References is the parent's thread (`references`) followed by the parent itself. With
+    attachments it is multipart/mixed, the text first, so that a client that shows only the
+    first part still shows the whole report."""
     if auto not in _AUTO_VALUES:
         raise ValueError(f"auto must be one of {sorted(_AUTO_VALUES)}, not {auto!r}")
     msg = EmailMessage(policy=email.policy.default)
@@ -45,7 +58,19 @@ def compose(
     msg["Auto-Submitted"] = auto
     msg["X-Loop"] = _one_line(loop_token)
     msg.set_content(_text(body), charset="utf-8", cte=_transfer_encoding(body))
+    for item in attachments:
+        maintype, subtype = item.content_type.split("/", 1)
+        msg.add_attachment(item.data, maintype=maintype, subtype=subtype, filename=item.filename)
+    if attachments:
+        # The boundary is made from the content, not at random: the same mail, the same bytes.
+        msg.set_boundary(f"=_pbem_{hashlib.sha256(message_id.encode()).hexdigest()[:24]}")
     return msg
+
+
+def text_of(message: EmailMessage) -> str:
+    """The text of a mail we composed, with or without attachments."""
+    body = message.get_body(preferencelist=("plain",))
+    return str(body.get_content()) if body is not None else ""
 
 
 def stable_message_id(*parts: str, domain: str) -> str:

@@ -44,6 +44,11 @@ class Game(SQLModel, table=True):
     grey_press: bool = False
     press_to_referees: bool = False
     press_after_end: bool = False
+    # Attachments to the reports (pbem.games.attachments): the map picture and the campaign
+    # chart; the report's data as JSON; a chart every this many turns (0: only at the end).
+    pictures: bool = True
+    report_data: bool = True
+    chart_every: int = 10
 
 
 class Seat(SQLModel, table=True):
@@ -65,6 +70,9 @@ class Seat(SQLModel, table=True):
     pending_since: datetime | None = None
     # SET PRESS OFF: "*" for all press, else the comma-separated seats whose press is muted.
     press_muted: str = Field(default="", max_length=512)
+    # SET PICTURES OFF and SET DATA OFF: no pictures, no JSON data with this seat's reports.
+    pictures: bool = True
+    report_data: bool = True
 
 
 class Referee(SQLModel, table=True):

@@ -11,6 +11,7 @@ from sqlmodel import col, select
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
+from pbem.mail.compose import text_of
 from pbem.store import Game, InboundMessage, OrderSet, Outbox, Quarantine, Turn, transaction
 
 SEATS = (
@@ -46,7 +47,7 @@ def outbox(service: Service, kind: str | None = None) -> list[Outbox]:
 
 
 def body(row: Outbox) -> str:
-    return str(as_message(row.raw).get_content())
+    return text_of(as_message(row.raw))
 
 
 def inbound(service: Service) -> list[InboundMessage]:

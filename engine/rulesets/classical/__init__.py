@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
 from engine.ruleset import State
-from engine.rulesets.classical import bot, edits, examples, orders, render, setup, turn
+from engine.rulesets.classical import bot, edits, examples, orders, pictures, render, setup, turn
 from engine.rulesets.classical.model import GameState
 from engine.rulesets.classical.rules import OPTIONS
 
@@ -27,6 +27,7 @@ class Classical(GameRuleset[GameState]):
         bot=bot.bot_orders,
         edits=edits,
         examples=examples.position,
+        pictures=pictures,
     )
 
     def seat_profile(self, state: State, seat: str) -> str:

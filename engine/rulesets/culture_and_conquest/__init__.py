@@ -7,7 +7,15 @@ from typing import Any
 from engine.dice import Dice
 from engine.kit import GameRuleset, Parts
 from engine.ruleset import State
-from engine.rulesets.culture_and_conquest import bot, edits, examples, geography, orders, render
+from engine.rulesets.culture_and_conquest import (
+    bot,
+    edits,
+    examples,
+    geography,
+    orders,
+    pictures,
+    render,
+)
 from engine.rulesets.culture_and_conquest.model import (
     CAPITALS,
     CITY_NAMES,
@@ -38,6 +46,7 @@ class CultureAndConquest(GameRuleset[GameState]):
         bot=bot.bot_orders,
         edits=edits,
         examples=examples.example_game,
+        pictures=pictures,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
-from engine.rulesets.medieval_micromanager import bot, edits, examples, orders, render, turn
+from engine.rulesets.medieval_micromanager import (
+    bot,
+    edits,
+    examples,
+    orders,
+    pictures,
+    render,
+    turn,
+)
 from engine.rulesets.medieval_micromanager.model import GameState
 from engine.rulesets.medieval_micromanager.rules import OPTIONS
 from engine.rulesets.medieval_micromanager.setup import setup
@@ -29,6 +37,7 @@ class MedievalMicromanager(GameRuleset[GameState]):
         bot=bot.bot_orders,
         edits=edits,
         examples=examples.position,
+        pictures=pictures,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

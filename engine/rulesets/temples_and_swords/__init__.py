@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from engine.dice import Dice
 from engine.kit import GameRuleset, Parts
-from engine.rulesets.temples_and_swords import bot, edits, examples, orders, render
+from engine.rulesets.temples_and_swords import bot, edits, examples, orders, pictures, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import OPTIONS
@@ -29,6 +29,7 @@ class TemplesAndSwords(GameRuleset[GameState]):
         bot=bot.bot_orders,
         edits=edits,
         examples=examples.example_game,
+        pictures=pictures,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
-from engine.rulesets.tribes import bot, edits, examples, orders, render
+from engine.rulesets.tribes import bot, edits, examples, orders, pictures, render
 from engine.rulesets.tribes.model import GameState
 from engine.rulesets.tribes.rules import OPTIONS
 from engine.rulesets.tribes.setup import setup
@@ -28,6 +28,7 @@ class Tribes(GameRuleset[GameState]):
         bot=bot.bot_orders,
         edits=edits,
         examples=examples.position,
+        pictures=pictures,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

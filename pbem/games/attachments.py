@@ -1,0 +1,95 @@
+"""What goes with a report besides its text: the map picture, the campaign chart every few
+turns and at the end, and the report's data as JSON (pbem.games.report_data).
+
+The game's options (pictures, report_data, chart_every) and each seat's SET PICTURES and SET
+DATA say which. The map is drawn once a turn for all its reports (pbem.pictures.MapPicture);
+the chart once for all the mails that carry it.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from engine import Ruleset, get_ruleset
+from pbem.games.report_data import as_bytes, report_data
+from pbem.games.resolved import ResolvedTurn
+from pbem.mail.compose import Attachment
+from pbem.pictures import MapPicture, campaign_chart
+from pbem.pictures.chart import History
+from pbem.store import Game, Seat, Turn, loads
+
+PNG = "image/png"
+JSON = "application/json"
+
+
+def report_attachments(session: Session, view: ResolvedTurn, seat: Seat) -> tuple[Attachment, ...]:
+    game, number = view.game, view.turn.number
+    found: list[Attachment] = []
+    if game.pictures and seat.pictures:
+        picture = _map_picture(view)
+        if picture is not None:
+            name = f"map-{game.id}-{number}-{seat.name}.png"
+            found.append(Attachment(name, PNG, picture.png(seat.name)))
+        if game.chart_every and number % game.chart_every == 0:
+            found.append(_chart(session, view))
+    if game.report_data and seat.report_data:
+        data = as_bytes(report_data(view, seat.name))
+        found.append(Attachment(f"report-{game.id}-{number}-{seat.name}.json", JSON, data))
+    return tuple(found)
+
+
+def end_attachments(
+    session: Session, game: Game, turn: Turn, reader: str, *, pictures: bool
+) -> tuple[Attachment, ...]:
+    """The final map as `reader` sees it and the chart of the whole game."""
+    if not (game.pictures and pictures):
+        return ()
+    ruleset = get_ruleset(game.ruleset)
+    found = []
+    final = loads(turn.state_after or turn.state_before)
+    view = ruleset.map_view(final, reader)
+    if view is not None:
+        name = f"map-{game.id}-final{'-' + reader if reader else ''}.png"
+        found.append(Attachment(name, PNG, MapPicture(view).png(reader)))
+    chart = chart_png(session, game, ruleset)
+    if chart is not None:
+        found.append(Attachment(f"chart-{game.id}-{turn.number}.png", PNG, chart))
+    return tuple(found)
+
+
+def _map_picture(view: ResolvedTurn) -> MapPicture | None:
+    if "map" not in view.drawn:
+        mapped = view.ruleset.map_view(view.after, "")
+        view.drawn["map"] = MapPicture(mapped) if mapped is not None else None
+    picture: MapPicture | None = view.drawn["map"]
+    return picture
+
+
+def _chart(session: Session, view: ResolvedTurn) -> Attachment:
+    if "chart" not in view.drawn:
+        view.drawn["chart"] = chart_png(session, view.game, view.ruleset)
+    name = f"chart-{view.game.id}-{view.turn.number}.png"
+    return Attachment(name, PNG, view.drawn["chart"] or b"")
+
+
+def history(session: Session, game: Game, ruleset: Ruleset) -> History | None:
+    """Every seat's standing at the start and after each resolved turn."""
+    query = select(Turn).where(Turn.game_id == game.id, col(Turn.state_after).is_not(None))
+    turns = session.exec(query.order_by(col(Turn.number))).all()
+    if not turns:
+        return None
+    start = ruleset.standings(loads(turns[0].state_before))
+    if not start:
+        return None
+    after = [ruleset.standings(loads(turn.state_after or "{}")) for turn in turns]
+    return History(
+        title=f"{game.id}: {ruleset.title}",
+        seats=tuple(start),
+        turns=(turns[0].number - 1, *(turn.number for turn in turns)),
+        standings=(start, *after),
+    )
+
+
+def chart_png(session: Session, game: Game, ruleset: Ruleset) -> bytes | None:
+    found = history(session, game, ruleset)
+    return campaign_chart(found) if found is not None else None

@@ -1,0 +1,84 @@
+"""One resolved turn as its reports are made from it: the state after it, its record, the
+mail lines of the orders and the referee notes, loaded once for every seat's report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from engine import Resolution, Ruleset, get_ruleset
+from pbem.games.games import stored_orders
+from pbem.games.played import BOT, played_of
+from pbem.store import ArchivedTurn, Game, RefereeNote, Turn, loads
+from pbem.templates import wrap
+
+
+@dataclass(frozen=True)
+class ResolvedTurn:
+    """What every seat's report of one resolved turn is made from, loaded once."""
+
+    game: Game
+    turn: Turn
+    ruleset: Ruleset
+    after: dict[str, Any]
+    resolution: Resolution
+    following: Turn | None
+    line_maps: dict[str, list[int]]  # seat -> the mail line of each line of its order text
+    revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
+    referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
+    bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
+    # What is drawn once for all the turn's reports (pbem.games.attachments): the map...
+    drawn: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
+        ruleset = get_ruleset(game.ruleset)
+        after = loads(turn.state_after or turn.state_before)
+        played = played_of(loads(turn.record or "{}"))
+        # The mail lines of the orders a seat sent, unless the bot played it instead.
+        orders = {
+            seat: row
+            for seat, row in stored_orders(session, game.id, turn.number).items()
+            if seat not in played or played[seat].by == "orders"
+        }
+        return cls(
+            game=game,
+            turn=turn,
+            ruleset=ruleset,
+            after=after,
+            resolution=Resolution.from_record(after, loads(turn.record or "{}")),
+            following=_following_turn(session, game, ruleset, after),
+            line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
+            revision=_revision(session, game.id, turn.number),
+            referee_notes=_referee_notes(session, game, turn.number),
+            bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
+        )
+
+
+def _revision(session: Session, game_id: str, number: int) -> int:
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    )
+    return session.exec(query).one()
+
+
+def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
+    """The public referee notes of the turn, unless the game opted out of them."""
+    if not game.announce_referee_actions:
+        return ()
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
+    )
+    notes = session.exec(query.order_by(col(RefereeNote.id)))
+    return tuple(wrap(f"{note.effect}. Why: {note.reason}") for note in notes)
+
+
+def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
+    if ruleset.outcome(after) is not None:
+        return None
+    number = ruleset.turn_number(after)
+    query = select(Turn).where(Turn.game_id == game.id, Turn.number == number)
+    return session.exec(query).first()

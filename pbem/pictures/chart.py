@@ -1,0 +1,81 @@
+"""The campaign chart: every seat's standing turn by turn, drawn with matplotlib.
+
+One panel for each measure the ruleset gives (engine.mapdata.Standings: VP, population,
+cities...), the leading one on top and tallest. Each seat keeps its colour, marker and line
+style in every panel, so that seats are told apart without colour.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.mapdata import Standings
+from pbem.pictures.palette import seat_colour
+
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p")
+STYLES = ("-", "--", "-.", ":")
+
+
+@dataclass(frozen=True)
+class History:
+    """The standings after each turn, and the seats in the order the legend lists them."""
+
+    title: str
+    seats: tuple[str, ...]
+    turns: tuple[int, ...]
+    standings: tuple[Standings, ...]  # one for each of `turns`
+
+
+def campaign_chart(history: History) -> bytes:
+    """The PNG bytes of the chart; the same history always gives the same bytes."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: bytes only
+    from matplotlib.figure import Figure
+
+    measures = _measures(history.standings)
+    heights = [2, *([1] * (len(measures) - 1))]
+    figure = Figure(figsize=(7.2, 2.2 + 1.6 * len(measures)), dpi=100)
+    axes = figure.subplots(len(measures), 1, sharex=True, gridspec_kw={"height_ratios": heights})
+    panels = [axes] if len(measures) == 1 else list(axes)
+    for panel, measure in zip(panels, measures, strict=True):
+        _panel(panel, history, measure)
+    panels[0].set_title(history.title, fontsize=11)
+    panels[0].legend(loc="upper left", fontsize=8, ncols=min(4, len(history.seats)))
+    panels[-1].set_xlabel("turn")
+    figure.tight_layout()
+    out = io.BytesIO()
+    # No creation date or software version in the file: the same bytes for the same chart.
+    figure.savefig(out, format="png", metadata={"Software": None})
+    return out.getvalue()
+
+
+def _measures(standings: Sequence[Standings]) -> list[str]:
+    for table in standings:
+        for measures in table.values():
+            return list(measures)
+    return ["score"]
+
+
+def _panel(panel: object, history: History, measure: str) -> None:
+    for index, seat in enumerate(history.seats):
+        values = [table.get(seat, {}).get(measure, 0) for table in history.standings]
+        panel.plot(  # type: ignore[attr-defined]
+            history.turns,
+            values,
+            label=seat,
+            color=seat_colour(index),
+            marker=MARKERS[index % len(MARKERS)],
+            markersize=4,
+            markevery=max(1, len(values) // 12),
+            linestyle=STYLES[index % len(STYLES)],
+            linewidth=1.6,
+        )
+    from matplotlib.ticker import MaxNLocator
+
+    panel.yaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
+    panel.xaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
+    panel.set_ylabel(measure)  # type: ignore[attr-defined]
+    panel.grid(True, alpha=0.3)  # type: ignore[attr-defined]
