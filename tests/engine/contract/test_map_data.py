@@ -1,0 +1,74 @@
+"""Every ruleset's map and standings as data (engine.mapdata), which the map picture, the
+campaign chart and the report's JSON are made from: the places cover the grid once, name
+only the game's seats and terrains, and every seat has the same measures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine import Ruleset
+
+from .games import CASES, NAMES, case_id, played, seat_counts
+
+SIZES = [(ruleset, options, seats) for ruleset, options in CASES for seats in seat_counts(ruleset)]
+
+
+def _has_map(ruleset: Ruleset, options: dict[str, Any]) -> bool:
+    start = ruleset.new_game(NAMES[: ruleset.min_seats], options, 1)
+    return ruleset.map_view(start, "") is not None
+
+
+MAPPED = [case for case in SIZES if _has_map(case[0], case[1])]
+# The games without a map, as their rules docs say: their text tableau is the whole view.
+UNMAPPED = {"medieval-micromanager-as-is", "culture-and-conquest-as-is"}
+
+
+def _state(ruleset: Ruleset, options: dict[str, Any], seats: int) -> dict[str, Any]:
+    return played(ruleset, options, 5, seats=seats, max_turns=8)[-1].resolution.state
+
+
+def test_only_the_games_without_a_map_have_no_map_data() -> None:
+    without = {f"{r.id}-{case_id(options)}" for r, options in CASES if not _has_map(r, options)}
+    assert without == UNMAPPED
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), MAPPED, ids=case_id)
+def test_the_places_cover_the_grid_once_and_name_only_the_games_seats(
+    ruleset: Ruleset, options: dict[str, Any], seats: int
+) -> None:
+    state = _state(ruleset, options, seats)
+    view = ruleset.map_view(state, NAMES[1])
+    assert view is not None
+    cells = [cell for place in view.places for cell in place.cells]
+    every = {(col, row) for col in range(view.width) for row in range(view.height)}
+    assert sorted(cells) == sorted(every)
+    labels = [place.label for place in view.places]
+    assert len(set(labels)) == len(labels)
+    names = {name for name, _letter in view.seats}
+    assert names == set(NAMES[:seats]) and view.reader == NAMES[1]
+    assert {place.terrain for place in view.places} <= set(view.terrains)
+    assert {place.owner for place in view.places} <= names | {""}
+    troops = [t for place in view.places for t in place.troops]
+    assert troops and all(t.seat in names and t.count > 0 for t in troops)
+    built = {mark for place in view.places for mark in place.marks}
+    assert built <= {word for word, _symbol in view.marks}
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), SIZES, ids=case_id)
+def test_every_seat_has_the_same_measures_as_whole_numbers(
+    ruleset: Ruleset, options: dict[str, Any], seats: int
+) -> None:
+    standings = ruleset.standings(_state(ruleset, options, seats))
+    assert set(standings) == set(NAMES[:seats])
+    measures = {tuple(table) for table in standings.values()}
+    assert len(measures) == 1 and len(next(iter(measures))) >= 2
+    assert all(isinstance(v, int) for table in standings.values() for v in table.values())
+
+
+@pytest.mark.parametrize(("ruleset", "options"), CASES, ids=case_id)
+def test_a_seats_record_is_its_own(ruleset: Ruleset, options: dict[str, Any]) -> None:
+    state = _state(ruleset, options, 4)
+    for seat in NAMES[:4]:
+        assert ruleset.seat_record(state, seat)["name"] == seat
