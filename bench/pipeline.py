@@ -3,7 +3,8 @@
 For 100 games of 6 bot seats: the order mails of every seat (the bots' orders in the
 GAME/SEAT/PASSWORD envelope) go through intake and check replies (inbox maildir -> database ->
 outbox maildir), then all 100 turns are resolved and reported. Prints messages per second for
-the first and seconds for the second.
+the first and seconds for the second, once with the reports' attachments (map picture and
+JSON data) and once without, and how much the attachments add.
 
     .venv/bin/python bench/pipeline.py [--games 100] [--seats 6] [--backend sqlite postgresql]
 """
@@ -34,7 +35,7 @@ from engine import get_ruleset  # noqa: E402
 from pbem.clock.turns import resolve_due  # noqa: E402
 from pbem.config import MaildirSettings, SecuritySettings, Settings  # noqa: E402
 from pbem.games.games import pending_turn  # noqa: E402
-from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
+from pbem.games.lifecycle import GameSpec, ReportOptions, SeatSpec, create_game  # noqa: E402
 from pbem.games.outbox import drain  # noqa: E402
 from pbem.games.service import Service  # noqa: E402
 from pbem.intake.poll import take_in  # noqa: E402
@@ -43,6 +44,7 @@ from pbem.store import Game, loads, make_engine, transaction, upgrade  # noqa: E
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+BARE = ReportOptions(pictures=False, data=False)
 SEATS = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
 
 
@@ -50,8 +52,12 @@ def main() -> int:
     args = _arguments()
     print(f"{args.games} games x {args.seats} seats of {args.ruleset}, scrypt cost 2^{args.cost}")
     for backend in args.backend:
-        with tempfile.TemporaryDirectory() as folder, _database(backend, Path(folder)) as url:
-            _bench(backend, url, Path(folder), args)
+        timed = {}
+        for label, reports in (("bare", BARE), ("attached", ReportOptions())):
+            with tempfile.TemporaryDirectory() as folder, _database(backend, Path(folder)) as url:
+                timed[label] = _bench(f"{backend} {label}", url, Path(folder), args, reports)
+        added = timed["attached"] / timed["bare"] - 1
+        print(f"{backend:<10} attachments add {100 * added:.0f}% to resolve + report (limit 50%)")
     return 0
 
 
@@ -82,7 +88,10 @@ def _database(backend: str, folder: Path) -> Iterator[str]:
         admin.dispose()
 
 
-def _bench(backend: str, url: str, folder: Path, args: argparse.Namespace) -> None:
+def _bench(
+    backend: str, url: str, folder: Path, args: argparse.Namespace, reports: ReportOptions
+) -> float:
+    """The run of one backend; returns the seconds to resolve and report the turns."""
     settings = replace(
         Settings(),
         maildir=MaildirSettings(inbox=str(folder / "in"), outbox=str(folder / "out")),
@@ -91,7 +100,7 @@ def _bench(backend: str, url: str, folder: Path, args: argparse.Namespace) -> No
     service = Service(make_engine(url), settings)
     upgrade(service.db)
     inbox, sender = MaildirInbox(folder / "in"), MaildirSender(folder / "out")
-    _create_games(service, args)
+    _create_games(service, args, reports)
     drain(service, sender, now=NOW)  # the start mails, not part of the measure
     count = _deliver_orders(service, inbox)
 
@@ -107,17 +116,20 @@ def _bench(backend: str, url: str, folder: Path, args: argparse.Namespace) -> No
     resolution = time.perf_counter() - started
     assert len(turns) == args.games, len(turns)
     print(
-        f"{backend:<10} intake + check replies: {count} mails in {intake:.2f} s = "
+        f"{backend:<19} intake + check replies: {count} mails in {intake:.2f} s = "
         f"{count / intake:.0f} mails/s; resolve + report {len(turns)} turns "
         f"({reports} mails): {resolution:.2f} s"
     )
     service.db.dispose()
+    return resolution
 
 
-def _create_games(service: Service, args: argparse.Namespace) -> None:
+def _create_games(service: Service, args: argparse.Namespace, reports: ReportOptions) -> None:
     for number in range(args.games):
         seats = [SeatSpec(s, f"{s}.{number}@bench.invalid", f"pw-{s}") for s in SEATS[: args.seats]]
-        spec = GameSpec(id=f"b{number}", ruleset=args.ruleset, seats=seats, seed=number)
+        spec = GameSpec(
+            id=f"b{number}", ruleset=args.ruleset, seats=seats, seed=number, reports=reports
+        )
         with transaction(service.db) as session:
             create_game(session, service.settings, spec, now=NOW)
 

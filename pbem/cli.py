@@ -21,6 +21,7 @@ from engine.ruleset import EditError, OptionError, OptionSpec
 from pbem import balance
 from pbem.clock.turns import resolve_turn
 from pbem.config import Settings, load_settings
+from pbem.console import chart as chart_cli
 from pbem.console import clock as clock_cli
 from pbem.console import proof as proof_cli
 from pbem.console import referee as referee_cli
@@ -179,6 +180,7 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     _simple(game, "list", "list the games", _game_list)
     _simple(game, "show", "show one game", _game_show).add_argument("id", help="the game's id")
     proof_cli.add_export_parser(game, _game_export)
+    chart_cli.add_chart_parser(game, _game_chart)
     for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
         command = _simple(
             game, which, f"{text} (the referee command {which}, by the operator)", _game_clock
@@ -562,6 +564,10 @@ def _balance(args: argparse.Namespace) -> int:
 
 def _game_export(args: argparse.Namespace) -> int:
     return proof_cli.run_export(_service(args), args)
+
+
+def _game_chart(args: argparse.Namespace) -> int:
+    return chart_cli.run_chart(_service(args), args)
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ the chart once for all the mails that carry it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, col, select
 
 from engine import Ruleset, get_ruleset
@@ -36,6 +38,21 @@ def report_attachments(session: Session, view: ResolvedTurn, seat: Seat) -> tupl
         data = as_bytes(report_data(view, seat.name))
         found.append(Attachment(f"report-{game.id}-{number}-{seat.name}.json", JSON, data))
     return tuple(found)
+
+
+class StartPictures:
+    """The map of the game's start for every seat's start mail, drawn once."""
+
+    def __init__(self, game: Game, state: dict[str, Any]) -> None:
+        self.game = game
+        view = get_ruleset(game.ruleset).map_view(state, "") if game.pictures else None
+        self.drawn = MapPicture(view) if view is not None else None
+
+    def for_seat(self, seat: Seat) -> tuple[Attachment, ...]:
+        if self.drawn is None or not seat.pictures:
+            return ()
+        name = f"map-{self.game.id}-start-{seat.name}.png"
+        return (Attachment(name, PNG, self.drawn.png(seat.name)),)
 
 
 def end_attachments(

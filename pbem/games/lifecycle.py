@@ -15,6 +15,7 @@ from pbem.config import Settings
 from pbem.deadlines.options import ClockOptions
 from pbem.deadlines.stored import canonical
 from pbem.errors import PbemError
+from pbem.games.attachments import StartPictures
 from pbem.games.audit import audit
 from pbem.games.commitment import new_salt
 from pbem.games.games import add_seat, open_turn, seats_of
@@ -143,7 +144,9 @@ def start_game(session: Session, settings: Settings, game: Game, *, now: datetim
     state = get_ruleset(game.ruleset).new_game(names, loads(game.options), game.seed)
     game.status = "running"
     turn = open_turn(session, game, state, now=now)
+    pictures = StartPictures(game, state)
     for seat in seats:
-        queue(session, settings, start_letter(settings, game, seat, turn), now=now)
+        letter = start_letter(settings, game, seat, turn, pictures.for_seat(seat))
+        queue(session, settings, letter, now=now)
     audit(session, now, "pipeline", "game-started", game.id, ", ".join(names))
     return turn

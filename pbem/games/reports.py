@@ -66,7 +66,13 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
     )
 
 
-def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Letter:
+def start_letter(
+    settings: Settings,
+    game: Game,
+    seat: Seat,
+    turn: Turn,
+    attachments: tuple[Attachment, ...] = (),
+) -> Letter:
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
     body = render(
@@ -91,6 +97,7 @@ def start_letter(settings: Settings, game: Game, seat: Seat, turn: Turn) -> Lett
         body,
         message_id,
         game_id=game.id,
+        attachments=attachments,
     )
 
 

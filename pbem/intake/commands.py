@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
+from pbem.games.attachments import report_attachments
 from pbem.games.audit import audit
 from pbem.games.games import (
     add_seat,
@@ -140,7 +141,8 @@ def _report(context: MailContext, envelope: Envelope) -> None:
         return
     context.finish("answered", f"REPORT {turn.number} for {seat.name}")
     view = ResolvedTurn.load(context.session, game, turn)
-    context.reply_text(seat.address, report_body(context.settings, view, seat))
+    attached = report_attachments(context.session, view, seat)
+    context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
 
 
 def _join(context: MailContext, envelope: Envelope) -> None:

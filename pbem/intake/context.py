@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, replies_allowed
-from pbem.mail.compose import stable_message_id, thread_of
+from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.reading import IncomingMail
 from pbem.store import InboundMessage, Outbox, Quarantine, Referee, flushed_id, utc
 from pbem.templates import render
@@ -36,7 +36,7 @@ class MailContext:
         body = render(template, moderator=self.settings.mail.name, **context)
         self.reply_text(to, body)
 
-    def reply_text(self, to: str, body: str) -> None:
+    def reply_text(self, to: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:
         """Queue a reply to `to`, unless that address has had its share of replies lately."""
         if not to:
             self._note("no reply: no address to answer")
@@ -55,6 +55,7 @@ class MailContext:
             references=thread_of(
                 self.mail.headers.get("references", ""), self.mail.headers.get("in-reply-to", "")
             ),
+            attachments=attachments,
         )
         self.replies.append(queue(self.session, self.settings, letter, now=self.now))
 

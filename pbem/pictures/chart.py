@@ -60,8 +60,10 @@ def _measures(standings: Sequence[Standings]) -> list[str]:
 
 
 def _panel(panel: object, history: History, measure: str) -> None:
+    everything = [0]
     for index, seat in enumerate(history.seats):
         values = [table.get(seat, {}).get(measure, 0) for table in history.standings]
+        everything += values
         panel.plot(  # type: ignore[attr-defined]
             history.turns,
             values,
@@ -77,5 +79,9 @@ def _panel(panel: object, history: History, measure: str) -> None:
 
     panel.yaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
     panel.xaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
+    # From 0 (or below, if a measure goes negative) and at least to 1, so that a measure
+    # nobody has yet scores a flat line at 0, not an axis of fractions around it.
+    low, high = min(everything), max(1, *everything)
+    panel.set_ylim(low - 0.04 * (high - low), high + 0.06 * (high - low))  # type: ignore[attr-defined]
     panel.set_ylabel(measure)  # type: ignore[attr-defined]
     panel.grid(True, alpha=0.3)  # type: ignore[attr-defined]

@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine.mapdata import HEX, MapView, Place
-from pbem.pictures.palette import INK, PAPER, font, seat_colour, terrain_colour, text_on
+from pbem.pictures.palette import (
+    INK,
+    PAPER,
+    font,
+    seat_colour,
+    terrain_colour,
+    text_on,
+    write,
+)
 
 HEX_RADIUS = 32  # a hex's corner to its centre, in pixels
 SQUARE = 46  # a square cell's side
@@ -91,13 +99,20 @@ class _Palette:
     def __init__(self, view: MapView, colours: _Colours) -> None:
         grounds = [PAPER, *(terrain_colour(t, view.terrains) for t in view.terrains)]
         grounds += colours.seats.values()
-        drawn = [PAPER, INK, GRID_LINE, *grounds]
+        drawn = list(dict.fromkeys([PAPER, INK, GRID_LINE, *grounds]))
+        # Shades between, for the smoothed edges of letters; none so near a drawn colour that
+        # the drawn colour could come out as the shade.
+        shades: list[str] = []
         for ground in grounds:
             for ink in (INK, PAPER):
-                drawn += [_blend(ground, ink, share) for share in (0.2, 0.4, 0.6, 0.8)]
+                for share in (0.2, 0.4, 0.6, 0.8):
+                    shade = _blend(ground, ink, share)
+                    if min(_distance(shade, other) for other in drawn + shades) >= 12:
+                        shades.append(shade)
         keys = [*colours.rings.values(), *colours.you.values()]
-        unique = list(dict.fromkeys(c for c in drawn if c not in keys))
-        self.entries = [*unique, *keys][:256]
+        self.entries = [*drawn, *shades[: 256 - len(drawn) - len(keys)], *keys]
+        self.quantizer = self.image()
+        self.found: dict[str, str] = {}
         self.colours = colours
 
     def image(self) -> Image.Image:
@@ -111,14 +126,31 @@ class _Palette:
         black; "(you)" only after the reader's name."""
         shown = list(self.entries)
         for seat, key in self.colours.rings.items():
-            shown[shown.index(key)] = INK if seat == reader else self.colours.seats[seat]
+            seen = self.mapped(self.colours.seats[seat])
+            shown[shown.index(key)] = INK if seat == reader else seen
         for seat, key in self.colours.you.items():
-            shown[shown.index(key)] = INK if seat == reader else PAPER
+            shown[shown.index(key)] = INK if seat == reader else self.mapped(PAPER)
         return bytes(_flat(shown + [PAPER] * (256 - len(shown))))
+
+    def mapped(self, colour: str) -> str:
+        """The entry `colour` is drawn as: Pillow maps colours to a palette through a cache
+        of boxes of nearby colours, so white may come out as the nearest shade of it."""
+        if colour not in self.found:
+            pixel = Image.new("RGB", (1, 1), colour)
+            index = pixel.quantize(palette=self.quantizer, dither=Image.Dither.NONE).getpixel(
+                (0, 0)
+            )
+            assert isinstance(index, int)
+            self.found[colour] = self.entries[index] if index < len(self.entries) else PAPER
+        return self.found[colour]
 
 
 def _rgb(colour: str) -> tuple[int, int, int]:
     return int(colour[1:3], 16), int(colour[3:5], 16), int(colour[5:7], 16)
+
+
+def _distance(one: str, other: str) -> int:
+    return max(abs(a - b) for a, b in zip(_rgb(one), _rgb(other), strict=True))
 
 
 def _blend(ground: str, ink: str, share: float) -> str:
@@ -131,7 +163,7 @@ def _flat(colours: list[str]) -> list[int]:
 
 
 def _png(image: Image.Image, palette: _Palette) -> bytes:
-    small = image.quantize(palette=palette.image(), dither=Image.Dither.NONE)
+    small = image.quantize(palette=palette.quantizer, dither=Image.Dither.NONE)
     out = io.BytesIO()
     small.save(out, format="PNG", compress_level=6)
     return out.getvalue()
@@ -168,17 +200,17 @@ class _Board:
         # with the label ("F7 Wi").
         figure = place.note if place.note.isdigit() else ""
         label = place.label if figure or not place.note else f"{place.label} {place.note}"
-        draw.text((x, y - room * 0.64), label, font=font(10), fill=INK, anchor="mm")
+        write(draw, (x, y - room * 0.64), label, 10)
         holder = colours.letters[place.owner] if place.owner else ""
         if holder or figure:
             middle = f"{holder}{figure}"
-            draw.text((x, y - room * 0.24), middle, font=font(14, bold=True), fill=INK, anchor="mm")
+            write(draw, (x, y - room * 0.24), middle, 14, bold=True)
         symbols = dict(self.view.marks)
         built = "".join(symbols.get(mark, "?") for mark in place.marks)
         if len(built) > 5:  # as the text map: four and a '+'
             built = built[:4] + "+"
         if built:
-            draw.text((x, y + room * 0.18), built, font=font(10, bold=True), fill=INK, anchor="mm")
+            write(draw, (x, y + room * 0.18), built, 10, bold=True)
         self._troops(draw, place, (x, y + room * 0.66), colours)
 
     def _troops(
@@ -194,7 +226,7 @@ class _Board:
             shape = draw.ellipse if troops.kind == "army" else draw.rectangle
             shape(box, fill=colour, outline=INK, width=1)
             count = str(troops.count) if troops.count < 100 else "99+"
-            draw.text((cx, cy), count, font=font(10, bold=True), fill=text_on(colour), anchor="mm")
+            write(draw, (cx, cy), count, 10, bold=True, fill=text_on(colour))
 
 
 class _HexBoard(_Board):
@@ -235,13 +267,11 @@ class _HexBoard(_Board):
         for col in range(self.view.width):
             x = self.centre(col, 0)[0]
             letter = column_name(col)
-            draw.text((x, MARGIN / 2), letter, font=font(12, True), fill=INK, anchor="mm")
-            draw.text(
-                (x, self.height - MARGIN / 2), letter, font=font(12, True), fill=INK, anchor="mm"
-            )
+            write(draw, (x, MARGIN / 2), letter, 12, bold=True)
+            write(draw, (x, self.height - MARGIN / 2), letter, 12, bold=True)
         for row in range(self.view.height):
             y = self.centre(0, row)[1]
-            draw.text((MARGIN / 2, y), str(row + 1), font=font(12, True), fill=INK, anchor="mm")
+            write(draw, (MARGIN / 2, y), str(row + 1), 12, bold=True)
 
 
 class _SquareBoard(_Board):
@@ -310,13 +340,11 @@ class _SquareBoard(_Board):
         for col in range(self.view.width):
             x = MARGIN + SQUARE * (col + 0.5)
             letter = column_name(col)
-            draw.text((x, MARGIN / 2), letter, font=font(12, True), fill=INK, anchor="mm")
-            draw.text(
-                (x, self.height - MARGIN / 2), letter, font=font(12, True), fill=INK, anchor="mm"
-            )
+            write(draw, (x, MARGIN / 2), letter, 12, bold=True)
+            write(draw, (x, self.height - MARGIN / 2), letter, 12, bold=True)
         for row in range(self.view.height):
             y = MARGIN + SQUARE * (row + 0.5)
-            draw.text((MARGIN / 2, y), str(row + 1), font=font(12, True), fill=INK, anchor="mm")
+            write(draw, (MARGIN / 2, y), str(row + 1), 12, bold=True)
 
 
 @dataclass(frozen=True)
@@ -417,7 +445,7 @@ def _draw_legend(draw: ImageDraw.ImageDraw, items: list[_Item], top: float) -> N
         if item.fill:
             draw.rectangle((x, y, x + 16, y + 16), fill=item.fill, outline=INK)
             x += 20
-        draw.text((x, y + 8), item.text, font=font(12, item.bold), fill=INK, anchor="lm")
+        write(draw, (x, y + 8), item.text, 12, bold=item.bold, anchor="lm")
         if item.you:
             # Unsmoothed, so that every pixel of it is the key colour the palette shows.
             draw.fontmode = "1"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 # Okabe & Ito (2008), without black, which the borders and text use; then two more for 9-12
 # seats, told apart by their letters.
@@ -73,3 +73,27 @@ def _font_file(bold: bool) -> Path:
 @cache
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(_font_file(bold)), size)
+
+
+def write(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    text: str,
+    size: int,
+    *,
+    bold: bool = False,
+    fill: str = INK,
+    anchor: str = "mm",
+) -> None:
+    """Text as ImageDraw.text draws it, from a cache of the letters already drawn: a map has
+    the same few hundred labels turn after turn, and drawing them again was most of its cost."""
+    mask, left, top = _lettering(text, size, bold, anchor)
+    draw.bitmap((round(at[0]) + left, round(at[1]) + top), mask, fill=fill)
+
+
+@cache
+def _lettering(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    left, top, right, bottom = (int(v) for v in font(size, bold).getbbox(text, anchor=anchor))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)))
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font(size, bold), anchor=anchor)
+    return mask, left, top

@@ -19,6 +19,7 @@ import pytest
 from engine import get_ruleset
 from pbem.games.service import Service
 from pbem.intake.poll import poll_once
+from pbem.mail.compose import text_of
 from pbem.mail.maildir import MaildirInbox, MaildirSender
 from pbem.store import loads
 from pbem.templates import wrap
@@ -231,7 +232,7 @@ def test_each_reply_is_exact_and_goes_to_the_registered_address(
 ) -> None:
     expected = _expected_replies(_rejected_fly(service))
     replies = {
-        str(m["In-Reply-To"]).strip("<>"): (str(m["To"]), str(m["Subject"]), m.get_content())
+        str(m["In-Reply-To"]).strip("<>"): (str(m["To"]), str(m["Subject"]), text_of(m))
         for m in _sent(outbox_dir)
         if m["In-Reply-To"]
     }
@@ -248,7 +249,7 @@ def test_reports_go_to_every_seat_with_map_and_template(service: Service, outbox
     assert sorted(reports) == ["alice@example.org", "bob@example.org"]
     for address, message in reports.items():
         seat = address.split("@")[0]
-        text = message.get_content()
+        text = text_of(message)
         assert text.startswith(
             f"Game g1 (Temples and Swords v1.1), report of turn 1 for {seat}\n"
             "Orders for turn 2 are due by 2026-03-03 12:00 UTC.\n\n== What happened ==\n"

@@ -137,3 +137,19 @@ def test_a_chart_comes_every_n_turns(service: Service, now: datetime) -> None:
     charts = {seat: _attached(m)["chart-g1-2.png"] for seat, m in reports.items()}
     assert charts["alice"] == charts["bob"]  # the same chart for every seat
     Image.open(io.BytesIO(charts["alice"])).load()
+
+
+def test_the_start_mail_and_a_report_asked_again_carry_them_too(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now, ruleset=TNS)
+    starts = [row for row in outbox(service, "report") if "game begins" in row.subject]
+    assert {tuple(_attached(as_message(row.raw))) for row in starts} == {
+        ("map-g1-start-alice.png",),
+        ("map-g1-start-bob.png",),
+    }
+    _play_turn(service, now, 1)
+    ask = mail("GAME g1 SEAT bob PASSWORD pw-bob\nREPORT 1\n", message_id="r@x", sender="bob@x")
+    again = receive(service, ask, now=now).replies[0]
+    first = _reports(service, 1)["bob"]
+    assert _attached(as_message(again.raw)) == _attached(first)

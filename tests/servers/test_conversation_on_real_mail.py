@@ -19,6 +19,7 @@ from pbem.cli import main
 from pbem.games.games import pending_turn
 from pbem.games.outbox import Letter, queue
 from pbem.intake.poll import poll_once
+from pbem.mail.compose import text_of
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
 from pbem.store import Game, Outbox, loads, transaction, utcnow
@@ -46,7 +47,7 @@ def test_a_deadline_change_reaches_every_mailbox(
     for seat in SEATS:
         mails = table.players[seat].wait_for_mail(3 if seat == "alice" else 2)
         [notice] = [m for m in mails if str(m["Subject"]) == "[g1] turn 1: new deadline"]
-        text = notice.get_content()
+        text = text_of(notice)
         assert "Now:    2030-01-02 03:04 UTC" in text
         assert "Reason: the map is ready early" in text
         missing = f"We have no orders from {seat} for turn 1 yet." in " ".join(text.split())
@@ -90,7 +91,7 @@ def test_forwarded_and_attached_orders_are_accepted(
     assert inbound_rows(table.service) == [("accepted", 1)] * 2
     for player, where in ((alice, "the forwarded message"), (bob, "attachment orders.txt")):
         reply = player.wait_for_mail(2)[-1]
-        text = " ".join(reply.get_content().split())
+        text = " ".join(text_of(reply).split())
         assert text.startswith(f"Orders for {player.account.address.split('-')[0]} in game g1")
         assert f"orders read from {where}; line numbers are its lines" in text
 
@@ -121,7 +122,7 @@ def test_a_huge_mail_is_answered_briefly_and_holds_up_nobody(
     assert str(bob.mailbox()[-1]["Subject"]) == "Re: turn 1"
     [refusal] = [m for m in alice.wait_for_mail(2) if str(m["Subject"]) == "Re: many orders"]
     assert len(refusal.as_bytes()) < 3_000
-    assert "the mail has 100,001 lines" in refusal.get_content()
+    assert "the mail has 100,001 lines" in text_of(refusal)
 
 
 def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(

@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 from engine import get_ruleset
 from pbem.cli import main
 from pbem.config import Settings
+from pbem.mail.compose import text_of
 from pbem.store import utcnow
 from tests.servers.moderated import (
     SEATS,
@@ -58,8 +59,8 @@ def expected(turns: int) -> dict[str, list[str]]:
 def assert_turn_mail(table: Table, number: int) -> None:
     for seat in SEATS:
         reply, report = table.mail_of(seat)[-2:]
-        assert reply.get_content().startswith(f"Orders for {seat} in game g1, turn {number}: ")
-        assert report.get_content().startswith(
+        assert text_of(reply).startswith(f"Orders for {seat} in game g1, turn {number}: ")
+        assert text_of(report).startswith(
             f"Game g1 ({TITLE}), report of turn {number} for {seat}\r\n"
             f"Orders for turn {number + 1} are due by none (when all orders are in).\r\n"
         )

@@ -18,6 +18,7 @@ from sqlmodel import select
 from pbem.cli import main
 from pbem.config import Settings
 from pbem.intake.poll import poll_once
+from pbem.mail.compose import text_of
 from pbem.passwords import hash_password
 from pbem.store import Referee, transaction
 from tests.servers.test_pipeline_on_real_mail import Table, moderated_game
@@ -33,7 +34,7 @@ def _poll(table: Table, now: datetime) -> None:
 
 
 def _text(message: EmailMessage) -> str:
-    return str(message.get_content()).replace("\r\n", "\n")
+    return str(text_of(message)).replace("\r\n", "\n")
 
 
 def test_the_start_mail_commits_and_a_finished_game_verifies(

@@ -15,6 +15,7 @@ from pbem.cli import main
 from pbem.config import Settings
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
+from pbem.mail.compose import text_of
 from pbem.store import utcnow
 from tests.servers.moderated import logging_restored, write_config
 from tests.servers.world import MailWorld
@@ -68,7 +69,7 @@ def test_deferred_mail_waits_and_refused_mail_bounces_to_the_referee(
 
     [notice] = referee.wait_for_mail(1)
     assert notice["Subject"] == "[g1] undeliverable: [g1] game begins: you are ghost"
-    assert "\r\n  To:       ghost@pbem.test\r\n" in notice.get_content()
+    assert "\r\n  To:       ghost@pbem.test\r\n" in text_of(notice)
     assert [m["Subject"] for m in alice.wait_for_mail(1)] == ["[g1] game begins: you are alice"]
     rows = {row.recipient: row for row in outbox(service)}
     assert (rows[alice.address].attempts, rows[alice.address].last_error) == (

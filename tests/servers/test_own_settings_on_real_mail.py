@@ -9,6 +9,7 @@ import re
 import pytest
 
 from pbem.games.lifecycle import GameSpec, create_game
+from pbem.mail.compose import text_of
 from pbem.store import transaction, utcnow
 from tests.servers.moderated import GAME, SEATS, Table
 from tests.servers.test_daemon_on_real_mail import serve_once
@@ -19,7 +20,7 @@ from tests.servers.world import MailWorld
 def _last(table: Table, seat: str, count: int) -> str:
     mails = table.players[seat].wait_for_mail(count)
     assert len(mails) >= count, [str(m["Subject"]) for m in mails]
-    return " ".join(mails[-1].get_content().split())
+    return " ".join(text_of(mails[-1]).split())
 
 
 def test_password_address_resign_and_list_by_real_mail(
@@ -40,7 +41,7 @@ def test_password_address_resign_and_list_by_real_mail(
     )
     serve_once(table, capsys)
     [asked] = new.wait_for_mail(1)
-    code = re.search(r"CONFIRM ([A-Z0-9]{8})", asked.get_content())
+    code = re.search(r"CONFIRM ([A-Z0-9]{8})", text_of(asked))
     assert code is not None
     assert "asked to move its mail to" in _last(table, "alice", 3)
     new.send(moderator, f"CONFIRM {code.group(1)}", subject=f"Re: {asked['Subject']}")
@@ -49,7 +50,7 @@ def test_password_address_resign_and_list_by_real_mail(
     assert len(new.wait_for_mail(2)) == 2  # and the new one
     new.send(moderator, f"GAME {GAME} SEAT alice PASSWORD Lark-Song-77\nSTATUS")
     serve_once(table, capsys)
-    assert "g1" in " ".join(new.wait_for_mail(3)[-1].get_content().split())
+    assert "g1" in " ".join(text_of(new.wait_for_mail(3)[-1]).split())
 
     bob.send(moderator, f"GAME {GAME} SEAT bob PASSWORD pw-bob\nRESIGN")
     serve_once(table, capsys)
@@ -63,14 +64,14 @@ def test_password_address_resign_and_list_by_real_mail(
     stranger.send(moderator, "LIST")
     serve_once(table, capsys)
     [listing] = stranger.wait_for_mail(1)
-    assert "open1" in listing.get_content()
+    assert "open1" in text_of(listing)
 
     secrets = [alice.address, new.address, "Lark-Song-77", "pw-alice", "pw-bob"]
     for seat in SEATS:
         if seat == "alice":
             continue
         for message in table.players[seat].mailbox():
-            content = message.get_content()
+            content = text_of(message)
             assert not any(secret in content for secret in secrets), message["Subject"]
     for message in stranger.mailbox():
-        assert not any(secret in message.get_content() for secret in secrets)
+        assert not any(secret in text_of(message) for secret in secrets)

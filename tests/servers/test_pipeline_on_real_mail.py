@@ -17,6 +17,7 @@ from pbem.games.outbox import DrainReport, drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.poll import poll_once
+from pbem.mail.compose import text_of
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
 from tests.servers.dovecot import Account
@@ -79,7 +80,7 @@ def test_an_order_mail_is_answered_through_real_servers(
     _start, answer = table.alice.wait_for_mail(2)
     assert answer["To"] == table.alice.address
     assert answer["In-Reply-To"] == sent
-    assert answer.get_content().startswith(
+    assert text_of(answer).startswith(
         "Orders for alice in game g1, turn 1: all accepted.\r\n\r\n"
         "Accepted (1):\r\n  line 2: ADD 2\r\n    read as: add 2 points\r\n\r\n"
     )

@@ -8,6 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.mail.compose import text_of
 from pbem.store import Game, transaction
 from tests.servers.moderated import GAME, Table
 from tests.servers.test_daemon_on_real_mail import serve_once
@@ -23,7 +24,7 @@ def _reply_to(original: EmailMessage, sender: str, text: str) -> EmailMessage:
     reply["Subject"] = f"Re: {original['Subject']}"
     reply["In-Reply-To"] = str(original["Message-ID"])
     reply["References"] = str(original["Message-ID"])
-    quoted = "\n".join("> " + line for line in original.get_content().splitlines())
+    quoted = "\n".join("> " + line for line in text_of(original).splitlines())
     reply.set_content(f"{text}\n\nOn Monday the moderator wrote:\n{quoted}\n")
     return reply
 
@@ -41,15 +42,15 @@ def test_press_and_a_plain_reply_by_real_mail(
     serve_once(table, capsys)
     relayed = bob.wait_for_mail(2)[-1]
     assert str(relayed["Subject"]) == f"[{GAME}] press from alice"
-    assert "Shall we share the river?" in relayed.get_content()
-    assert "sent to bob" in " ".join(alice.wait_for_mail(2)[-1].get_content().split())
+    assert "Shall we share the river?" in text_of(relayed)
+    assert "sent to bob" in " ".join(text_of(alice.wait_for_mail(2)[-1]).split())
 
     bob.send_message(_reply_to(relayed, bob.address, "Yes, the river is yours."))
     serve_once(table, capsys)
     answer = alice.wait_for_mail(3)[-1]
     assert str(answer["Subject"]) == f"[{GAME}] press from bob"
-    assert "Yes, the river is yours." in answer.get_content()
-    assert "Shall we share" not in answer.get_content()  # the quote stays out
+    assert "Yes, the river is yours." in text_of(answer)
+    assert "Shall we share" not in text_of(answer)  # the quote stays out
 
     with transaction(table.service.db) as session:
         game = session.get(Game, GAME)
@@ -60,9 +61,9 @@ def test_press_and_a_plain_reply_by_real_mail(
     serve_once(table, capsys)
     grey = alice.wait_for_mail(4)[-1]
     assert str(grey["Subject"]) == f"[{GAME}] anonymous press"
-    assert "Watch bob." in grey.get_content() and "cy" not in grey.get_content().split()
+    assert "Watch bob." in text_of(grey) and "cy" not in text_of(grey).split()
 
     for reader, others in ((alice, (bob, cy)), (bob, (alice, cy)), (cy, (alice, bob))):
         for message in reader.mailbox():
-            content = message.get_content() + str(message["From"]) + str(message["Reply-To"])
+            content = text_of(message) + str(message["From"]) + str(message["Reply-To"])
             assert not any(other.address in content for other in others), message["Subject"]

@@ -8,6 +8,7 @@ from email.message import EmailMessage
 
 import pytest
 
+from pbem.mail.compose import text_of
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.mail.smtp import SmtpSender
 from tests.servers.fake_time import FakeTime
@@ -38,7 +39,7 @@ def test_send_delivers_to_the_players_mailbox(world: MailWorld) -> None:
     assert received["Auto-Submitted"] == "auto-replied"
     assert received["Date"] is not None  # added at send time, as the outbox expects
     assert received["Return-Path"] == "<moderator@pbem.test>"
-    assert received.get_content() == "Results:\r\n  MOVE 1 2: accepted\r\n"
+    assert text_of(received) == "Results:\r\n  MOVE 1 2: accepted\r\n"
 
 
 def test_the_callers_message_is_left_unchanged(world: MailWorld) -> None:
