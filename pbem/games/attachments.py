@@ -13,7 +13,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine import Ruleset, get_ruleset
-from pbem.games.report_data import as_bytes, report_data
+from pbem.games.report_data import as_bytes, map_of, report_data
 from pbem.games.resolved import ResolvedTurn
 from pbem.mail.compose import Attachment
 from pbem.pictures import MapPicture, campaign_chart
@@ -76,7 +76,7 @@ def end_attachments(
 
 def _map_picture(view: ResolvedTurn) -> MapPicture | None:
     if "map" not in view.drawn:
-        mapped = view.ruleset.map_view(view.after, "")
+        mapped = map_of(view)
         view.drawn["map"] = MapPicture(mapped) if mapped is not None else None
     picture: MapPicture | None = view.drawn["map"]
     return picture

@@ -32,11 +32,11 @@ from pbem.games.outbox_rows import (
     last_sent_before,
     next_rows,
 )
-from pbem.games.protocols import Sender
+from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
 from pbem.logs import log_context
-from pbem.mail.compose import Attachment, compose, stable_message_id
+from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.store import Outbox, Referee, transaction, utc
 from pbem.templates import render
@@ -65,7 +65,7 @@ class Letter:
 
 def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
     auto = "auto-replied" if letter.kind == "reply" else "auto-generated"
-    message = compose(
+    raw = mail_bytes(
         sender=f"{settings.mail.name} <{settings.mail.address}>",
         to=letter.to,
         subject=letter.subject,
@@ -87,7 +87,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         priority=REPLY if letter.kind == "reply" else BULK,
         recipient=letter.to.lower(),
         subject=letter.subject,
-        raw=message.as_bytes(),
+        raw=raw,
         game_id=letter.game_id,
         created_at=utc(now),
         topic=letter.topic,
@@ -204,7 +204,10 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
 def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
     """Hand the mail to the sender; the failure, or None when it took the mail."""
     try:
-        sender.send(as_message(raw))
+        if isinstance(sender, RawSender):
+            sender.send_raw(raw)
+        else:
+            sender.send(as_message(raw))
     except (TemporaryFailure, PermanentFailure) as failure:
         return failure
     except Exception as error:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from email.message import EmailMessage
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class InboxItem(Protocol):
@@ -33,3 +33,11 @@ class Sender(Protocol):
         whole is away) or PermanentFailure (refused for good: the mail is bounced). Anything
         else raised is taken for a fault of this one mail and retried like a deferral."""
         ...
+
+
+@runtime_checkable
+class RawSender(Sender, Protocol):
+    """A sender that also takes a mail as the bytes the outbox stored, without their being
+    parsed into a message first (the real ones: SMTP and the maildir)."""
+
+    def send_raw(self, raw: bytes) -> None: ...

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine.mapdata import MapView
 from pbem.games.lines import MailLines
 from pbem.games.resolved import ResolvedTurn
 from pbem.store import utc
@@ -23,7 +24,7 @@ SCHEMA = "pbem-report/1"
 def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
     ruleset, after, following = view.ruleset, view.after, view.following
     outcome = view.resolution.outcome
-    mapped = ruleset.map_view(after, seat)
+    shared = _shared(view)
     return {
         "schema": SCHEMA,
         "game": view.game.id,
@@ -36,8 +37,8 @@ def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
             "text": ruleset.holdings(after, seat),
             "record": ruleset.seat_record(after, seat),
         },
-        "map": mapped.to_json() if mapped else None,
-        "standings": ruleset.standings(after),
+        "map": shared["map"],
+        "standings": shared["standings"],
         "events": [_event(event) for event in view.resolution.events_for(seat)],
         "results": _results(view, seat),
         "outcome": {"winners": list(outcome.winners), "reason": outcome.reason}
@@ -46,9 +47,31 @@ def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
     }
 
 
+def _shared(view: ResolvedTurn) -> dict[str, Any]:
+    """What every seat's data of the turn holds alike, made once: the map (no ruleset hides
+    any of it from a seat) and the standings."""
+    if "data" not in view.drawn:
+        mapped = map_of(view)
+        view.drawn["data"] = {
+            "map": mapped.to_json() if mapped else None,
+            "standings": view.ruleset.standings(view.after),
+        }
+    shared: dict[str, Any] = view.drawn["data"]
+    return shared
+
+
+def map_of(view: ResolvedTurn) -> MapView | None:
+    """The turn's map as the view of no seat, read once for its picture and its data."""
+    if "view" not in view.drawn:
+        view.drawn["view"] = view.ruleset.map_view(view.after, "")
+    mapped: MapView | None = view.drawn["view"]
+    return mapped
+
+
 def as_bytes(data: dict[str, Any]) -> bytes:
-    """Canonical JSON: the same data, the same bytes."""
-    return (json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    """Canonical, compact JSON: the same data, the same bytes."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return (text + "\n").encode()
 
 
 def _when(moment: Any) -> str:

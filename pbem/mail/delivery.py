@@ -1,13 +1,19 @@
 """What every sender promises the outbox, whatever the transport (SMTP, a maildir, a test's):
-`send(message)` returns once the mail is taken, or raises one of the two failures below. The
+`send(message)` returns once the mail is taken, or raises one of the two failures below (a
+real transport also takes the stored bytes as they are, `send_raw(raw)`). The
 outbox (pbem.games.outbox) acts on those alone, and retries a deferred mail by the transport-
 neutral RetryPolicy ([outbox] in the config); any other exception is a bug or an unexpected
 fault of one mail, and is retried like a deferral so that one mail cannot hold up the rest."""
 
 from __future__ import annotations
 
+import email.policy
+import email.utils
 from dataclasses import dataclass
 from datetime import timedelta
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from typing import cast
 
 
 class SendFailure(Exception):
@@ -65,3 +71,18 @@ class RetryPolicy:
     def give_up_after(self) -> timedelta:
         """A mail still deferred this long after it was queued is bounced."""
         return timedelta(hours=self.give_up_hours)
+
+
+def read_headers(raw: bytes) -> EmailMessage:
+    """The headers of a mail we wrote, read without parsing its body (a report's pictures
+    would cost milliseconds to parse, only to be written out again)."""
+    return cast(EmailMessage, BytesHeaderParser(policy=email.policy.default).parsebytes(raw))
+
+
+def with_date(raw: bytes, headers: EmailMessage) -> bytes:
+    """The mail with a Date header of now in front, unless it has one: the outbox stores mail
+    without one, so that the same mail is the same bytes (pbem.mail.compose)."""
+    if headers["Date"] is not None:
+        return raw
+    head, blank, body = raw.partition(b"\n\n")  # the Date goes last, as a header set later
+    return head + f"\nDate: {email.utils.formatdate(usegmt=True)}".encode() + blank + body

@@ -9,8 +9,6 @@ marking done is a single rename into cur/ with the 'S' flag. A key is the file n
 
 from __future__ import annotations
 
-import copy
-import email.utils
 import hashlib
 import itertools
 import os
@@ -22,7 +20,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
-from pbem.mail.delivery import TemporaryFailure
+from pbem.mail.delivery import TemporaryFailure, read_headers, with_date
 
 _INFO = ":2,"
 _DONE_FLAG = "S"
@@ -118,20 +116,22 @@ class MaildirSender:
         _ensure_dirs(self.path)
 
     def send(self, message: EmailMessage) -> None:
-        """Deliver it, adding a Date header to a copy when missing (the caller's message stays).
+        """Deliver it (see send_raw)."""
+        self.send_raw(message.as_bytes())
+
+    def send_raw(self, raw: bytes) -> None:
+        """Deliver the mail as written, with a Date header added when it has none.
 
         A message whose Message-ID is already in the folder is not delivered again: a crash
         between this delivery and the commit that marks the outbox row sent makes the drainer
         send the same mail once more, and a real mail server would also see it once."""
-        message_id = str(message["Message-ID"] or "").strip()
+        headers = read_headers(raw)
+        message_id = str(headers["Message-ID"] or "").strip()
         tag = hashlib.sha256(message_id.encode()).hexdigest()[:24] if message_id else ""
         if tag and self._holds(tag):
             return
-        if message["Date"] is None:
-            message = copy.deepcopy(message)
-            message["Date"] = email.utils.formatdate(usegmt=True)
         try:
-            _deliver(self.path, message.as_bytes(), tag)
+            _deliver(self.path, with_date(raw, headers), tag)
         except OSError as error:
             # The sender's contract (pbem.mail.delivery): a folder that cannot be written
             # (gone, full, read-only) is the transport away, not this mail's fault.

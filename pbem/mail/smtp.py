@@ -20,20 +20,34 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import email.policy
 import email.utils
 import logging
 import ssl
 import time
+from collections.abc import Awaitable, Callable
+from email import message_from_bytes
 from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+from typing import cast
 
 import aiosmtplib
 
 from pbem.mail.backoff import Backoff, Clock, RateLimiter
-from pbem.mail.delivery import PermanentFailure, SendFailure, TemporaryFailure
+from pbem.mail.delivery import (
+    PermanentFailure,
+    SendFailure,
+    TemporaryFailure,
+    read_headers,
+    with_date,
+)
 from pbem.mail.secrets import resolve_secret
 from pbem.mail.settings import SmtpSettings, is_loopback
 
 log = logging.getLogger(__name__)
+
+# Hands the mail to a connected client: send_message or sendmail, awaited.
+Transmit = Callable[[aiosmtplib.SMTP], Awaitable[tuple[dict[str, aiosmtplib.SMTPResponse], str]]]
 
 
 class SmtpSender:
@@ -80,6 +94,26 @@ class SmtpSender:
     def send(self, message: EmailMessage) -> None:
         """Deliver `message` to its To/Cc/Bcc (Bcc is not transmitted). Adds a Date header to a
         copy when missing. Raises TemporaryFailure or PermanentFailure."""
+        if message["Date"] is None:
+            message = copy.deepcopy(message)
+            message["Date"] = email.utils.formatdate(usegmt=True)
+        envelope = self.settings.envelope_from or None
+        self._deliver(message, lambda client: client.send_message(message, sender=envelope))
+
+    def send_raw(self, raw: bytes) -> None:
+        """Deliver a mail we wrote (pbem.mail.compose: no Cc or Bcc) as its bytes stand, with
+        a Date header added; as send() does, without parsing and writing out its body again."""
+        if not raw.split(b"\n\n", 1)[0].isascii():
+            # An address in UTF-8: send_message knows when the server must offer SMTPUTF8.
+            self.send(cast(EmailMessage, message_from_bytes(raw, policy=email.policy.default)))
+            return
+        headers = read_headers(raw)
+        recipients = [address for _name, address in getaddresses(headers.get_all("To", []))]
+        sender = self.settings.envelope_from or parseaddr(str(headers["From"]))[1]
+        data = with_date(raw, headers)
+        self._deliver(headers, lambda client: client.sendmail(sender, recipients, data))
+
+    def _deliver(self, headers: EmailMessage, transmit: Transmit) -> None:
         waiting = self._backoff.remaining()
         if waiting > 0:
             raise TemporaryFailure(
@@ -89,30 +123,27 @@ class SmtpSender:
             )
         # A reply (RFC 3834 "auto-replied": to a mail a person just sent) may use every
         # slot of the limit; other mail (reports, reminders) leaves the reserve free for it.
-        reply = str(message.get("Auto-Submitted", "")).startswith("auto-replied")
+        reply = str(headers.get("Auto-Submitted", "")).startswith("auto-replied")
         if not self.limiter.try_acquire(0 if reply else self.reserve):
             raise TemporaryFailure(
                 f"smtp: rate limit of {self.limiter.per_minute} a minute reached",
                 transport_down=True,
                 retry_in=self.limiter.delay(0 if reply else self.reserve),
             )
-        if message["Date"] is None:
-            message = copy.deepcopy(message)
-            message["Date"] = email.utils.formatdate(usegmt=True)
         try:
-            refused = asyncio.run(self._send(message))
+            refused = asyncio.run(self._send(transmit))
         except Exception as error:
             failure = classify(error)
             if isinstance(failure, TemporaryFailure) and failure.transport_down:
                 failure.retry_in = self._backoff.failed()
-            log.warning("smtp: %s not sent: %s", message["Message-ID"], failure)
+            log.warning("smtp: %s not sent: %s", headers["Message-ID"], failure)
             raise failure from error
         self._backoff.succeeded()
         for recipient, response in refused.items():
             # The server took the mail for the other recipients; a retry would duplicate it.
             log.warning("smtp: %s refused by %s: %s", recipient, self.settings.host, response)
 
-    async def _send(self, message: EmailMessage) -> dict[str, aiosmtplib.SMTPResponse]:
+    async def _send(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
         settings = self.settings
         client = aiosmtplib.SMTP(
             hostname=settings.host,
@@ -127,9 +158,7 @@ class SmtpSender:
             tls_context=None if settings.security == "plain" else _tls_context(settings),
         )
         async with client:
-            refused, _reply = await client.send_message(
-                message, sender=settings.envelope_from or None
-            )
+            refused, _reply = await transmit(client)
         return refused
 
 

@@ -17,6 +17,7 @@ import math
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import Image, ImageDraw
 
@@ -62,7 +63,7 @@ class MapPicture:
             rings={name: _key(i, "FF00") for i, name in enumerate(names)},
             you={name: _key(i, "00FF") for i, name in enumerate(names)},
         )
-        self.palette = _Palette(view, self.colours)
+        self.palette = _palette(view.terrains, len(view.seats))
         self.png_bytes = _png(self._draw(view), self.palette)
 
     def _draw(self, view: MapView) -> Image.Image:
@@ -78,7 +79,9 @@ class MapPicture:
 
     def png(self, reader: str) -> bytes:
         """The picture as `reader` sees it ('' for no seat)."""
-        return _with_palette(self.png_bytes, self.palette.shown(reader))
+        names = list(self.colours.seats)
+        index = names.index(reader) if reader in names else None
+        return _with_palette(self.png_bytes, self.palette.shown(index))
 
 
 def map_picture(view: MapView) -> bytes:
@@ -92,13 +95,21 @@ def _key(index: int, green_blue: str) -> str:
     return f"#{8 * index:02X}{green_blue}"
 
 
+@cache
+def _palette(terrains: tuple[str, ...], seats: int) -> _Palette:
+    """The palette depends only on the terrains and the number of seats: made once for each."""
+    return _Palette(terrains, seats)
+
+
 class _Palette:
     """The picture's colours: what is drawn, the shades at the edges of letters (text is
     smoothed against its ground), and one entry for each seat's ring and "(you)"."""
 
-    def __init__(self, view: MapView, colours: _Colours) -> None:
-        grounds = [PAPER, *(terrain_colour(t, view.terrains) for t in view.terrains)]
-        grounds += colours.seats.values()
+    def __init__(self, terrains: tuple[str, ...], seats: int) -> None:
+        self.seats = [seat_colour(i) for i in range(seats)]
+        self.rings = [_key(i, "FF00") for i in range(seats)]
+        self.you = [_key(i, "00FF") for i in range(seats)]
+        grounds = [PAPER, *(terrain_colour(t, terrains) for t in terrains), *self.seats]
         drawn = list(dict.fromkeys([PAPER, INK, GRID_LINE, *grounds]))
         # Shades between, for the smoothed edges of letters; none so near a drawn colour that
         # the drawn colour could come out as the shade.
@@ -109,11 +120,10 @@ class _Palette:
                     shade = _blend(ground, ink, share)
                     if min(_distance(shade, other) for other in drawn + shades) >= 12:
                         shades.append(shade)
-        keys = [*colours.rings.values(), *colours.you.values()]
+        keys = [*self.rings, *self.you]
         self.entries = [*drawn, *shades[: 256 - len(drawn) - len(keys)], *keys]
         self.quantizer = self.image()
         self.found: dict[str, str] = {}
-        self.colours = colours
 
     def image(self) -> Image.Image:
         """A palette image for Image.quantize: every pixel goes to its nearest entry."""
@@ -121,15 +131,14 @@ class _Palette:
         image.putpalette(_flat(self.entries + [PAPER] * (256 - len(self.entries))))
         return image
 
-    def shown(self, reader: str) -> bytes:
-        """The PLTE data as `reader` sees it: rings in their seat's colour, the reader's in
-        black; "(you)" only after the reader's name."""
+    def shown(self, reader: int | None) -> bytes:
+        """The PLTE data as seat number `reader` sees it (None: no seat): rings in their
+        seat's colour, the reader's in black; "(you)" only after the reader's name."""
         shown = list(self.entries)
-        for seat, key in self.colours.rings.items():
-            seen = self.mapped(self.colours.seats[seat])
-            shown[shown.index(key)] = INK if seat == reader else seen
-        for seat, key in self.colours.you.items():
-            shown[shown.index(key)] = INK if seat == reader else self.mapped(PAPER)
+        for index, (ring, you) in enumerate(zip(self.rings, self.you, strict=True)):
+            mine = index == reader
+            shown[shown.index(ring)] = INK if mine else self.mapped(self.seats[index])
+            shown[shown.index(you)] = INK if mine else self.mapped(PAPER)
         return bytes(_flat(shown + [PAPER] * (256 - len(shown))))
 
     def mapped(self, colour: str) -> str:
