@@ -3,15 +3,17 @@
 For 100 games of 6 bot seats: the order mails of every seat (the bots' orders in the
 GAME/SEAT/PASSWORD envelope) go through intake and check replies (inbox maildir -> database ->
 outbox maildir), then all 100 turns are resolved and reported. Prints messages per second for
-the first and seconds for the second, once with the reports' attachments (map picture and
-JSON data) and once without, and how much the attachments add.
+the first and seconds for the second, with the reports' attachments (map picture and JSON
+data) and without, --repeat times each in turn, and how much the attachments add (medians).
 
     .venv/bin/python bench/pipeline.py [--games 100] [--seats 6] [--backend sqlite postgresql]
+                                       [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import tempfile
 import time
@@ -52,12 +54,22 @@ def main() -> int:
     args = _arguments()
     print(f"{args.games} games x {args.seats} seats of {args.ruleset}, scrypt cost 2^{args.cost}")
     for backend in args.backend:
-        timed = {}
-        for label, reports in (("bare", BARE), ("attached", ReportOptions())):
-            with tempfile.TemporaryDirectory() as folder, _database(backend, Path(folder)) as url:
-                timed[label] = _bench(f"{backend} {label}", url, Path(folder), args, reports)
-        added = timed["attached"] / timed["bare"] - 1
-        print(f"{backend:<10} attachments add {100 * added:.0f}% to resolve + report (limit 50%)")
+        timed: dict[str, list[float]] = {"bare": [], "attached": []}
+        # Taken in turns, so that a slow spell of the disk does not fall on one side only.
+        for _ in range(args.repeat):
+            for label, reports in (("bare", BARE), ("attached", ReportOptions())):
+                with (
+                    tempfile.TemporaryDirectory() as folder,
+                    _database(backend, Path(folder)) as url,
+                ):
+                    run = _bench(f"{backend} {label}", url, Path(folder), args, reports)
+                    timed[label].append(run)
+        bare, attached = (statistics.median(timed[label]) for label in ("bare", "attached"))
+        print(
+            f"{backend:<10} resolve + report, median of {args.repeat}: {bare:.2f} s bare, "
+            f"{attached:.2f} s with attachments: they add {100 * (attached / bare - 1):.0f}% "
+            "(limit 50%)"
+        )
     return 0
 
 
@@ -68,6 +80,7 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--ruleset", default="temples-and-swords")
     parser.add_argument("--cost", type=int, default=10, help="scrypt cost (log2 n); config: 14")
     parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each kind, alternated")
     return parser.parse_args()
 
 

@@ -193,9 +193,9 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         return pictures.standings(self.load(state)) if pictures else {}
 
     def seat_record(self, state: State, seat: str) -> dict[str, Any]:
-        # The seat's own entry of the state's seat list, as stored.
-        records = self.load(state).to_json()["seats"]
-        found: dict[str, Any] = next(r for r in records if r["name"] == seat)
+        # The seat's own entry of the state's seat list, as the ruleset wrote it (the state
+        # crosses the interface as the model's own JSON, so no need to load it).
+        found: dict[str, Any] = next(r for r in state["seats"] if r["name"] == seat)
         return found
 
     def example_position(self, variant: str = "") -> State:

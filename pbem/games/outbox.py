@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from typing import cast
 
 from sqlalchemy import func
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.config import Settings
@@ -194,7 +195,9 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
     with log_context(game=game, message=message_id):
         failure = _send(sender, raw, message_id)
         with transaction(service.db) as session:
-            row = session.get(Outbox, row_id, with_for_update=True)
+            # The mail itself is not read again: only what became of it is written.
+            keep = [defer(Outbox.raw)]  # type: ignore[arg-type]
+            row = session.get(Outbox, row_id, with_for_update=True, options=keep)
             if row is None or not is_waiting(row):
                 log.warning("outbox: another drain recorded %s meanwhile", message_id)
                 return "skipped", ""

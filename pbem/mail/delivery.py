@@ -76,7 +76,8 @@ class RetryPolicy:
 def read_headers(raw: bytes) -> EmailMessage:
     """The headers of a mail we wrote, read without parsing its body (a report's pictures
     would cost milliseconds to parse, only to be written out again)."""
-    return cast(EmailMessage, BytesHeaderParser(policy=email.policy.default).parsebytes(raw))
+    head = raw.split(b"\n\n", 1)[0] + b"\n\n"  # the parser would read the body line by line
+    return cast(EmailMessage, BytesHeaderParser(policy=email.policy.default).parsebytes(head))
 
 
 def with_date(raw: bytes, headers: EmailMessage) -> bytes:

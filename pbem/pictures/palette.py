@@ -75,6 +75,12 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(str(_font_file(bold)), size)
 
 
+@cache
+def length(text: str, size: int, bold: bool = False) -> float:
+    """How wide `text` is drawn, in pixels (the legend lays itself out by it)."""
+    return float(font(size, bold).getlength(text))
+
+
 def write(
     draw: ImageDraw.ImageDraw,
     at: tuple[float, float],

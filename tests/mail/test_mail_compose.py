@@ -108,3 +108,30 @@ def test_stable_message_id() -> None:
     # Each part is hashed as "<utf-8 length>:<utf-8 bytes>".
     digest = hashlib.sha256(b"2:g16:turn-33:red").hexdigest()[:32]
     assert first == f"<{digest}@moderator.example>"
+
+
+def test_attachments_make_a_multipart_mail_the_text_first_and_read_back_whole() -> None:
+    from pbem.mail.compose import Attachment, mail_bytes, text_of
+
+    picture, data = bytes(range(256)) * 40, b'{"turn":3}\n'
+    files = (Attachment("map-g1-3-ann.png", "image/png", picture),)
+    files += (Attachment("report-g1-3-ann.json", "application/json", data),)
+    args = {**ARGS, "body": "Grüße: the report, line one\n" * 3}
+    raw = mail_bytes(**args, attachments=files)
+    assert raw == mail_bytes(**args, attachments=files)  # the boundary is not random
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(message, email.message.EmailMessage)
+    assert message.get_content_type() == "multipart/mixed"
+    assert message["Auto-Submitted"] == "auto-replied" and message["X-Loop"]
+    first = next(iter(message.iter_parts()))
+    assert first.get_content_type() == "text/plain"  # a client that shows one part shows it
+    assert text_of(message) == args["body"]
+    attached = {
+        p.get_filename(): (p.get_content_type(), p.get_content())
+        for p in message.iter_attachments()
+    }
+    assert attached == {
+        "map-g1-3-ann.png": ("image/png", picture),
+        "report-g1-3-ann.json": ("application/json", data),
+    }
+    assert not message.defects and all(not part.defects for part in message.walk())

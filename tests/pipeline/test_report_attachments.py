@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from PIL import Image
 
 from engine import get_ruleset
@@ -28,11 +29,11 @@ SCHEMA = json.loads((Path(__file__).parents[2] / "docs" / "report.schema.json").
 TNS = "temples-and-swords"
 
 
-def _play_turn(service: Service, now: datetime, number: int) -> None:
+def _play_turn(service: Service, now: datetime, number: int, ruleset_id: str = TNS) -> None:
     """Both seats send the bot's orders, and the turn resolves."""
-    ruleset = get_ruleset(TNS)
+    ruleset = get_ruleset(ruleset_id)
     state = loads(turns(service)[-1].state_before)
-    for seat in ("alice", "bob"):
+    for seat in ruleset.seats_to_order(state):
         text = ruleset.bot_orders(state, seat, 1)
         ident = f"t{number}-{seat}@example.org"
         sender = f"{seat}@example.org"
@@ -153,3 +154,28 @@ def test_the_start_mail_and_a_report_asked_again_carry_them_too(
     again = receive(service, ask, now=now).replies[0]
     first = _reports(service, 1)["bob"]
     assert _attached(as_message(again.raw)) == _attached(first)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options"),
+    [
+        ("classical", {}),
+        ("culture-and-conquest", {}),
+        ("culture-and-conquest", {"map": "generated"}),
+        ("medieval-micromanager", {}),
+        ("tribes", {}),
+    ],
+)
+def test_every_rulesets_data_fits_the_schema(
+    service: Service, now: datetime, ruleset: str, options: dict[str, str]
+) -> None:
+    new_game(service, now, ruleset=ruleset, options=options)
+    _play_turn(service, now, 1, ruleset)
+    reports = _reports(service, 1)
+    assert reports, "the turn was reported"
+    has_map = get_ruleset(ruleset).map_view(loads(turns(service)[0].state_before), "") is not None
+    for seat, message in reports.items():
+        files = _attached(message)
+        data = json.loads(files[f"report-g1-1-{seat}.json"])
+        jsonschema.validate(data, SCHEMA)
+        assert (data["map"] is not None) == has_map == (f"map-g1-1-{seat}.png" in files)

@@ -197,3 +197,30 @@ def test_the_rate_limit_holds_mail_back_without_sending(world: MailWorld) -> Non
 
     assert len(alice.wait_for_mail(3)) == 3
     assert world.relay.delivered_to(alice.address) == 3
+
+
+def test_a_stored_mail_with_attachments_is_sent_as_it_stands(world: MailWorld) -> None:
+    from pbem.mail.compose import Attachment, mail_bytes
+
+    alice = world.player("alice")
+    picture = bytes(range(256)) * 100
+    raw = mail_bytes(
+        sender="PBEM Moderator <moderator@pbem.test>",
+        to=alice.address,
+        subject="[g1] turn 3 report",
+        body="Turn 3 of g1.\n",
+        message_id="<report-3@pbem.test>",
+        loop_token="pbem.test",
+        auto="auto-generated",
+        attachments=(Attachment("map-g1-3-alice.png", "image/png", picture),),
+    )
+
+    SmtpSender(world.smtp_settings()).send_raw(raw)
+
+    (received,) = alice.wait_for_mail()
+    assert received["Message-ID"] == "<report-3@pbem.test>"
+    assert received["Date"] is not None  # added at send time
+    assert received["Return-Path"] == "<moderator@pbem.test>"
+    assert text_of(received).replace("\r\n", "\n") == "Turn 3 of g1.\n"
+    [part] = list(received.iter_attachments())
+    assert part.get_filename() == "map-g1-3-alice.png" and part.get_content() == picture
