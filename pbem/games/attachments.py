@@ -33,7 +33,7 @@ def report_attachments(session: Session, view: ResolvedTurn, seat: Seat) -> tupl
             name = f"map-{game.id}-{number}-{seat.name}.png"
             found.append(Attachment(name, PNG, picture.png(seat.name)))
         if game.chart_every and number % game.chart_every == 0:
-            found.append(_chart(session, view))
+            found += _chart(session, view)
     if game.report_data and seat.report_data:
         data = as_bytes(report_data(view, seat.name))
         found.append(Attachment(f"report-{game.id}-{number}-{seat.name}.json", JSON, data))
@@ -82,11 +82,14 @@ def _map_picture(view: ResolvedTurn) -> MapPicture | None:
     return picture
 
 
-def _chart(session: Session, view: ResolvedTurn) -> Attachment:
+def _chart(session: Session, view: ResolvedTurn) -> tuple[Attachment, ...]:
+    """The campaign chart, drawn once for all the turn's reports; none for a ruleset that
+    gives no standings."""
     if "chart" not in view.drawn:
         view.drawn["chart"] = chart_png(session, view.game, view.ruleset)
+    drawn: bytes | None = view.drawn["chart"]
     name = f"chart-{view.game.id}-{view.turn.number}.png"
-    return Attachment(name, PNG, view.drawn["chart"] or b"")
+    return (Attachment(name, PNG, drawn),) if drawn else ()
 
 
 def history(session: Session, game: Game, ruleset: Ruleset) -> History | None:

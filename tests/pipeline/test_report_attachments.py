@@ -179,3 +179,18 @@ def test_every_rulesets_data_fits_the_schema(
         data = json.loads(files[f"report-g1-1-{seat}.json"])
         jsonschema.validate(data, SCHEMA)
         assert (data["map"] is not None) == has_map == (f"map-g1-1-{seat}.png" in files)
+
+
+def test_a_ruleset_without_map_or_standings_sends_its_data_alone(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now, reports=ReportOptions(chart_every=1))  # the test ruleset: neither
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    bob = order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="m2@x", sender="bob@example.org")
+    receive(service, bob, now=now)
+    resolve_due(service, now=now)
+    reports = _reports(service, 1)
+    assert {seat: set(_attached(m)) for seat, m in reports.items()} == {
+        "alice": {"report-g1-1-alice.json"},
+        "bob": {"report-g1-1-bob.json"},
+    }
