@@ -211,17 +211,17 @@ class _Board:
         # with the label ("F7 Wi").
         figure = place.note if place.note.isdigit() else ""
         label = place.label if figure or not place.note else f"{place.label} {place.note}"
-        write(draw, (x, y - room * 0.64), label, 10)
+        write(draw, (x, y - room * 0.57), label, 10)
         holder = colours.letters[place.owner] if place.owner else ""
         if holder or figure:
             middle = f"{holder}{figure}"
-            write(draw, (x, y - room * 0.24), middle, 14, bold=True)
+            write(draw, (x, y - room * 0.17), middle, 14, bold=True)
         symbols = dict(self.view.marks)
         built = "".join(symbols.get(mark, "?") for mark in place.marks)
         if len(built) > 5:  # as the text map: four and a '+'
             built = built[:4] + "+"
         if built:
-            write(draw, (x, y + room * 0.18), built, 10, bold=True)
+            write(draw, (x, y + room * 0.23), built, 10, bold=True)
         self._troops(draw, place, (x, y + room * 0.66), colours)
 
     def _troops(
