@@ -27,6 +27,8 @@ bench: $(STAMP)
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/fuzz.py
+	$(BIN)/python bench/passwords.py
+	$(BIN)/python bench/pictures.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,6 +1,12 @@
 """Seat and referee passwords: stored as salted scrypt hashes, compared in constant time. A hash
 made at another cost than the configured one is made anew the next time its password is given
-(`rehashed`), so that raising `[security] password_cost` reaches every seat that plays."""
+(`rehashed`), so that raising `[security] password_cost` reaches every seat that plays.
+
+A password once verified is verified again at the cost of an HMAC for as long as the process
+runs (`_Verified`): a player mails every turn with the same password, and scrypt at the
+production cost (about 50 ms) would otherwise bound intake near 20 mails a second. A wrong
+password never gains from it: a guess that is not a password already verified pays scrypt in
+full. docs/operations.md ("Password checks at volume") gives the reasoning."""
 
 from __future__ import annotations
 
@@ -8,6 +14,8 @@ import base64
 import hashlib
 import hmac
 import secrets
+import threading
+from collections import OrderedDict
 
 # scrypt cost as log2(n): 14 takes ~50 ms here, cheap for one mail and costly for a guesser.
 # Each hash records its own cost, so lowering the setting (tests, benchmarks) breaks nothing.
@@ -24,7 +32,53 @@ def hash_password(password: str, *, cost: int = DEFAULT_COST, salt: bytes | None
     return f"scrypt${n}${_R}${_P}${_b64(salt)}${_b64(digest)}"
 
 
+class _Verified:
+    """The checks this process has made and passed: for each stored hash, an HMAC of the
+    password that matched it, under a key made at start and never written anywhere. Keyed by
+    the hash, so a new password (a new hash) is checked by scrypt again. The oldest entries
+    go beyond `size`."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._key = secrets.token_bytes(32)
+        self._entries: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def holds(self, password: str, stored: str) -> bool:
+        mac = self._mac(password, stored)
+        with self._lock:
+            known = self._entries.get(stored)
+            if known is None or not hmac.compare_digest(known, mac):
+                return False
+            self._entries.move_to_end(stored)
+            return True
+
+    def add(self, password: str, stored: str) -> None:
+        mac = self._mac(password, stored)
+        with self._lock:
+            self._entries[stored] = mac
+            self._entries.move_to_end(stored)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def _mac(self, password: str, stored: str) -> bytes:
+        message = stored.encode() + b"\0" + password.encode("utf-8", "surrogatepass")
+        return hmac.new(self._key, message, hashlib.sha256).digest()
+
+
+_VERIFIED = _Verified()
+
+
 def verify_password(password: str, stored: str) -> bool:
+    if _VERIFIED.holds(password, stored):
+        return True
+    if _scrypt_matches(password, stored):
+        _VERIFIED.add(password, stored)
+        return True
+    return False
+
+
+def _scrypt_matches(password: str, stored: str) -> bool:
     try:
         scheme, n, r, p, salt, digest = stored.split("$")
     except ValueError:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pbem.passwords import hash_password, masked, new_password, rehashed, verify_password
 
 
@@ -44,3 +46,39 @@ def test_a_hash_of_another_cost_is_made_anew() -> None:
     new = rehashed("pw", old, cost=5)
     assert new is not None and new.startswith("scrypt$32$")
     assert verify_password("pw", new)
+
+
+def test_a_verified_password_is_checked_again_without_scrypt_and_a_guess_never_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pbem import passwords
+
+    stored = hash_password("tulip-stone-42", cost=4)
+    calls: list[str] = []
+    real = passwords._scrypt
+
+    def counted(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
+        calls.append(password)
+        return real(password, salt, n, r, p)
+
+    monkeypatch.setattr(passwords, "_scrypt", counted)
+    assert verify_password("tulip-stone-42", stored)
+    assert verify_password("tulip-stone-42", stored)  # the second time: an HMAC
+    assert calls == ["tulip-stone-42"]
+    for guess in ("tulip-stone-43", "tulip-stone-43", ""):
+        assert not verify_password(guess, stored)
+    assert calls == ["tulip-stone-42", "tulip-stone-43", "tulip-stone-43", ""]  # full price
+    changed = hash_password("tulip-stone-42", cost=4)  # the same password under a new hash
+    calls.clear()
+    assert verify_password("tulip-stone-42", changed) and calls == ["tulip-stone-42"]
+
+
+def test_the_verified_checks_keep_the_newest() -> None:
+    from pbem.passwords import _Verified
+
+    verified = _Verified(size=2)
+    for number in range(3):
+        verified.add(f"pw{number}", f"hash{number}")
+    assert not verified.holds("pw0", "hash0")  # the oldest went
+    assert verified.holds("pw1", "hash1") and verified.holds("pw2", "hash2")
+    assert not verified.holds("pw2", "hash1")  # a password counts for its own hash only

@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlmodel import col, select
 
 from pbem.daemon.loop import Daemon, stop_on_signals
+from pbem.daemon.single import only_daemon
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
 from pbem.games.service import Service
@@ -32,6 +33,11 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
     if now is not None and not once:
         raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
     configure_logging(service.settings.logging)
+    with only_daemon(service.db):
+        return _serve(service, once=once, now=now)
+
+
+def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
     daemon = Daemon(service, inbox, sender, clock=clock)

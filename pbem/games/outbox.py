@@ -177,20 +177,25 @@ def _flush(
 
 
 def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
-    """Try one row: (what became of it, the error if any). No transaction is open while the
-    transport works, so a slow or hanging server holds up nothing else (intake, the clocks):
-    the row is read, sent, then recorded under its lock. A second drain (another process)
-    that took the row meanwhile is left alone: the mail may then have gone twice, with one
-    Message-ID (at least once, as after a crash)."""
+    """Try one row: (what became of it, the error if any)."""
+    if service.db.dialect.name == "postgresql":
+        return _deliver_claimed(service, sender, row_id, now)
+    return _deliver_alone(service, sender, row_id, now)
+
+
+def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
+    """On SQLite, where one daemon drains (pbem.daemon.single). No transaction is open while
+    the transport works, as SQLite's write lock is the whole database's: a slow or hanging
+    server must hold up nothing else (intake, the clocks). The row is read, sent, then
+    recorded under its lock; a drain of another process (`pbem outbox flush`) that took the
+    row meanwhile is left alone: the mail may then have gone twice, with one Message-ID (at
+    least once, as after a crash)."""
     with transaction(service.db) as session:
         row = session.get(Outbox, row_id)
         if row is None or not is_due(row, now):
             return "skipped", ""
         if expired(row, now):
-            drop_expired(row, now)
-            with log_context(game=row.game_id or "-", message=row.message_id):
-                log.info("outbox: %s to %s dropped: %s", row.kind, row.recipient, row.last_error)
-            return "dropped", ""
+            return _drop(row, now)
         raw, game, message_id = row.raw, row.game_id or "-", row.message_id
     with log_context(game=game, message=message_id):
         failure = _send(sender, raw, message_id)
@@ -202,6 +207,33 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
                 log.warning("outbox: another drain recorded %s meanwhile", message_id)
                 return "skipped", ""
             return _record(session, service.settings, row, failure, now), row.last_error
+
+
+def _deliver_claimed(
+    service: Service, sender: Sender, row_id: int, now: datetime
+) -> tuple[str, str]:
+    """On PostgreSQL, where several daemons may drain one outbox: the row is claimed with
+    FOR UPDATE SKIP LOCKED and stays locked while the transport works, so no other daemon
+    sends it meanwhile (it skips the row for the next). The lock is the row's alone: intake,
+    the clocks and the other rows go on. A daemon killed mid-send lets go of it with its
+    connection, and another sends the row: at least once, never lost."""
+    with transaction(service.db) as session:
+        claim = select(Outbox).where(Outbox.id == row_id).with_for_update(skip_locked=True)
+        row = session.exec(claim).first()
+        if row is None or not is_due(row, now):
+            return "skipped", ""  # another daemon has it, or has sent it
+        if expired(row, now):
+            return _drop(row, now)
+        with log_context(game=row.game_id or "-", message=row.message_id):
+            failure = _send(sender, row.raw, row.message_id)
+            return _record(session, service.settings, row, failure, now), row.last_error
+
+
+def _drop(row: Outbox, now: datetime) -> tuple[str, str]:
+    drop_expired(row, now)
+    with log_context(game=row.game_id or "-", message=row.message_id):
+        log.info("outbox: %s to %s dropped: %s", row.kind, row.recipient, row.last_error)
+    return "dropped", ""
 
 
 def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Engine
 
 from pbem.cli import main
 from pbem.mail.maildir import MaildirInbox
@@ -103,3 +105,30 @@ def test_now_is_for_one_pass_only(workdir: Path, capsys: pytest.CaptureFixture[s
     assert capsys.readouterr().err == (
         "pbem: --now goes with serve --once only: the daemon runs on the clock\n"
     )
+
+
+def test_a_second_daemon_on_one_sqlite_file_is_refused(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pbem.config import load_settings
+    from pbem.daemon.single import only_daemon
+    from pbem.store import make_engine
+
+    pbem(capsys, "--config", "pbem.toml", "init")
+    engine = make_engine(load_settings(workdir / "pbem.toml").database.url)
+    with only_daemon(engine):  # as a running `pbem serve` holds it
+        assert main(["--now", NOW, "serve", "--once", "--config", "pbem.toml"]) == 2
+        error = " ".join(capsys.readouterr().err.split())
+        assert f"another pbem serve (pid {os.getpid()}) is running on the SQLite database" in error
+        assert "SQLite takes one daemon at a time. To run several, use PostgreSQL" in error
+    # Let go of (as when that daemon ends, however it ends), the next one runs.
+    assert pbem(capsys, "serve", "--once", "--config", "pbem.toml")[-1].startswith("mail out:")
+    engine.dispose()
+
+
+def test_daemons_on_postgresql_take_no_file_lock(postgres_engine: Engine) -> None:
+    from pbem.daemon.single import lock_path, only_daemon
+
+    assert lock_path(postgres_engine) is None
+    with only_daemon(postgres_engine), only_daemon(postgres_engine):
+        pass  # several at once: they share the work through row locks instead
