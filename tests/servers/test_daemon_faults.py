@@ -1,0 +1,74 @@
+"""`pbem serve` as a process rides out its database going away: with PostgreSQL cut off (a
+proxy between them, stopped), the order mails that arrive meanwhile stay in the inbox, each
+pass fails and waits its backoff, the daemon stays up, and once the database is back every
+mail is answered once and the turn is played."""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pbem.config import Settings
+from pbem.store import utcnow
+from tests.servers.moderated import Table, inbound_rows, seated_table, turn_of_game, unsent
+from tests.servers.test_daemon_on_real_mail import expected
+from tests.servers.test_several_daemons import Fleet
+from tests.servers.world import MailWorld
+from tests.support.databases import migrated_engine, postgres_database
+from tests.support.proxy import Proxy
+from tests.support.waiting import wait_until
+
+
+@pytest.fixture
+def cut_off(
+    world: MailWorld, settings: Settings, tmp_path: Path
+) -> Iterator[tuple[Table, Proxy, Fleet]]:
+    """A table whose daemon reaches PostgreSQL through a proxy; the test reads it directly."""
+    with postgres_database() as url:
+        engine = migrated_engine(url)
+        proxy = Proxy(5432)
+        proxy.start()
+        table = seated_table(world, engine, settings, utcnow(), tmp_path)
+        through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        config = table.config.read_text().replace(f'url = "{url}"', f'url = "{through}"')
+        assert through in config
+        table.config.write_text(config)
+        fleet = Fleet(table.config, tmp_path)
+        try:
+            yield table, proxy, fleet
+        finally:
+            fleet.close()
+            proxy.stop()
+            engine.dispose()
+
+
+def test_the_daemon_rides_out_postgresql_going_away(
+    cut_off: tuple[Table, Proxy, Fleet],
+) -> None:
+    table, proxy, fleet = cut_off
+    fleet.start(0)
+    assert table.wait_for_subjects(1, timeout=30) == expected(0)
+
+    proxy.stop()  # the database goes away ...
+    table.send_orders()
+    wait_until(lambda: table.log.read_text().count("pass failed") >= 3, timeout=60)
+    assert fleet.running[0].poll() is None  # still up
+    assert table.wait_for_subjects(1, timeout=0) == expected(0)  # nobody answered yet
+
+    proxy.start()  # ... and comes back
+    assert table.wait_for_subjects(3, timeout=60) == expected(1)
+    wait_until(lambda: unsent(table.service) == 0, timeout=30)
+    assert inbound_rows(table.service) == [("accepted", 1)] * 3
+    assert turn_of_game(table.service) == 2
+    wait_until(lambda: fleet.handles_sigterm(0), timeout=10)
+    assert fleet.stop(0, signal.SIGTERM) == 0
+    failed = [line for line in table.log.read_text().splitlines() if "pass failed" in line]
+    # One traceback for the fault, then a line a failed pass; each waited out, longer each
+    # time (backed off, not spun).
+    assert "pass failed; trying again in 1s" in failed[0]
+    assert all("pass failed again (OperationalError" in line for line in failed[1:])
+    waits = [int(line.rsplit(" in ", 1)[1].rstrip("s")) for line in failed]
+    assert waits == sorted(waits) and len(failed) >= 3
