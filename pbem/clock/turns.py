@@ -17,7 +17,7 @@ from pbem.clock.due import facts_of
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
 from pbem.errors import PbemError
-from pbem.games.attachments import end_attachments, report_attachments
+from pbem.games.attachments import EndPictures, report_attachments
 from pbem.games.audit import audit
 from pbem.games.games import (
     NO_PLAYER,
@@ -188,8 +188,9 @@ def _queue_mail(
     readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
     referees = session.exec(select(Referee).where(Referee.game_id == game.id))
     readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
+    drawn = EndPictures(session, game, turn)
     for seat_name, address, pictures in readers:
-        attached = end_attachments(session, game, turn, seat_name, pictures=pictures)
+        attached = drawn.for_reader(seat_name, pictures=pictures)
         letter = end_letter(
             settings, game, seat_name, address, turn, revision=view.revision, attachments=attached
         )

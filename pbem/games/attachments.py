@@ -55,23 +55,32 @@ class StartPictures:
         return (Attachment(name, PNG, self.drawn.png(seat.name)),)
 
 
-def end_attachments(
-    session: Session, game: Game, turn: Turn, reader: str, *, pictures: bool
-) -> tuple[Attachment, ...]:
-    """The final map as `reader` sees it and the chart of the whole game."""
-    if not (game.pictures and pictures):
-        return ()
-    ruleset = get_ruleset(game.ruleset)
-    found = []
-    final = loads(turn.state_after or turn.state_before)
-    view = ruleset.map_view(final, reader)
-    if view is not None:
-        name = f"map-{game.id}-final{'-' + reader if reader else ''}.png"
-        found.append(Attachment(name, PNG, MapPicture(view).png(reader)))
-    chart = chart_png(session, game, ruleset)
-    if chart is not None:
-        found.append(Attachment(f"chart-{game.id}-{turn.number}.png", PNG, chart))
-    return tuple(found)
+class EndPictures:
+    """The final map (drawn once, each reader's copy by its palette) and the chart of the
+    whole game, for every game-end mail."""
+
+    def __init__(self, session: Session, game: Game, turn: Turn) -> None:
+        self.game, self.number = game, turn.number
+        self.drawn: MapPicture | None = None
+        self.chart: bytes | None = None
+        if not game.pictures:
+            return
+        ruleset = get_ruleset(game.ruleset)
+        view = ruleset.map_view(loads(turn.state_after or turn.state_before), "")
+        self.drawn = MapPicture(view) if view is not None else None
+        self.chart = chart_png(session, game, ruleset)
+
+    def for_reader(self, reader: str, *, pictures: bool) -> tuple[Attachment, ...]:
+        """What `reader` ('' for a referee: the view of no seat) gets, if they take pictures."""
+        if not pictures:
+            return ()
+        found = []
+        if self.drawn is not None:
+            name = f"map-{self.game.id}-final{'-' + reader if reader else ''}.png"
+            found.append(Attachment(name, PNG, self.drawn.png(reader)))
+        if self.chart is not None:
+            found.append(Attachment(f"chart-{self.game.id}-{self.number}.png", PNG, self.chart))
+        return tuple(found)
 
 
 def _map_picture(view: ResolvedTurn) -> MapPicture | None:
