@@ -63,6 +63,9 @@ class DatabaseSettings:
     # `pbem serve` and a database behind the code: "auto" applies the pending migrations at
     # start (what an upgrade needs), "refuse" stops with a message to run `pbem init`.
     migrate: Literal["auto", "refuse"] = "auto"
+    # SQLite: how long a connection waits for another's write lock before the pass fails
+    # (and the daemon backs off and tries again). PostgreSQL locks rows and ignores it.
+    busy_seconds: Annotated[float, Field(gt=0)] = 30.0
 
 
 @dataclass(frozen=True, config=SECTION)

@@ -17,4 +17,5 @@ class Service:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Service:
-        return cls(make_engine(settings.database.url), settings)
+        database = settings.database
+        return cls(make_engine(database.url, busy_seconds=database.busy_seconds), settings)

@@ -46,6 +46,11 @@ class Table:
 
     def send_orders(self) -> int:
         """Every seat mails its bot's orders for the pending turn; the turn's number."""
+        return self.post(self.orders())
+
+    def orders(self) -> tuple[int, list[tuple[str, str]]]:
+        """The pending turn's number and each seat's order mail for it (read now, to be
+        posted later: a test may take the database away in between)."""
         with transaction(self.service.db) as session:
             game = session.get(Game, GAME)
             assert game is not None
@@ -53,9 +58,16 @@ class Table:
             assert turn is not None
             state, number = loads(turn.state_before), turn.number
         ruleset = get_ruleset("temples-and-swords")
+        mails = []
         for seat in ruleset.seats_to_order(state):
             orders = ruleset.bot_orders(state, seat, SEED)
             body = f"GAME {GAME} SEAT {seat} PASSWORD pw-{seat}\nTURN {number}\n{orders}END\n"
+            mails.append((seat, body))
+        return number, mails
+
+    def post(self, orders: tuple[int, list[tuple[str, str]]]) -> int:
+        number, mails = orders
+        for seat, body in mails:
             self.players[seat].send(self.moderator.address, body, subject=f"turn {number}")
         return number
 

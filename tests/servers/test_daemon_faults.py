@@ -1,12 +1,14 @@
 """`pbem serve` as a process rides out its database going away: with PostgreSQL cut off (a
-proxy between them, stopped), the order mails that arrive meanwhile stay in the inbox, each
-pass fails and waits its backoff, the daemon stays up, and once the database is back every
-mail is answered once and the turn is played."""
+proxy between them, stopped) or a SQLite file locked by another process past the wait
+allowed, the order mails that arrive meanwhile stay in the inbox, each pass fails and waits
+its backoff, the daemon stays up, and once the database is back every mail is answered once
+and the turn is played."""
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -45,20 +47,55 @@ def cut_off(
             engine.dispose()
 
 
+@pytest.fixture
+def locked(
+    world: MailWorld, settings: Settings, tmp_path: Path
+) -> Iterator[tuple[Table, sqlite3.Connection, Fleet]]:
+    """A table on a SQLite file its daemon waits 0.5 s for, and a connection to lock it."""
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'pbem.db'}")
+    table = seated_table(world, engine, settings, utcnow(), tmp_path)
+    config = table.config.read_text().replace("[database]\n", "[database]\nbusy_seconds = 0.5\n")
+    table.config.write_text(config)
+    other = sqlite3.connect(tmp_path / "pbem.db", isolation_level=None)
+    fleet = Fleet(table.config, tmp_path)
+    try:
+        yield table, other, fleet
+    finally:
+        fleet.close()
+        other.close()
+        engine.dispose()
+
+
 def test_the_daemon_rides_out_postgresql_going_away(
     cut_off: tuple[Table, Proxy, Fleet],
 ) -> None:
     table, proxy, fleet = cut_off
+    _ride_out(table, fleet, proxy.stop, proxy.start, "OperationalError")
+
+
+def test_the_daemon_rides_out_a_sqlite_file_locked_too_long(
+    locked: tuple[Table, sqlite3.Connection, Fleet],
+) -> None:
+    table, other, fleet = locked
+    _ride_out(
+        table, fleet, lambda: other.execute("BEGIN EXCLUSIVE"), other.rollback, "database is locked"
+    )
+
+
+def _ride_out(
+    table: Table, fleet: Fleet, fault: Callable[[], object], mend: Callable[[], object], why: str
+) -> None:
     fleet.start(0)
     assert table.wait_for_subjects(1, timeout=30) == expected(0)
 
-    proxy.stop()  # the database goes away ...
-    table.send_orders()
+    orders = table.orders()
+    fault()  # the database goes away ...
+    table.post(orders)
     wait_until(lambda: table.log.read_text().count("pass failed") >= 3, timeout=60)
     assert fleet.running[0].poll() is None  # still up
     assert table.wait_for_subjects(1, timeout=0) == expected(0)  # nobody answered yet
 
-    proxy.start()  # ... and comes back
+    mend()  # ... and comes back
     assert table.wait_for_subjects(3, timeout=60) == expected(1)
     wait_until(lambda: unsent(table.service) == 0, timeout=30)
     assert inbound_rows(table.service) == [("accepted", 1)] * 3
@@ -69,6 +106,6 @@ def test_the_daemon_rides_out_postgresql_going_away(
     # One traceback for the fault, then a line a failed pass; each waited out, longer each
     # time (backed off, not spun).
     assert "pass failed; trying again in 1s" in failed[0]
-    assert all("pass failed again (OperationalError" in line for line in failed[1:])
+    assert all("pass failed again (" in line and why in line for line in failed[1:])
     waits = [int(line.rsplit(" in ", 1)[1].rstrip("s")) for line in failed]
     assert waits == sorted(waits) and len(failed) >= 3
