@@ -22,10 +22,11 @@ from pbem.config import MaildirSettings, SecuritySettings, Settings
 from pbem.errors import PbemError
 from pbem.games.games import pending_turn
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game
+from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
 from pbem.mail.maildir import MaildirInbox, MaildirSender
-from pbem.store import Game, Turn, loads, make_engine, transaction, upgrade
+from pbem.store import Game, Outbox, Turn, loads, make_engine, transaction, upgrade
 
 GAME_ID = "demo"
 NAMES = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
@@ -169,4 +170,23 @@ def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
     outbox = folder / "outbox"
     count = sum(1 for sub in ("new", "cur") for _ in (outbox / sub).iterdir())
     out(f"mail: bots' order mails in {folder / 'inbox'}, {count} mails out in {outbox}")
+    pictures = _save_pictures(service, folder, _address(viewer))
+    if pictures:
+        out(f"pictures of {viewer}'s game-end mail: {', '.join(map(str, pictures))}")
     out(f"database: {folder / 'pbem.db'}")
+
+
+def _save_pictures(service: Service, folder: Path, address: str) -> list[Path]:
+    """The pictures attached to `address`'s game-end mail, written beside the database for a
+    newcomer to open."""
+    with transaction(service.db) as session:
+        query = select(Outbox).where(Outbox.kind == "game-end", Outbox.recipient == address)
+        row = session.exec(query).first()
+        raw = row.raw if row is not None else b""
+    saved = []
+    for part in as_message(raw).iter_attachments() if raw else ():
+        name = Path(str(part.get_filename())).name
+        if name.endswith(".png"):
+            (folder / name).write_bytes(part.get_content())
+            saved.append(folder / name)
+    return saved

@@ -34,6 +34,15 @@ def test_the_demo_plays_to_the_end_the_same_way_each_time(
     # start mails, check replies, reports, and the game-end mails
     assert len(outbox) == 3 + 3 * turns + 3 * turns + 3
     assert f"{len(outbox)} mails out in DIR/outbox" in first
+    # The winner's end-of-game pictures, for a newcomer to open: real PNGs.
+    [shown] = [line for line in lines if line.startswith("pictures of ")]
+    [winner] = [line.split()[1] for line in lines if line.startswith("winner: ")]
+    pictures = sorted((tmp_path / "one").glob("*.png"))
+    names = [picture.name for picture in pictures]
+    assert names == [f"chart-demo-{turns}.png", f"map-demo-final-{winner}.png"]
+    for picture in pictures:
+        assert picture.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+        assert f"DIR/{picture.name}" in shown
 
 
 def test_the_demo_wipes_only_its_own_folder(
