@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage, MIMEPart
-from typing import cast
+from typing import Any, cast
 
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _AUTO_VALUES = frozenset({"auto-replied", "auto-generated"})
@@ -30,32 +30,10 @@ class Attachment:
     data: bytes
 
 
-def compose(
-    *,
-    sender: str,
-    to: str,
-    subject: str,
-    body: str,
-    message_id: str,
-    in_reply_to: str = "",
-    references: tuple[str, ...] = (),
-    loop_token: str,
-    auto: str = "auto-replied",
-    attachments: tuple[Attachment, ...] = (),
-) -> EmailMessage:
-    """The message mail_bytes writes, as an EmailMessage (to read it back)."""
-    raw = mail_bytes(
-        sender=sender,
-        to=to,
-        subject=subject,
-        body=body,
-        message_id=message_id,
-        in_reply_to=in_reply_to,
-        references=references,
-        loop_token=loop_token,
-        auto=auto,
-        attachments=attachments,
-    )
+def compose(**fields: Any) -> EmailMessage:
+    """The message mail_bytes writes from the same arguments, as an EmailMessage (to read it
+    back)."""
+    raw = mail_bytes(**fields)
     return cast(EmailMessage, message_from_bytes(raw, policy=email.policy.default))
 
 
