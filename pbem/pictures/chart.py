@@ -10,9 +10,13 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.mapdata import Standings
 from pbem.pictures.palette import seat_colour
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p")
 STYLES = ("-", "--", "-.", ":")
@@ -63,12 +67,12 @@ def _measures(standings: Sequence[Standings]) -> list[str]:
     return ["score"]
 
 
-def _panel(panel: object, history: History, measure: str) -> None:
+def _panel(panel: Axes, history: History, measure: str) -> None:
     everything = [0]
     for index, seat in enumerate(history.seats):
         values = [table.get(seat, {}).get(measure, 0) for table in history.standings]
         everything += values
-        panel.plot(  # type: ignore[attr-defined]
+        panel.plot(
             history.turns,
             values,
             label=seat,
@@ -81,11 +85,11 @@ def _panel(panel: object, history: History, measure: str) -> None:
         )
     from matplotlib.ticker import MaxNLocator
 
-    panel.yaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
-    panel.xaxis.set_major_locator(MaxNLocator(integer=True))  # type: ignore[attr-defined]
+    panel.yaxis.set_major_locator(MaxNLocator(integer=True))
+    panel.xaxis.set_major_locator(MaxNLocator(integer=True))
     # From 0 (or below, if a measure goes negative) and at least to 1, so that a measure
     # nobody has yet scores a flat line at 0, not an axis of fractions around it.
     low, high = min(everything), max(1, *everything)
-    panel.set_ylim(low - 0.04 * (high - low), high + 0.06 * (high - low))  # type: ignore[attr-defined]
-    panel.set_ylabel(measure)  # type: ignore[attr-defined]
-    panel.grid(True, alpha=0.3)  # type: ignore[attr-defined]
+    panel.set_ylim(low - 0.04 * (high - low), high + 0.06 * (high - low))
+    panel.set_ylabel(measure)
+    panel.grid(True, alpha=0.3)

@@ -58,13 +58,13 @@ class MapPicture:
 
     def __init__(self, view: MapView) -> None:
         names = [name for name, _letter in view.seats]
+        self.palette = _palette(view.terrains, len(names))
         self.colours = _Colours(
-            seats={name: seat_colour(i) for i, name in enumerate(names)},
+            seats=dict(zip(names, self.palette.seats, strict=True)),
             letters=dict(view.seats),
-            rings={name: _key(i, "FF00") for i, name in enumerate(names)},
-            you={name: _key(i, "00FF") for i, name in enumerate(names)},
+            rings=dict(zip(names, self.palette.rings, strict=True)),
+            you=dict(zip(names, self.palette.you, strict=True)),
         )
-        self.palette = _palette(view.terrains, len(view.seats))
         self.png_bytes = _png(self._draw(view), self.palette)
 
     def _draw(self, view: MapView) -> Image.Image:
