@@ -33,15 +33,8 @@ from pbem.config import SecuritySettings, Settings  # noqa: E402
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.store import loads, make_engine, transaction, upgrade  # noqa: E402
 from pbem.store.models import Turn  # noqa: E402
-from tests.servers.dovecot import (  # noqa: E402
-    Account,
-    Dovecot,
-    make_certificate,
-    make_root,
-    remove_root,
-)
-from tests.servers.relay import LmtpRelay, SmtpServer  # noqa: E402
-from tests.servers.world import MailWorld, Player, server_tls_context  # noqa: E402
+from tests.servers.dovecot import Account  # noqa: E402
+from tests.servers.world import MailWorld, Player, running_world  # noqa: E402
 
 NOW = datetime.now(UTC)
 
@@ -56,9 +49,7 @@ class Bench:
 
 def main() -> int:
     args = _arguments()
-    root = make_root()
-    world = _start_world(root)
-    try:
+    with running_world() as world:
         folder = Path(tempfile.mkdtemp(prefix="pbem-latency-"))
         bench = Bench(world, world.account("moderator"), world.player("alice"), folder)
         bob = world.account("bob")  # a real mailbox: his start mail must not bounce
@@ -75,11 +66,6 @@ def main() -> int:
             daemon.send_signal(signal.SIGTERM)
             code = daemon.wait(timeout=30)
         _report(bench, latencies, url, args.cost, code)
-    finally:
-        for server in world.smtp.values():
-            server.stop()
-        world.dovecot.stop()
-        remove_root(root)
     return 0
 
 
@@ -89,24 +75,6 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--cost", type=int, default=14, help="scrypt cost (log2 n); config: 14")
     parser.add_argument("--db", help="database URL (default: a new SQLite file)")
     return parser.parse_args()
-
-
-def _start_world(root: Path) -> MailWorld:
-    cert, key = make_certificate(root)
-    dovecot = Dovecot(root, cert, key)
-    dovecot.start()
-    relay = LmtpRelay(dovecot.lmtp_port, dovecot.knows)
-    tls = server_tls_context(cert, key)
-    servers = {
-        "plain": SmtpServer(relay, security="plain", tls_context=None, accounts=dovecot.accounts),
-        "starttls": SmtpServer(
-            relay, security="starttls", tls_context=tls, accounts=dovecot.accounts,
-            auth_required=True,
-        ),
-    }  # fmt: skip
-    for server in servers.values():
-        server.start()
-    return MailWorld(dovecot, relay, servers, cert)
 
 
 def _new_game(bench: Bench, bob: Account, url: str, cost: int) -> str:

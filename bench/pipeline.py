@@ -60,7 +60,7 @@ def main() -> int:
             for label, reports in (("bare", BARE), ("attached", ReportOptions())):
                 with (
                     tempfile.TemporaryDirectory() as folder,
-                    _database(backend, Path(folder)) as url,
+                    database(backend, Path(folder)) as url,
                 ):
                     run = _bench(f"{backend} {label}", url, Path(folder), args, reports)
                     timed[label].append(run)
@@ -85,7 +85,7 @@ def _arguments() -> argparse.Namespace:
 
 
 @contextmanager
-def _database(backend: str, folder: Path) -> Iterator[str]:
+def database(backend: str, folder: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{folder / 'bench.db'}"
         return

@@ -7,6 +7,8 @@ import itertools
 import smtplib
 import ssl
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -16,7 +18,7 @@ from typing import Any, cast
 from imap_tools import MailBoxUnencrypted
 
 from pbem.mail.settings import ImapSettings, SmtpSettings
-from tests.servers.dovecot import Account, Dovecot
+from tests.servers.dovecot import Account, Dovecot, make_certificate, make_root, remove_root
 from tests.servers.relay import LmtpRelay, SmtpServer
 
 _serial = itertools.count(1)
@@ -115,6 +117,44 @@ class Player:
             if len(messages) >= count or time.monotonic() > deadline:
                 return messages
             time.sleep(0.05)
+
+
+@contextmanager
+def running_world() -> Iterator[MailWorld]:
+    """Dovecot and the three SMTP listeners (plain, STARTTLS, implicit TLS) relaying into it,
+    in a temporary folder; everything stopped and removed at the end. The tests start it once
+    a session (conftest.py); the benchmarks once a run."""
+    root = make_root()
+    dovecot: Dovecot | None = None
+    servers: dict[str, SmtpServer] = {}
+    try:
+        cert, key = make_certificate(root)
+        dovecot = Dovecot(root, cert, key)
+        dovecot.start()
+        relay = LmtpRelay(dovecot.lmtp_port, dovecot.knows)
+        tls = server_tls_context(cert, key)
+        servers = {
+            "plain": SmtpServer(
+                relay, security="plain", tls_context=None, accounts=dovecot.accounts
+            ),
+            # A provider's submission port: STARTTLS first, then AUTH, both required.
+            "starttls": SmtpServer(
+                relay, security="starttls", tls_context=tls, accounts=dovecot.accounts,
+                auth_required=True,
+            ),
+            # AUTH offered, not required: aiosmtpd would warn that it cannot tell this
+            # listener is TLS from the first byte.
+            "tls": SmtpServer(relay, security="tls", tls_context=tls, accounts=dovecot.accounts),
+        }  # fmt: skip
+        for server in servers.values():
+            server.start()
+        yield MailWorld(dovecot, relay, servers, cert)
+    finally:
+        for server in servers.values():
+            server.stop()
+        if dovecot is not None:
+            dovecot.stop()
+        remove_root(root)
 
 
 def client_tls_context(cert: Path) -> ssl.SSLContext:

@@ -1,0 +1,541 @@
+"""A deadline wave on one machine: N games of 6 seats, on the real mail stack, against the raw
+mail stack doing the same mail work without pbem.
+
+Starts the tests' private Dovecot (IMAP, LMTP) and SMTP relay on loopback, creates N games
+(default 1,000) across the five rulesets, 6 seats each, every seat with its own password hashed
+at the production cost, and `pbem serve` in a process of its own. Each wave then:
+
+1. SMTP in: every seat's order mail handed to the relay (the daemon held with SIGSTOP, so this
+   is the players' side alone);
+2. intake: the daemon takes them in and every check reply is sent;
+3. deadline: every game's deadline set to now; all turns resolved and every report sent, while
+   a probe player mails orders of another game every half second and times its check replies.
+
+The first wave meets a daemon just started (every password checked by scrypt), the second one
+the same daemon a turn later (each check remembered). Then the raw stack does the same work with
+smtplib and imap-tools: the same order mails in, fetched and flagged by IMAP, and the replies
+and reports pbem stored sent out again as they stand. Prints each stage's figures, the ratio of
+pbem's throughput to the raw stack's, the daemon's peak RSS and the probe's latencies, for
+SQLite and PostgreSQL.
+
+    .venv/bin/python bench/scale.py [--games 1000] [--backend sqlite postgresql] [--cost 14]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import smtplib
+import ssl
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import make_msgid
+from pathlib import Path
+
+from imap_tools import MailBoxUnencrypted, MailMessageFlags
+from sqlalchemy import Engine, func, update
+from sqlmodel import col, select
+from sqlmodel.sql.expression import SelectOfScalar
+
+# bench/engine.py is named like the `engine` package; run as a script, this folder comes first
+# on sys.path and would shadow the package. The repository root brings in the test helpers.
+_HERE = Path(__file__).resolve().parent
+REPO = _HERE.parent
+sys.path[:] = [str(REPO), *(p for p in sys.path if Path(p or ".").resolve() != _HERE)]
+
+from bench.pipeline import database  # noqa: E402
+from engine import all_rulesets, get_ruleset  # noqa: E402
+from pbem.config import SecuritySettings, Settings  # noqa: E402
+from pbem.games.games import pending_turn  # noqa: E402
+from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
+from pbem.passwords import hash_password  # noqa: E402
+from pbem.store import Game, loads, make_engine, transaction, upgrade, utcnow  # noqa: E402
+from pbem.store.models import InboundMessage, Outbox, Seat, Turn  # noqa: E402
+from tests.servers.dovecot import Account  # noqa: E402
+from tests.servers.world import MailWorld, running_world  # noqa: E402
+
+SEATS = ("alice", "bruno", "chen", "dana", "emil", "fatou")
+PROBE = "probe"
+
+
+@dataclass
+class Stage:
+    name: str
+    mails: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.mails / self.seconds
+
+
+@dataclass
+class Run:
+    """What one backend's waves measured."""
+
+    backend: str
+    stages: list[Stage] = field(default_factory=list)
+    probe: dict[str, list[float]] = field(default_factory=dict)  # wave -> latencies
+    peak_rss_mb: float = 0.0
+    mails: list[tuple[Account, bytes]] = field(default_factory=list)  # the first wave's orders
+    replies: list[bytes] = field(default_factory=list)  # and pbem's answers to them
+    reports: list[bytes] = field(default_factory=list)
+
+
+@dataclass
+class Table:
+    """One backend's world: the moderator's and players' accounts, the database, the daemon."""
+
+    world: MailWorld
+    url: str
+    folder: Path
+    moderator: Account
+    players: list[Account]  # one a seat position, shared by every game
+    probe: Account
+    passwords: dict[tuple[str, str], str]  # (game, seat) -> password
+
+
+def main() -> int:
+    args = _arguments()
+    names = [(f"s{n}", seat) for n in range(args.games) for seat in SEATS]
+    passwords = {key: f"pw-{key[0]}-{key[1]}" for key in names}
+    print(f"{args.games} games x {len(SEATS)} seats, scrypt cost 2^{args.cost}: hashing...")
+    hashes = _hashes(passwords, args.cost)
+    runs: list[Run] = []
+    with running_world() as world:
+        for backend in args.backend:
+            with tempfile.TemporaryDirectory() as folder, database(backend, Path(folder)) as url:
+                table = _table(world, url, Path(folder), passwords)
+                runs.append(_pbem(table, backend, hashes, args))
+        raw = _raw(world, runs[-1])
+        # Only the last run's mail is needed: the raw stack sends it again.
+    _print(runs, raw, args)
+    return 0
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--cost", type=int, default=14, help="scrypt cost (log2 n); config: 14")
+    parser.add_argument("--waves", type=int, default=2, help="the first cold, the rest warm")
+    return parser.parse_args()
+
+
+def _hashes(passwords: dict[tuple[str, str], str], cost: int) -> dict[tuple[str, str], str]:
+    """Every seat's password hashed at `cost`, on every core: setup, not measured."""
+    started = time.perf_counter()
+    with ProcessPoolExecutor() as pool:
+        hashed = pool.map(_hash, passwords.values(), [cost] * len(passwords), chunksize=64)
+        result = dict(zip(passwords, hashed, strict=True))
+    print(f"  {len(result)} hashes in {time.perf_counter() - started:.0f} s")
+    return result
+
+
+def _hash(password: str, cost: int) -> str:
+    return hash_password(password, cost=cost)
+
+
+def _table(
+    world: MailWorld, url: str, folder: Path, passwords: dict[tuple[str, str], str]
+) -> Table:
+    players = [world.account(seat) for seat in SEATS]
+    moderator, probe = world.account("moderator"), world.account(PROBE)
+    return Table(world, url, folder, moderator, players, probe, passwords)
+
+
+# -- pbem -----------------------------------------------------------------------------------
+
+
+def _pbem(
+    table: Table, backend: str, hashes: dict[tuple[str, str], str], args: argparse.Namespace
+) -> Run:
+    run = Run(backend)
+    started = time.perf_counter()
+    _create_games(table, hashes, args.cost)
+    print(f"{backend}: {args.games} games created in {time.perf_counter() - started:.0f} s")
+    daemon = subprocess.Popen(
+        [sys.executable, "-m", "pbem", "serve", "--config", str(_config(table, args.cost))],
+        cwd=REPO,
+    )
+    try:
+        _wait(lambda: "serving" in _log(table), 60, "the daemon to start")
+        for wave in range(1, args.waves + 1):
+            label = "cold" if wave == 1 else "warm"
+            _wave(table, daemon, run, f"wave {wave} ({label})")
+        run.peak_rss_mb = _peak_rss_mb(daemon.pid)
+    finally:
+        daemon.send_signal(signal.SIGTERM)
+        code = daemon.wait(timeout=120)
+    assert code == 0, f"the daemon ended with {code}: see {table.folder / 'pbem.log'}"
+    run.replies, run.reports = _sent_mail(table, len(run.mails))
+    return run
+
+
+def _create_games(table: Table, hashes: dict[tuple[str, str], str], cost: int) -> None:
+    """The games, each seat's hash as made at the production cost (made here at the lowest
+    cost, then replaced: hashing is setup); their start mails counted as sent."""
+    db = make_engine(table.url)
+    upgrade(db)
+    settings = Settings(security=SecuritySettings(password_cost=4))
+    rulesets = [ruleset.id for ruleset in all_rulesets()]
+    games = sorted({game for game, _ in table.passwords}, key=lambda g: int(g[1:]))
+    now = utcnow()
+    for number, game in enumerate(games):
+        seats = [
+            SeatSpec(seat, player.address, table.passwords[game, seat])
+            for seat, player in zip(SEATS, table.players, strict=True)
+        ]
+        spec = GameSpec(
+            game, rulesets[number % len(rulesets)], seats, seed=number,
+            deadline_policy="interval:7d", early_processing=False,
+        )  # fmt: skip
+        with transaction(db) as session:
+            create_game(session, settings, spec, now=now)
+            for seat in session.exec(select(Seat).where(Seat.game_id == game)):
+                seat.password_hash = hashes[game, seat.name]
+    probe = [
+        SeatSpec(PROBE, table.probe.address, "pw-probe"),
+        SeatSpec("other", table.players[0].address, "pw-other"),
+    ]
+    with transaction(db) as session:
+        create_game(
+            session, replace(settings, security=SecuritySettings(password_cost=cost)),
+            GameSpec(PROBE, "temples-and-swords", probe, seed=1, early_processing=False),
+            now=now,
+        )  # fmt: skip
+        session.execute(update(Outbox).values(sent_at=now))
+    db.dispose()
+
+
+def _config(table: Table, cost: int) -> Path:
+    world, moderator = table.world, table.moderator
+    secret = table.folder / "password"
+    secret.write_text(moderator.password)
+    secret.chmod(0o600)
+    config = table.folder / "pbem.toml"
+    config.write_text(
+        f"""\
+[database]
+url = "{table.url}"
+[mail]
+address = "{moderator.address}"
+[service]
+transport = "mail"
+max_wait_seconds = 2
+[imap]
+host = "127.0.0.1"
+port = {world.dovecot.imap_port}
+security = "plain"
+user = "{moderator.address}"
+password_file = "{secret}"
+processed_folder = ""
+[smtp]
+host = "127.0.0.1"
+port = {world.smtp["starttls"].port}
+security = "starttls"
+user = "{moderator.address}"
+password_file = "{secret}"
+ca_file = "{world.cert}"
+rate_per_minute = 0
+[limits]
+replies_per_sender = 1000000
+[security]
+password_cost = {cost}
+[logging]
+file = "{table.folder / "pbem.log"}"
+"""
+    )
+    return config
+
+
+def _wave(table: Table, daemon: subprocess.Popen[bytes], run: Run, wave: str) -> None:
+    db = make_engine(table.url)
+    mails = _order_mails(table, db)
+    answered, bulk = _answered(db) + len(mails), _bulk_mail(db)
+    if not run.mails:
+        run.mails = mails
+    os.kill(daemon.pid, signal.SIGSTOP)  # the players' side alone
+    try:
+        started = time.perf_counter()
+        _submit(table.world, mails)
+        run.stages.append(Stage(f"{wave}: SMTP in", len(mails), time.perf_counter() - started))
+    finally:
+        os.kill(daemon.pid, signal.SIGCONT)
+    started = time.perf_counter()
+    _wait(lambda: _answered(db) >= answered and _unsent(db) == 0, 3600, "the replies")
+    intake = Stage(f"{wave}: intake + replies", len(mails), time.perf_counter() - started)
+    _set_deadlines(db)
+    with _probe(table, db) as latencies:
+        begun = time.perf_counter()
+        _wait(lambda: _pending_turns(db) == 0 and _unsent(db) == 0, 3600, "the reports")
+        seconds = time.perf_counter() - begun
+    reports = Stage(f"{wave}: resolve + reports", _bulk_mail(db) - bulk, seconds)
+    run.stages += [intake, reports]
+    run.probe[wave] = latencies
+    print(f"  {wave}: {intake.seconds:.0f} s intake, {reports.seconds:.0f} s resolution")
+    db.dispose()
+
+
+def _order_mails(table: Table, db: Engine) -> list[tuple[Account, bytes]]:
+    """Every seat's order mail for its game's pending turn: (sender, bytes)."""
+    players = dict(zip(SEATS, table.players, strict=True))
+    mails = []
+    with transaction(db) as session:
+        for game in session.exec(select(Game).where(Game.id != PROBE, Game.status == "running")):
+            turn = pending_turn(session, game)
+            assert turn is not None
+            ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
+            for seat in ruleset.seats_to_order(state):
+                orders = ruleset.bot_orders(state, seat, game.seed + turn.number)
+                body = (
+                    f"GAME {game.id} SEAT {seat} PASSWORD {table.passwords[game.id, seat]}\n"
+                    f"TURN {turn.number}\n{orders.strip()}\nEND\n"
+                )
+                mails.append((players[seat], _mail(players[seat], table.moderator, body)))
+    return mails
+
+
+def _mail(sender: Account, moderator: Account, body: str) -> bytes:
+    message = EmailMessage()
+    message["From"] = sender.address
+    message["To"] = moderator.address
+    message["Subject"] = "orders"
+    message["Message-ID"] = make_msgid(domain="players.pbem.test")
+    message.set_content(body)
+    return message.as_bytes(policy=SMTP)
+
+
+def _submit(world: MailWorld, mails: list[tuple[Account, bytes]], to: str = "") -> None:
+    """Each mail handed to the relay by its sender, logged in (one connection per sender, as
+    a mail client that sends a queue would); to the mail's own To unless `to` is given."""
+    by_sender: dict[Account, list[bytes]] = {}
+    for sender, raw in mails:
+        by_sender.setdefault(sender, []).append(raw)
+    for sender, raws in by_sender.items():
+        with smtplib.SMTP("127.0.0.1", world.smtp["plain"].port, timeout=30) as client:
+            client.login(sender.address, sender.password)
+            for raw in raws:
+                recipient = to or _header(raw, "To")
+                client.sendmail(sender.address, [recipient], raw)
+
+
+def _header(raw: bytes, name: str) -> str:
+    head = raw.split(b"\n\n", 1)[0].decode()
+    return next(
+        line.split(":", 1)[1].strip() for line in head.splitlines() if line.startswith(f"{name}:")
+    )
+
+
+def _set_deadlines(db: Engine) -> None:
+    """Every pending turn but the probe's due now."""
+    with transaction(db) as session:
+        pending = col(Turn.resolved_at).is_(None) & (Turn.game_id != PROBE)
+        session.execute(update(Turn).where(pending).values(deadline=utcnow()))
+
+
+def _count(db: Engine, query: SelectOfScalar[int]) -> int:
+    with transaction(db) as session:
+        return session.exec(query).one()
+
+
+def _answered(db: Engine) -> int:
+    """Inbound mails whose processing is done."""
+    return _count(db, select(func.count()).where(InboundMessage.status != "received"))
+
+
+def _unsent(db: Engine) -> int:
+    done = col(Outbox.sent_at).is_not(None) | col(Outbox.bounced_at).is_not(None)
+    return _count(db, select(func.count()).select_from(Outbox).where(~done))
+
+
+def _pending_turns(db: Engine) -> int:
+    query = select(func.count()).select_from(Turn).where(col(Turn.resolved_at).is_(None))
+    return _count(db, query.where(Turn.game_id != PROBE, col(Turn.deadline) <= utcnow()))
+
+
+def _bulk_mail(db: Engine) -> int:
+    """Mails to players other than replies (reports, game ends), sent so far."""
+    kinds = col(Outbox.kind).in_(("report", "game-end"))
+    return _count(
+        db, select(func.count()).select_from(Outbox).where(kinds, Outbox.game_id != PROBE)
+    )
+
+
+@contextmanager
+def _probe(table: Table, db: Engine) -> Iterator[list[float]]:
+    """A player of the probe game mails orders every half second while the body runs; the
+    seconds from handing each to the relay to its check reply stored in the mailbox."""
+    with transaction(db) as session:
+        game = session.get(Game, PROBE)
+        assert game is not None
+        turn = pending_turn(session, game)
+        assert turn is not None
+        state, number = loads(turn.state_before), turn.number
+    orders = get_ruleset(game.ruleset).bot_orders(state, PROBE, 1)
+    body = f"GAME {PROBE} SEAT {PROBE} PASSWORD pw-probe\nTURN {number}\n{orders.strip()}\nEND\n"
+    latencies: list[float] = []
+    done = threading.Event()
+
+    def write() -> None:
+        relay, address = table.world.relay, table.probe.address
+        while not done.is_set():
+            wanted = relay.delivered_to(address) + 1
+            started = time.perf_counter()
+            _submit(table.world, [(table.probe, _mail(table.probe, table.moderator, body))])
+            _wait(lambda: relay.delivered_to(address) >= wanted, 600, "a probe reply", 0.005)  # noqa: B023
+            latencies.append(time.perf_counter() - started)
+            done.wait(0.5)
+
+    thread = threading.Thread(target=write, name="probe")
+    thread.start()
+    try:
+        yield latencies
+    finally:
+        done.set()
+        thread.join()
+
+
+def _wait(ready: Callable[[], bool], timeout: float, what: str, every: float = 0.5) -> None:
+    deadline = time.monotonic() + timeout
+    while not ready():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"waited {timeout:.0f} s for {what}")
+        time.sleep(every)
+
+
+def _log(table: Table) -> str:
+    path = table.folder / "pbem.log"
+    return path.read_text() if path.exists() else ""
+
+
+def _peak_rss_mb(pid: int) -> float:
+    """The process's peak resident set (VmHWM), in MB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmHWM:"))
+    return int(line.split()[1]) / 1024
+
+
+def _sent_mail(table: Table, count: int) -> tuple[list[bytes], list[bytes]]:
+    """The first `count` check replies and reports pbem sent, as stored: the raw stack's
+    outgoing mail."""
+    db = make_engine(table.url)
+    with transaction(db) as session:
+        found = []
+        for kind in ("reply", "report"):
+            query = select(Outbox.raw).where(Outbox.kind == kind, Outbox.game_id != PROBE)
+            rows = session.exec(query.order_by(col(Outbox.id)).limit(count))
+            # As on the wire: smtplib sends bytes as they are, and SMTP wants CRLF.
+            found.append([re.sub(rb"\r?\n", b"\r\n", raw) for raw in rows])
+    db.dispose()
+    return found[0], found[1]
+
+
+# -- the raw stack ----------------------------------------------------------------------------
+
+
+def _raw(world: MailWorld, run: Run) -> list[Stage]:
+    """The same mail work with smtplib and imap-tools alone."""
+    sink, readers = world.account("raw-moderator"), [world.account("raw") for _ in SEATS]
+    started = time.perf_counter()
+    _submit(world, run.mails, to=sink.address)
+    smtp_in = Stage("SMTP in", len(run.mails), time.perf_counter() - started)
+    started = time.perf_counter()
+    fetched = _fetch_and_flag(world, sink)
+    fetching = time.perf_counter() - started
+    assert fetched == len(run.mails), (fetched, len(run.mails))
+    started = time.perf_counter()
+    _send_out(world, run.replies, readers)
+    replies = time.perf_counter() - started
+    started = time.perf_counter()
+    _send_out(world, run.reports, readers)
+    reports = time.perf_counter() - started
+    return [
+        smtp_in,
+        Stage("IMAP fetch + flag", fetched, fetching),
+        Stage("SMTP out: replies", len(run.replies), replies),
+        Stage("SMTP out: reports", len(run.reports), reports),
+    ]
+
+
+def _fetch_and_flag(world: MailWorld, account: Account) -> int:
+    """Every unflagged message fetched a hundred at a time and flagged one by one, as pbem's
+    inbox does."""
+    count = 0
+    with MailBoxUnencrypted("127.0.0.1", world.dovecot.imap_port, timeout=30) as box:
+        box.login(account.address, account.password, initial_folder="INBOX")
+        while uids := box.uids("UNFLAGGED")[:100]:
+            typ, data = box.client.uid("FETCH", ",".join(uids), "(UID BODY.PEEK[])")
+            assert typ == "OK", data
+            count += sum(1 for part in data if isinstance(part, tuple))
+            for uid in uids:
+                box.flag(uid, MailMessageFlags.FLAGGED, True)
+    return count
+
+
+def _send_out(world: MailWorld, raws: list[bytes], readers: list[Account]) -> None:
+    """The mails sent as they stand through the submission port (STARTTLS, AUTH), one
+    connection for all, to the readers in turn."""
+    tls = ssl.create_default_context(cafile=str(world.cert))
+    sender = world.account("raw-sender")
+    with smtplib.SMTP("127.0.0.1", world.smtp["starttls"].port, timeout=30) as client:
+        client.starttls(context=tls)
+        client.login(sender.address, sender.password)
+        for number, raw in enumerate(raws):
+            client.sendmail(sender.address, [readers[number % len(readers)].address], raw)
+
+
+# -- the figures ------------------------------------------------------------------------------
+
+
+def _print(runs: list[Run], raw: list[Stage], args: argparse.Namespace) -> None:
+    smtp_in, fetch, replies, reports = raw
+    raw_intake = fetch.mails / (fetch.seconds + replies.seconds)
+    raw_reports = reports.rate
+    print()
+    print(f"raw mail stack, {fetch.mails} mails:")
+    for stage in raw:
+        print(f"  {stage.name:<22} {stage.seconds:7.1f} s {stage.rate:8.1f} mails/s")
+    print(f"  {'intake (fetch+replies)':<22} {'':9} {raw_intake:8.1f} mails/s")
+    for run in runs:
+        print()
+        print(
+            f"pbem on {run.backend}, {args.games} games x {len(SEATS)} seats, scrypt 2^{args.cost}:"
+        )
+        for stage in run.stages:
+            base = {"SMTP in": smtp_in.rate, "intake": raw_intake, "resolve": raw_reports}
+            ratio = next(rate for key, rate in base.items() if key in stage.name.split(": ")[1])
+            print(
+                f"  {stage.name:<34} {stage.mails:6d} mails {stage.seconds:7.1f} s "
+                f"{stage.rate:8.1f} mails/s  {stage.rate / ratio:5.2f} x raw"
+            )
+        for wave, latencies in run.probe.items():
+            whole = sum(stage.seconds for stage in run.stages if stage.name.startswith(wave))
+            print(f"  {wave}: the whole wave {whole:.0f} s; {_latency(latencies)}")
+        print(f"  daemon peak RSS {run.peak_rss_mb:.0f} MB")
+
+
+def _latency(latencies: list[float]) -> str:
+    if len(latencies) < 2:
+        return f"probe: {len(latencies)} replies"
+    p95 = statistics.quantiles(latencies, n=100)[94]
+    return (
+        f"probe check replies during resolution: {len(latencies)}, median "
+        f"{statistics.median(latencies):.2f} s, p95 {p95:.2f} s, max {max(latencies):.2f} s"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
