@@ -4,6 +4,9 @@ changes are made by pbem.clock.run (and turn resolution by pbem.clock.turns)."""
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -113,12 +116,43 @@ def facts_of(session: Session, game: Game, now: datetime) -> Facts | None:
     turn = pending_turn(session, game)
     if turn is None:
         return None
-    state = loads(turn.state_before)
-    wanted = get_ruleset(game.ruleset).seats_to_order(state)
+    wanted = _seats_to_order(game.ruleset, turn.state_before)
     seats = {seat.name: seat for seat in seats_of(session, game.id)}
     asked = tuple(seats[name] for name in wanted if name in seats)
     ordered = frozenset(stored_orders(session, game.id, turn.number))
     return Facts(game, turn, asked, ordered, utc(now))
+
+
+def _seats_to_order(ruleset: str, state: str) -> tuple[str, ...]:
+    """The seats a turn wants orders from. Every pass asks it of every running game, and the
+    answer depends on the stored state alone: it is remembered by the state's digest."""
+    return _SEATS_ASKED.get(ruleset, state)
+
+
+class _SeatsAsked:
+    """seats_to_order by (ruleset, digest of the state): loading a state into the ruleset
+    costs milliseconds, the digest microseconds. The oldest entries go beyond `size`."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self.size = size
+        self._found: OrderedDict[tuple[str, bytes], tuple[str, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, ruleset: str, state: str) -> tuple[str, ...]:
+        key = (ruleset, hashlib.blake2b(state.encode(), digest_size=16).digest())
+        with self._lock:
+            if key in self._found:
+                self._found.move_to_end(key)
+                return self._found[key]
+        wanted = tuple(get_ruleset(ruleset).seats_to_order(loads(state)))
+        with self._lock:
+            self._found[key] = wanted
+            while len(self._found) > self.size:
+                self._found.popitem(last=False)
+        return wanted
+
+
+_SEATS_ASKED = _SeatsAsked()
 
 
 def running_facts(session: Session, now: datetime) -> Iterator[Facts]:
@@ -127,16 +161,6 @@ def running_facts(session: Session, now: datetime) -> Iterator[Facts]:
         facts = facts_of(session, game, now)
         if facts is not None:
             yield facts
-
-
-def overdue_turns(session: Session, now: datetime, threshold: timedelta) -> list[str]:
-    """Games whose deadline passed more than `threshold` ago: the daemon was not running."""
-    found = []
-    for facts in running_facts(session, now):
-        late = facts.overdue_by()
-        if late is not None and late > threshold:
-            found.append(facts.game.id)
-    return found
 
 
 def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, int]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
@@ -27,19 +27,18 @@ from sqlmodel import Session, select
 from pbem.clock.due import (
     Facts,
     facts_of,
-    overdue_turns,
     reminders_due,
     running_facts,
     sent_reminders,
 )
 from pbem.clock.notices import outage_letter, queue_once, reminder_letter
-from pbem.clock.turns import TurnSummary, resolve_due
+from pbem.clock.turns import TurnSummary, resolve_some
 from pbem.deadlines.policy import format_duration, parse_duration
 from pbem.games.audit import audit
 from pbem.games.games import seats_of
 from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.store import Game, Referee, transaction, utc
+from pbem.store import Game, Referee, reading, transaction, utc
 from pbem.store.models import ClockReminder
 
 log = logging.getLogger(__name__)
@@ -54,24 +53,45 @@ class ClockSummary:
     turns: list[TurnSummary] = field(default_factory=list)
     reminders: int = 0  # reminder mails queued
     failed: list[str] = field(default_factory=list)  # games whose clock work raised
+    unfinished: bool = False  # `enough` said so before every due turn was resolved
 
 
-def run_due(service: Service, now: datetime) -> ClockSummary:
-    """Do all clock work due at `now` (see the module docstring)."""
+def run_due(
+    service: Service, now: datetime, *, enough: Callable[[], bool] = lambda: False
+) -> ClockSummary:
+    """Do all clock work due at `now` (see the module docstring). With `enough`, turns are
+    resolved until it says so (see resolve_some); then the summary is `unfinished`, and the
+    reminders wait for the call that finishes the turns."""
     summary = ClockSummary()
     threshold = parse_duration(service.settings.clock.outage_threshold)
-    with transaction(service.db) as session:
-        overdue = overdue_turns(session, now, threshold)
-    for game_id in overdue:
+    # One read of every running game's clock for the whole pass; each change below reads its
+    # game again under the game's lock, so a look that went stale meanwhile changes nothing.
+    games = _running(service, now)
+    for game_id in [facts.game.id for facts in games if _overdue(facts, threshold)]:
         if _guarded(service, summary, game_id, partial(_push_back, service, game_id, now)):
             summary.moved.append(game_id)
-    summary.turns = resolve_due(service, now=now)
-    with transaction(service.db) as session:
-        games = [facts.game.id for facts in running_facts(session, now)]
-    for game_id in games:
+    if summary.moved:
+        games = _running(service, now)
+    due = [facts.game.id for facts in games if facts.is_due()]
+    summary.turns, summary.unfinished = resolve_some(service, due, now=now, enough=enough)
+    if summary.unfinished:
+        return summary
+    resolved = {turn.game for turn in summary.turns}  # a new turn: its reminders from scratch
+    for game_id in [f.game.id for f in games if f.game.id in resolved or reminders_due(f, set())]:
         sent = _guarded(service, summary, game_id, partial(_remind, service, game_id, now))
         summary.reminders += sent or 0
     return summary
+
+
+def _running(service: Service, now: datetime) -> list[Facts]:
+    with reading(service.db) as session:
+        return list(running_facts(session, now))
+
+
+def _overdue(facts: Facts, threshold: timedelta) -> bool:
+    """Did the deadline pass more than `threshold` ago (the daemon was not running)?"""
+    late = facts.overdue_by()
+    return late is not None and late > threshold
 
 
 def _guarded(

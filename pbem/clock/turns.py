@@ -6,6 +6,7 @@ written in one transaction per game, so a crash resolves a turn wholly or not at
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -69,8 +70,20 @@ def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
     """Resolve every due turn, each game in its own transaction."""
     with transaction(service.db) as session:
         game_ids = due_games(session, now=now)
-    summaries = []
-    for game_id in game_ids:
+    return resolve_some(service, game_ids, now=now, enough=lambda: False)[0]
+
+
+def resolve_some(
+    service: Service, game_ids: list[str], *, now: datetime, enough: Callable[[], bool]
+) -> tuple[list[TurnSummary], bool]:
+    """Resolve the turns of these games that are still due once each game is locked, each in
+    its own transaction, until `enough()` (asked before each game after the first) says so;
+    and whether games were left for the next call. The daemon takes its mail in between, so
+    that a deadline wave does not hold up replies."""
+    summaries: list[TurnSummary] = []
+    for number, game_id in enumerate(game_ids):
+        if number and enough():
+            return summaries, True
         try:
             with transaction(service.db) as session:
                 summary = resolve_turn(
@@ -84,7 +97,7 @@ def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
             continue
         if summary:
             summaries.append(summary)
-    return summaries
+    return summaries, False
 
 
 def resolve_turn(

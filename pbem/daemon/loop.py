@@ -34,6 +34,9 @@ from pbem.store import utcnow
 log = logging.getLogger(__name__)
 LOOK_SECONDS = 1.0  # how often a sleeping loop looks whether a job asked for a pass
 LONG_SLEEP = 86400.0  # the jobs end a sleep; this only bounds it
+# A pass resolves due turns for about this long, then takes the mail in again: when the
+# deadlines of many games fall at once, a player who writes meanwhile still gets a quick reply.
+TURN_SECONDS = 0.5
 
 
 class _WakeUp(BaseException):
@@ -85,10 +88,17 @@ class Daemon:
         """One pass, the outbox included; None if it failed as a whole (logged)."""
         return self._pass(self.sender)
 
-    def _pass(self, sender: PacedSender | None) -> PollReport | None:
+    def _pass(
+        self, sender: PacedSender | None, turn_seconds: float | None = None
+    ) -> PollReport | None:
         try:
             report = poll_once(
-                self.service, self.inbox, sender, now=self._clock(), stop=self.stopping
+                self.service,
+                self.inbox,
+                sender,
+                now=self._clock(),
+                stop=self.stopping,
+                turn_seconds=turn_seconds,
             )
         except Exception as error:
             self._log_failure(error, self._failures.failed())
@@ -129,17 +139,18 @@ class Daemon:
         try:
             while not self._stop_requested:
                 self._pass_wanted.clear()
-                passed = self._pass(None) is not None
+                report = self._pass(None, TURN_SECONDS)
                 if self._stop_requested:
                     break
-                if passed:  # else the database is away: sending would fail the same way
-                    watch.mark()
-                    self._refresh(schedule)
-                    courier.wake()
-                if passed:
-                    self._sleep(LONG_SLEEP)
-                else:
+                if report is None:  # the database is away: sending would fail the same way
                     self._rest(self._failures.remaining())
+                    continue
+                courier.wake()
+                if report.more_due:  # a deadline wave: take the mail in, then more turns
+                    continue
+                watch.mark()
+                self._refresh(schedule)
+                self._sleep(LONG_SLEEP)
             log.info("%s: stopping", self.stop_reason)
         finally:
             schedule.shutdown()

@@ -43,6 +43,8 @@ from pbem.store import Outbox, Referee, transaction, utc
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
+# Outbox rows read at a time by a drain: a reply queued meanwhile waits at most this many sends.
+READ_AHEAD = 10
 
 
 @dataclass(frozen=True)
@@ -128,20 +130,25 @@ def drain(
     stop: Callable[[], bool] = lambda: False,
 ) -> DrainReport:
     """Send the mail that is due, replies before bulk and each oldest first, one transaction
-    per mail. A mail the server
-    defers waits a growing delay; one it refuses, or defers too long, is recorded as bounced
-    and the game's referees are told. When the transport as a whole is down the pass stops,
-    holding nothing against the mail. A stale notice is dropped instead of sent. The first
-    success of the pass flushes the mail deferred while the server was failing: it is tried
-    in this pass, not after its own delay (the sender's rate limit still holds). `stop` is
-    asked between mails."""
+    per mail. The queue is read READ_AHEAD rows at a time, so that a reply queued during a
+    long drain (a deadline wave's reports) goes after a few more mails, not after them all.
+    A mail the server defers waits a growing delay; one it refuses, or defers too long, is
+    recorded as bounced and the game's referees are told. When the transport as a whole is
+    down the pass stops, holding nothing against the mail. A stale notice is dropped instead
+    of sent. The first success of the pass flushes the mail deferred while the server was
+    failing: it is tried in this pass, not after its own delay (the sender's rate limit still
+    holds). `stop` is asked between mails."""
     counts: Counter[str] = Counter()
     stopped, flushed = "", 0
     tried: set[int] = set()
+    queue_ids: list[int] = []
     with transaction(service.db) as session:
         last_sent = last_sent_before(session, now)
-        queue_ids = next_rows(session, now, limit, skip=frozenset())
-    while queue_ids and len(tried) < limit and not stop():
+    while len(tried) < limit and not stop():
+        if not queue_ids:
+            queue_ids = _next_rows(service, now, min(READ_AHEAD, limit - len(tried)), tried)
+            if not queue_ids:
+                break
         row_id = queue_ids.pop(0)
         tried.add(row_id)
         result, error = _deliver(service, sender, row_id, now)
@@ -150,30 +157,27 @@ def drain(
             stopped = error
             break
         if result == "sent" and counts["sent"] == 1:
-            flushed, queue_ids = _flush(service, now, last_sent, limit, tried, queue_ids)
+            flushed = _flush(service, now, last_sent)
+            queue_ids = queue_ids if not flushed else []  # the flushed mail may come first
     failed = counts["deferred"] + counts["bounced"] + counts["down"]
     return DrainReport(
         counts["sent"], failed, counts["bounced"], stopped, counts["dropped"], flushed
     )
 
 
-def _flush(
-    service: Service,
-    now: datetime,
-    last_sent: datetime | None,
-    limit: int,
-    tried: set[int],
-    queue_ids: list[int],
-) -> tuple[int, list[int]]:
-    """After the pass's first success: make the mail deferred during the outage due, and
-    return the rows still to try in this pass."""
+def _next_rows(service: Service, now: datetime, count: int, tried: set[int]) -> list[int]:
+    with transaction(service.db) as session:
+        return next_rows(session, now, count, skip=frozenset(tried))
+
+
+def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
+    """After the pass's first success: make the mail deferred during the outage due (tried
+    in this pass); how many."""
     with transaction(service.db) as session:
         flushed = flush_deferred(session, service.settings.outbox.retry, now, since=last_sent)
-    if not flushed:
-        return 0, queue_ids
-    log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
-    with transaction(service.db) as session:
-        return flushed, next_rows(session, now, limit - len(tried), skip=frozenset(tried))
+    if flushed:
+        log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
+    return flushed
 
 
 def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:

@@ -12,11 +12,23 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from pbem.games.games import find_seat
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
+from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
-from pbem.store import InboundMessage, Outbox, Quarantine, flushed_id, transaction, transient, utc
+from pbem.passwords import verify_password
+from pbem.store import (
+    InboundMessage,
+    Outbox,
+    Quarantine,
+    flushed_id,
+    reading,
+    transaction,
+    transient,
+    utc,
+)
 from pbem.store.db import new_session
 
 
@@ -33,6 +45,7 @@ def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True)
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`)."""
     mail = read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
+        _verify_ahead(service, mail)
         return _receive(service, raw, mail, now, commit)
     except IntegrityError:
         # Another process recorded the same Message-ID between our check and our commit.
@@ -67,6 +80,21 @@ def _receive(
         finally:
             if tx.is_active:
                 tx.rollback()
+
+
+def _verify_ahead(service: Service, mail: IncomingMail) -> None:
+    """The seat's password checked before the mail's transaction begins. scrypt takes about
+    50 ms; inside the transaction it would hold the write lock (SQLite) that long, keeping the
+    courier's sends and every other writer waiting. The check inside then finds the password
+    verified (pbem.passwords) and costs an HMAC; a wrong one fails both, and is told there."""
+    envelope = parse_envelope(mail.text)
+    if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
+        return  # no seat password to check, or one in a quoted or attached text: checked inside
+    with reading(service.db) as session:
+        seat = find_seat(session, envelope.game, envelope.seat)
+        stored = seat.password_hash if seat is not None else None
+    if stored is not None:
+        verify_password(envelope.password, stored)
 
 
 def _record_failure(

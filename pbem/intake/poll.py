@@ -8,6 +8,7 @@ only: deadlines and the outbox must keep running while it is away."""
 from __future__ import annotations
 
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ class PollReport:
     drained: DrainReport = field(default_factory=lambda: DrainReport(0, 0))
     inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
     failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
+    more_due: bool = False  # the pass's time for turns ran out with due turns left
 
     @property
     def failed(self) -> bool:
@@ -86,16 +88,21 @@ def poll_once(
     *,
     now: datetime,
     stop: Callable[[], bool] = _never,
+    turn_seconds: float | None = None,
 ) -> PollReport:
     """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
-    (the daemon sends from a thread of its own, pbem.daemon.courier)."""
+    (the daemon sends from a thread of its own, pbem.daemon.courier). With `turn_seconds`,
+    due turns are resolved for about that long and the rest left for the next pass
+    (`more_due`): a deadline wave of many games then never holds up the replies to mail
+    that comes meanwhile."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
         return report
-    clocks = run_due(service, now)  # due turns, reminders, outage push-back (pbem.clock)
+    # Due turns, reminders, outage push-back (pbem.clock).
+    clocks = run_due(service, now, enough=_enough(stop, turn_seconds))
     report.turns, report.reminders = clocks.turns, clocks.reminders
-    report.failed_games = list(clocks.failed)
+    report.failed_games, report.more_due = list(clocks.failed), clocks.unfinished
     if report.reminders:
         log.info("%d reminder(s) queued", report.reminders)
     for turn in report.turns:
@@ -107,6 +114,14 @@ def poll_once(
         report.drained = drain(service, sender, now=now, stop=stop)
         log_drained(report.drained)
     return report
+
+
+def _enough(stop: Callable[[], bool], seconds: float | None) -> Callable[[], bool]:
+    """Asked between turns: a shutdown was asked, or the pass's time for turns is over."""
+    if seconds is None:
+        return stop
+    end = time.monotonic() + seconds
+    return lambda: stop() or time.monotonic() > end
 
 
 def log_drained(drained: DrainReport) -> None:

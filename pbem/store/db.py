@@ -15,6 +15,8 @@ from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
 
+_READING = "pbem_reading"  # the execution option of a `reading` connection
+
 
 def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
     """An engine for `url`. SQLite waits up to `busy_seconds` for another process's lock."""
@@ -44,8 +46,9 @@ def _sqlite_begin_immediate(connection: Any) -> None:
     # Every pipeline transaction writes. Taking the write lock at BEGIN makes a second process
     # wait its turn (up to the timeout) instead of failing when its read snapshot turns stale
     # at its first write, and serialises intake with turn resolution as FOR UPDATE does on
-    # PostgreSQL.
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # PostgreSQL. A `reading` session only reads: it neither waits for the lock nor takes it.
+    reads_only = connection.get_execution_options().get(_READING, False)
+    connection.exec_driver_sql("BEGIN" if reads_only else "BEGIN IMMEDIATE")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -72,6 +75,17 @@ def transaction(engine: Engine) -> Iterator[Session]:
     """One session in one transaction: committed if the block ends normally, else rolled back."""
     with new_session(engine) as session, session.begin():
         yield session
+
+
+@contextmanager
+def reading(engine: Engine) -> Iterator[Session]:
+    """A session that only reads, in a transaction of its own: on SQLite it does not take the
+    write lock (nor wait for it), so it may run beside another thread's or process's writes."""
+    with engine.connect() as connection:
+        connection.execution_options(**{_READING: True})
+        session = Session(connection, expire_on_commit=False, autoflush=False)
+        with session, session.begin():
+            yield session
 
 
 def dumps(value: Any) -> str:

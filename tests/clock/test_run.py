@@ -76,3 +76,25 @@ def test_one_games_failure_does_not_stop_the_others(
     assert (summary.failed, summary.reminders) == (["g1"], 2)
     monkeypatch.setattr(run_module, "reminder_letter", real)
     assert run_due(service, DEADLINE - HOUR).reminders == 2  # g1's, tried again
+
+
+def test_a_wave_of_due_turns_can_be_taken_in_slices(service: Service) -> None:
+    """The daemon resolves due turns for a while, then takes its mail in, then goes on: each
+    slice leaves the rest due, and the reminders of the games still running wait for the
+    slice that finishes the turns."""
+    for game in ("g1", "g2", "g3"):
+        clock_game(service, game=game)
+    clock_game(service, game="g4", deadline_policy="interval:49h", reminders="2h")
+    asked: list[int] = []
+
+    def after_one() -> bool:
+        asked.append(1)
+        return True
+
+    first = run_due(service, DEADLINE, enough=after_one)
+    assert ([t.game for t in first.turns], first.unfinished, first.reminders) == (["g1"], True, 0)
+    assert asked == [1]  # asked before the second game only
+    second = run_due(service, DEADLINE, enough=lambda: False)
+    assert ([t.game for t in second.turns], second.unfinished) == (["g2", "g3"], False)
+    assert second.reminders == 2  # g4's two seats, an hour before its deadline
+    assert run_due(service, DEADLINE) == ClockSummary()

@@ -22,6 +22,7 @@ from pbem.daemon.loop import Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from pbem.intake.poll import PollReport
 from pbem.logs import ContextFilter
 from pbem.mail.delivery import TemporaryFailure
 from pbem.store import OrderSet, transaction
@@ -141,7 +142,7 @@ def test_a_failing_pass_is_logged_and_the_loop_backs_off(
     assert caplog.records[0].exc_info is not None
     assert messages[1:] == [
         "pass failed again (OperationalError: (sqlite3.OperationalError) no such table: "
-        f"inbound_message); trying again in {n}s"
+        f"seat); trying again in {n}s"  # the password, checked before the transaction
         for n in (2, 4)
     ]
     assert all(record.exc_info is None for record in caplog.records[1:])
@@ -275,3 +276,36 @@ def _with_safety_poll(settings: Settings, seconds: int) -> Settings:
     from dataclasses import replace
 
     return replace(settings, service=replace(settings.service, max_wait_seconds=seconds))
+
+
+def test_a_deadline_wave_leaves_room_for_the_mail_that_comes_meanwhile(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With many turns due at once, a pass resolves them for a while only (here: one turn a
+    pass), then the loop takes its mail in again at once, without sleeping: a player who
+    writes during the wave is answered before the last of the turns."""
+    for game in ("g1", "g2", "g3"):
+        new_game(service, now, game=game)
+    new_game(service, now, game="g4", deadline_policy="interval:96h")
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    daemon._clock = lambda: now + timedelta(hours=49)  # past the deadlines of g1 to g3
+    monkeypatch.setattr("pbem.daemon.loop.TURN_SECONDS", 0.0)
+    passes: list[tuple[int, list[str]]] = []
+    real_pass = daemon._pass
+
+    def recorded(*args: object) -> PollReport | None:
+        report = real_pass(*args)  # type: ignore[arg-type]
+        assert report is not None
+        passes.append((report.received, [t.game for t in report.turns]))
+        if len(passes) == 1:  # a player writes while the wave is on
+            inbox.deliver(order_mail("g4", "alice", "pw-alice", "ADD 1\n", message_id="a@x"))
+        return report
+
+    monkeypatch.setattr(daemon, "_pass", recorded)
+    Scripted(time, lambda: daemon.request_stop("test"))
+    daemon.run()
+
+    assert passes == [(0, ["g1"]), (1, ["g2"]), (0, ["g3"])]
+    assert time.sleeps == [1.0]  # asleep only once the wave was over

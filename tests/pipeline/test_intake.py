@@ -3,11 +3,15 @@ registered address, failures quarantined with a reply where one is safe."""
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
+import pytest
 from sqlmodel import select
 
+from pbem import passwords
 from pbem.config import LimitSettings, SecuritySettings
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -226,3 +230,42 @@ def test_a_seat_hash_of_an_older_cost_is_upgraded_when_its_password_is_used(
     assert hashes["alice"].startswith("scrypt$32$")  # used: made anew at cost 5
     assert hashes["bob"].startswith("scrypt$16$")  # not used yet
     assert verify_password("pw-alice", hashes["alice"])
+
+
+def test_the_password_is_checked_before_the_mail_holds_the_database(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """scrypt takes about 50 ms at the production cost: while it runs, no transaction of the
+    mail's is open, so the courier's sends and other writers are not held up by it."""
+    new_game(service, now)
+    busy: list[bool] = []
+    real_scrypt = passwords._scrypt
+
+    def watched(*args: Any) -> bytes:
+        busy.append(_database_held(service))
+        return real_scrypt(*args)
+
+    monkeypatch.setattr(passwords, "_scrypt", watched)
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())  # nothing verified yet
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
+    assert receive(service, raw, now=now).status == "accepted"
+    assert busy == [False]  # once, outside; inside, the check was remembered
+
+
+def _database_held(service: Service) -> bool:
+    """Does a transaction hold the database: on SQLite, the write lock; on PostgreSQL, a
+    session idle in a transaction?"""
+    if service.db.dialect.name == "sqlite":
+        path = service.db.url.database
+        assert path is not None
+        other = sqlite3.connect(path, timeout=0, isolation_level=None)
+        try:
+            other.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            return True
+        finally:
+            other.close()
+        return False
+    with service.db.connect() as connection:
+        query = "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
+        return bool(connection.exec_driver_sql(query).scalar())

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import email
 import shutil
+from collections.abc import Callable
 from datetime import datetime
+from email.message import EmailMessage
 from pathlib import Path
 
-from pbem.games.outbox import drain
+from pbem.games.outbox import READ_AHEAD, Letter, drain, queue
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
+from pbem.store import transaction
 from tests.support.games import new_game, outbox
 from tests.support.mails import mail
 
@@ -61,3 +64,38 @@ def test_a_maildir_that_cannot_be_written_keeps_the_row_for_later(
     (tmp_path / "out" / "tmp").unlink()
     (tmp_path / "out" / "tmp").mkdir()
     assert drain(service, sender, now=now).sent == 1
+
+
+class Recording:
+    """A sender that keeps the subjects it took, and calls `during` after the third."""
+
+    def __init__(self, during: Callable[[], None]) -> None:
+        self.subjects: list[str] = []
+        self.during = during
+
+    def send(self, message: EmailMessage) -> None:
+        self.subjects.append(str(message["Subject"]))
+        if len(self.subjects) == 3:
+            self.during()
+
+
+def test_a_reply_queued_during_a_long_drain_goes_after_a_few_more_mails(
+    service: Service, now: datetime
+) -> None:
+    """A deadline wave's reports fill the outbox; a player who writes meanwhile must not wait
+    for them all: the drain reads the queue a few rows at a time, replies first."""
+
+    def letter(kind: str, n: int) -> Letter:
+        return Letter(kind, f"p{n}@example.org", f"{kind} {n}", "text", f"<{kind}-{n}@x>")
+
+    def queue_letter(kind: str, n: int) -> None:
+        with transaction(service.db) as session:
+            queue(session, service.settings, letter(kind, n), now=now)
+
+    for n in range(40):
+        queue_letter("report", n)
+    sender = Recording(lambda: queue_letter("reply", 0))
+    assert drain(service, sender, now=now).sent == 41
+    position = sender.subjects.index("reply 0")
+    assert position <= 3 + READ_AHEAD and position < 40  # not after every report
+    assert [s for s in sender.subjects if s != "reply 0"] == [f"report {n}" for n in range(40)]
