@@ -34,7 +34,7 @@ from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.store import loads, make_engine, transaction, upgrade  # noqa: E402
 from pbem.store.models import Turn  # noqa: E402
 from tests.servers.dovecot import Account  # noqa: E402
-from tests.servers.world import MailWorld, Player, running_world  # noqa: E402
+from tests.servers.world import MailWorld, Player, running_world, serve_config  # noqa: E402
 
 NOW = datetime.now(UTC)
 
@@ -55,7 +55,7 @@ def main() -> int:
         bob = world.account("bob")  # a real mailbox: his start mail must not bounce
         url = args.db or f"sqlite:///{folder / 'pbem.db'}"
         orders = _new_game(bench, bob, url, args.cost)
-        config = _config(bench, url, args.cost)
+        config = serve_config(world, folder, bench.moderator, url, cost=args.cost)
         daemon = subprocess.Popen(
             [sys.executable, "-m", "pbem.cli", "serve", "--config", str(config)], cwd=REPO
         )
@@ -96,45 +96,6 @@ def _new_game(bench: Bench, bob: Account, url: str, cost: int) -> str:
     engine.dispose()
     orders = get_ruleset("temples-and-swords").bot_orders(state, "alice", 7)
     return f"GAME g1 SEAT alice PASSWORD pw-alice\nTURN 1\n{orders}END\n"
-
-
-def _config(bench: Bench, url: str, cost: int) -> Path:
-    world, moderator = bench.world, bench.moderator
-    secret = bench.folder / "password"
-    secret.write_text(moderator.password)
-    secret.chmod(0o600)
-    config = bench.folder / "pbem.toml"
-    config.write_text(
-        f"""\
-[database]
-url = "{url}"
-[mail]
-address = "{moderator.address}"
-[service]
-transport = "mail"
-[imap]
-host = "127.0.0.1"
-port = {world.dovecot.imap_port}
-security = "plain"
-user = "{moderator.address}"
-password_file = "{secret}"
-[smtp]
-host = "127.0.0.1"
-port = {world.smtp["starttls"].port}
-security = "starttls"
-user = "{moderator.address}"
-password_file = "{secret}"
-ca_file = "{world.cert}"
-rate_per_minute = 0
-[limits]
-replies_per_sender = 1000000
-[security]
-password_cost = {cost}
-[logging]
-file = "{bench.folder / "pbem.log"}"
-"""
-    )
-    return config
 
 
 def _measure(bench: Bench, orders: str, count: int) -> list[float]:

@@ -6,7 +6,7 @@ written in one transaction per game, so a crash resolves a turn wholly or not at
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -74,16 +74,16 @@ def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
 
 
 def resolve_some(
-    service: Service, game_ids: list[str], *, now: datetime, enough: Callable[[], bool]
-) -> tuple[list[TurnSummary], bool]:
+    service: Service, game_ids: Sequence[str], *, now: datetime, enough: Callable[[], bool]
+) -> tuple[list[TurnSummary], list[str]]:
     """Resolve the turns of these games that are still due once each game is locked, each in
     its own transaction, until `enough()` (asked before each game after the first) says so;
-    and whether games were left for the next call. The daemon takes its mail in between, so
-    that a deadline wave does not hold up replies."""
+    and the games left for the next call. The daemon takes its mail in between, so that a
+    deadline wave does not hold up replies."""
     summaries: list[TurnSummary] = []
     for number, game_id in enumerate(game_ids):
         if number and enough():
-            return summaries, True
+            return summaries, list(game_ids[number:])
         try:
             with transaction(service.db) as session:
                 summary = resolve_turn(
@@ -97,7 +97,7 @@ def resolve_some(
             continue
         if summary:
             summaries.append(summary)
-    return summaries, False
+    return summaries, []
 
 
 def resolve_turn(

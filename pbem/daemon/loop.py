@@ -67,6 +67,7 @@ class Daemon:
         self._pass_wanted = threading.Event()  # set by the schedule's jobs
         self._last_failure = ""  # what the last failed pass failed with: logged in full once
         self._rest_step = rest_step
+        self._due_left: list[str] = []  # a wave's due games the last pass did not reach
 
     @property
     def cap(self) -> float:
@@ -99,10 +100,12 @@ class Daemon:
                 now=self._clock(),
                 stop=self.stopping,
                 turn_seconds=turn_seconds,
+                resume=self._due_left,
             )
         except Exception as error:
             self._log_failure(error, self._failures.failed())
             return None
+        self._due_left = report.due_left
         if self._last_failure:
             log.info("pass succeeded again after: %s", self._last_failure)
         self._failures.succeeded()

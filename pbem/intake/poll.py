@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -38,7 +38,13 @@ class PollReport:
     drained: DrainReport = field(default_factory=lambda: DrainReport(0, 0))
     inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
     failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
-    more_due: bool = False  # the pass's time for turns ran out with due turns left
+    due_left: list[str] = field(default_factory=list)  # games whose due turns the pass left
+
+    @property
+    def more_due(self) -> bool:
+        """The pass's time for turns ran out with due turns left (pass `due_left` to the
+        next pass as `resume`)."""
+        return bool(self.due_left)
 
     @property
     def failed(self) -> bool:
@@ -89,20 +95,21 @@ def poll_once(
     now: datetime,
     stop: Callable[[], bool] = _never,
     turn_seconds: float | None = None,
+    resume: Sequence[str] = (),
 ) -> PollReport:
     """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
     (the daemon sends from a thread of its own, pbem.daemon.courier). With `turn_seconds`,
     due turns are resolved for about that long and the rest left for the next pass
-    (`more_due`): a deadline wave of many games then never holds up the replies to mail
-    that comes meanwhile."""
+    (`due_left`, given back as `resume`): a deadline wave of many games then never holds up
+    the replies to mail that comes meanwhile."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
         return report
     # Due turns, reminders, outage push-back (pbem.clock).
-    clocks = run_due(service, now, enough=_enough(stop, turn_seconds))
+    clocks = run_due(service, now, enough=_enough(stop, turn_seconds), resume=resume)
     report.turns, report.reminders = clocks.turns, clocks.reminders
-    report.failed_games, report.more_due = list(clocks.failed), clocks.unfinished
+    report.failed_games, report.due_left = list(clocks.failed), clocks.left
     if report.reminders:
         log.info("%d reminder(s) queued", report.reminders)
     for turn in report.turns:

@@ -3,14 +3,20 @@ game's failure not stopping the others."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import datetime
 
 import pytest
+from sqlmodel import col, select
 
+from pbem.clock import run as run_module
 from pbem.clock import run_due
+from pbem.clock.control import pause
+from pbem.clock.due import Facts, facts_of, running_facts
 from pbem.clock.run import ClockSummary
 from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
+from pbem.store import Game, transaction
 from tests.clock.support import DEADLINE, HOUR, clock_game, orders
 from tests.conftest import NOW
 from tests.support.games import body, game_row, outbox, turns
@@ -78,23 +84,61 @@ def test_one_games_failure_does_not_stop_the_others(
     assert run_due(service, DEADLINE - HOUR).reminders == 2  # g1's, tried again
 
 
-def test_a_wave_of_due_turns_can_be_taken_in_slices(service: Service) -> None:
-    """The daemon resolves due turns for a while, then takes its mail in, then goes on: each
-    slice leaves the rest due, and the reminders of the games still running wait for the
-    slice that finishes the turns."""
+def test_a_wave_of_due_turns_can_be_taken_in_slices(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daemon resolves due turns for a while, then takes its mail in, then goes on with
+    the games left (without reading every game's clock again until they are done); the
+    reminders of the games still running wait for the slice that finishes the turns."""
     for game in ("g1", "g2", "g3"):
         clock_game(service, game=game)
     clock_game(service, game="g4", deadline_policy="interval:49h", reminders="2h")
     asked: list[int] = []
+    reads = Counter[str]()
+    real_running = run_module._running
+    monkeypatch.setattr(
+        run_module, "_running", lambda *a: reads.update(["read"]) or real_running(*a)
+    )
 
     def after_one() -> bool:
         asked.append(1)
         return True
 
     first = run_due(service, DEADLINE, enough=after_one)
-    assert ([t.game for t in first.turns], first.unfinished, first.reminders) == (["g1"], True, 0)
-    assert asked == [1]  # asked before the second game only
-    second = run_due(service, DEADLINE, enough=lambda: False)
-    assert ([t.game for t in second.turns], second.unfinished) == (["g2", "g3"], False)
-    assert second.reminders == 2  # g4's two seats, an hour before its deadline
+    assert ([t.game for t in first.turns], first.left, first.reminders) == (
+        ["g1"], ["g2", "g3"], 0
+    )  # fmt: skip
+    assert (asked, reads["read"]) == ([1], 1)  # asked before the second game only
+    second = run_due(service, DEADLINE, enough=after_one, resume=first.left)
+    assert ([t.game for t in second.turns], second.left, reads["read"]) == (["g2"], ["g3"], 1)
+    third = run_due(service, DEADLINE, resume=second.left)
+    assert ([t.game for t in third.turns], third.unfinished) == (["g3"], False)
+    assert third.reminders == 2  # g4's two seats, an hour before its deadline
+    assert reads["read"] == 2  # once the wave was done: what came due meanwhile, reminders
     assert run_due(service, DEADLINE) == ClockSummary()
+
+
+def test_every_running_games_facts_are_read_at_once_as_one_by_one(service: Service) -> None:
+    """running_facts reads every game in a few queries; it must see each game as facts_of,
+    which reads one game, does: its pending turn, the seats asked, the orders in."""
+    for game in ("g1", "g2", "g3"):
+        clock_game(service, game=game)
+    orders(service, "alice", "ADD 1", NOW, game="g1")
+    orders(service, "bob", "ADD 1", NOW, game="g2")
+    orders(service, "alice", "ADD 1", NOW, game="g2")
+    run_due(service, NOW)  # g2 had every order in: its turn 2 is pending now
+    with transaction(service.db) as session:
+        pause(session, service.settings, "g3", now=NOW, actor="ref@example.org", reason="t")
+
+    def seen(facts: Facts) -> tuple[str, int, list[str], frozenset[str]]:
+        return (facts.game.id, facts.turn.number, [s.name for s in facts.asked], facts.ordered)
+
+    with transaction(service.db) as session:
+        together = [seen(facts) for facts in running_facts(session, NOW)]
+        games = session.exec(select(Game).where(Game.status == "running").order_by(col(Game.id)))
+        alone = [seen(f) for game in games if (f := facts_of(session, game, NOW)) is not None]
+    assert together == alone
+    assert together == [
+        ("g1", 1, ["alice", "bob"], frozenset({"alice"})),
+        ("g2", 2, ["alice", "bob"], frozenset()),
+    ]

@@ -157,6 +157,48 @@ def running_world() -> Iterator[MailWorld]:
         remove_root(root)
 
 
+def serve_config(
+    world: MailWorld,
+    folder: Path,
+    moderator: Account,
+    url: str,
+    *,
+    cost: int,
+    more: dict[str, dict[str, str | int]] | None = None,
+) -> Path:
+    """A config for `pbem serve` on this world: the moderator's mailbox by IMAP (plain) and
+    its submission port (STARTTLS with AUTH), no rate limits, the log in `folder`; `more`
+    adds settings by section. The benchmarks' daemons run with it."""
+    secret = folder / "password"
+    secret.write_text(moderator.password)
+    secret.chmod(0o600)
+    sections: dict[str, dict[str, str | int]] = {
+        "database": {"url": url},
+        "mail": {"address": moderator.address},
+        "service": {"transport": "mail"},
+        "imap": {"host": "127.0.0.1", "port": world.dovecot.imap_port, "security": "plain",
+                 "user": moderator.address, "password_file": str(secret)},
+        "smtp": {"host": "127.0.0.1", "port": world.smtp["starttls"].port,
+                 "security": "starttls", "user": moderator.address,
+                 "password_file": str(secret), "ca_file": str(world.cert),
+                 "rate_per_minute": 0},
+        "limits": {"replies_per_sender": 1_000_000},
+        "security": {"password_cost": cost},
+        "logging": {"file": str(folder / "pbem.log")},
+    }  # fmt: skip
+    for name, values in (more or {}).items():
+        sections[name] = {**sections.get(name, {}), **values}
+    config = folder / "pbem.toml"
+    config.write_text("".join(_toml_section(name, values) for name, values in sections.items()))
+    return config
+
+
+def _toml_section(name: str, values: dict[str, str | int]) -> str:
+    lines = [f"{key} = {value}" if isinstance(value, int) else f'{key} = "{value}"'
+             for key, value in values.items()]  # fmt: skip
+    return f"[{name}]\n" + "\n".join(lines) + "\n"
+
+
 def client_tls_context(cert: Path) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(cert))
 
