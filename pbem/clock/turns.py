@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from engine import Resolution, Ruleset, get_ruleset
-from pbem.clock.due import facts_of
+from pbem.clock.due import facts_of, running_facts
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
 from pbem.errors import PbemError
@@ -55,8 +55,7 @@ class TurnError(PbemError, ValueError):
 
 def due_games(session: Session, *, now: datetime) -> list[str]:
     """Running games whose pending turn is due: deadline passed, or all orders in."""
-    query = select(Game).where(Game.status == "running").order_by(col(Game.id))
-    return [game.id for game in session.exec(query) if is_due(session, game, now=now)]
+    return [facts.game.id for facts in running_facts(session, now) if facts.is_due()]
 
 
 def is_due(session: Session, game: Game, *, now: datetime) -> bool:
