@@ -37,6 +37,9 @@ LONG_SLEEP = 86400.0  # the jobs end a sleep; this only bounds it
 # A pass resolves due turns for about this long, then takes the mail in again: when the
 # deadlines of many games fall at once, a player who writes meanwhile still gets a quick reply.
 TURN_SECONDS = 0.5
+# Another daemon has in hand every mail a pass saw (PostgreSQL, several daemons): wait this
+# long before looking again, rather than fetch the same mails over and over until it is done.
+ELSEWHERE_SECONDS = 0.2
 
 
 class _WakeUp(BaseException):
@@ -150,6 +153,9 @@ class Daemon:
                     continue
                 courier.wake()
                 if report.more_due:  # a deadline wave: take the mail in, then more turns
+                    continue
+                if report.only_elsewhere:
+                    self._rest(ELSEWHERE_SECONDS)
                     continue
                 watch.mark()
                 self._refresh(schedule)

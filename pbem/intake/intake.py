@@ -45,7 +45,8 @@ def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True)
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`)."""
     mail = read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
-        _verify_ahead(service, mail)
+        if _look_ahead(service, mail):
+            return Receipt(mail.message_id, "duplicate", "already recorded")
         return _receive(service, raw, mail, now, commit)
     except IntegrityError:
         # Another process recorded the same Message-ID between our check and our commit.
@@ -82,19 +83,24 @@ def _receive(
                 tx.rollback()
 
 
-def _verify_ahead(service: Service, mail: IncomingMail) -> None:
-    """The seat's password checked before the mail's transaction begins. scrypt takes about
-    50 ms; inside the transaction it would hold the write lock (SQLite) that long, keeping the
-    courier's sends and every other writer waiting. The check inside then finds the password
-    verified (pbem.passwords) and costs an HMAC; a wrong one fails both, and is told there."""
+def _look_ahead(service: Service, mail: IncomingMail) -> bool:
+    """Before the mail's transaction begins: has the mail been recorded already (True: a
+    mail taken in again, by this daemon after a crash or by another daemon)? If not, the
+    seat's password is checked here. scrypt takes about 50 ms; inside the transaction it would
+    hold the write lock (SQLite) that long, keeping the courier's sends and every other writer
+    waiting. The check inside then finds the password verified (pbem.passwords) and costs an
+    HMAC; a wrong one fails both, and is told there."""
     envelope = parse_envelope(mail.text)
-    if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
-        return  # no seat password to check, or one in a quoted or attached text: checked inside
     with reading(service.db) as session:
+        if _seen(session, mail.message_id):
+            return True
+        if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
+            return False  # no password to check, or one in a quoted or attached text: inside
         seat = find_seat(session, envelope.game, envelope.seat)
         stored = seat.password_hash if seat is not None else None
     if stored is not None:
         verify_password(envelope.password, stored)
+    return False
 
 
 def _record_failure(

@@ -17,11 +17,12 @@ from datetime import datetime
 from pbem.clock import run_due
 from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
-from pbem.games.protocols import Inbox, Sender
+from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
+from pbem.store.claims import Claims
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,13 @@ class PollReport:
     inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
     failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
     due_left: list[str] = field(default_factory=list)  # games whose due turns the pass left
+    elsewhere: int = 0  # waiting mails another daemon had in hand: left to it
+
+    @property
+    def only_elsewhere(self) -> bool:
+        """Every mail the pass saw was in another daemon's hands: looking again at once would
+        only find them again."""
+        return bool(self.elsewhere) and not self.received and not self.more_due
 
     @property
     def more_due(self) -> bool:
@@ -67,24 +75,38 @@ def take_in(
     report: PollReport | None = None,
 ) -> Counter[str]:
     """Receive every waiting mail, one transaction each. `stop` is asked between mails (a
-    shutdown finishes the current one); `report`, if given, learns of an unreachable inbox."""
+    shutdown finishes the current one); `report`, if given, learns of an unreachable inbox
+    and of the mail another daemon had in hand (pbem.store.claims), which is left to it."""
     statuses: Counter[str] = Counter()
     try:
-        for item in inbox.pending():
-            if stop():
-                break
-            with log_context(message=item.key):
-                receipt = receive(service, item.raw, now=now)
-            with log_context(game=receipt.game_id or "-", message=receipt.message_id):
-                log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
-            statuses[receipt.status] += 1
-            inbox.mark_done(item.key)  # after the commit: a crash before here means a redo
+        with Claims(service.db) as claims:
+            for item in inbox.pending():
+                if stop():
+                    break
+                if not claims.take(item.key):
+                    if report is not None:
+                        report.elsewhere += 1
+                    continue
+                try:
+                    statuses[_take_one(service, inbox, item, now)] += 1
+                finally:
+                    claims.release(item.key)
     except ImapUnavailable as error:
         # Whatever was received is committed; unmarked mail comes again and is a duplicate.
         log.warning("inbox unavailable: %s", error)
         if report is not None:
             report.inbox_error = str(error)
     return statuses
+
+
+def _take_one(service: Service, inbox: Inbox, item: InboxItem, now: datetime) -> str:
+    """Receive one mail, then mark it done; its status."""
+    with log_context(message=item.key):
+        receipt = receive(service, item.raw, now=now)
+    with log_context(game=receipt.game_id or "-", message=receipt.message_id):
+        log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
+    inbox.mark_done(item.key)  # after the commit: a crash before here means a redo
+    return receipt.status
 
 
 def poll_once(

@@ -18,7 +18,7 @@ from sqlalchemy import Engine
 from pbem.clock.control import pause
 from pbem.config import Settings
 from pbem.daemon.courier import Courier
-from pbem.daemon.loop import Daemon
+from pbem.daemon.loop import ELSEWHERE_SECONDS, Daemon
 from pbem.daemon.transport import MaildirPost, MaildirWatch
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -26,7 +26,9 @@ from pbem.intake.poll import PollReport
 from pbem.logs import ContextFilter
 from pbem.mail.delivery import TemporaryFailure
 from pbem.store import OrderSet, transaction
+from pbem.store.claims import Claims
 from tests.servers.fake_time import FakeTime
+from tests.support.databases import empty_all_tables
 from tests.support.games import game_row, new_game, outbox, turns
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
@@ -142,7 +144,7 @@ def test_a_failing_pass_is_logged_and_the_loop_backs_off(
     assert caplog.records[0].exc_info is not None
     assert messages[1:] == [
         "pass failed again (OperationalError: (sqlite3.OperationalError) no such table: "
-        f"seat); trying again in {n}s"  # the password, checked before the transaction
+        f"inbound_message); trying again in {n}s"  # looked up before the transaction
         for n in (2, 4)
     ]
     assert all(record.exc_info is None for record in caplog.records[1:])
@@ -309,3 +311,31 @@ def test_a_deadline_wave_leaves_room_for_the_mail_that_comes_meanwhile(
 
     assert passes == [(0, ["g1"]), (1, ["g2"]), (0, ["g3"])]
     assert time.sleeps == [1.0]  # asleep only once the wave was over
+
+
+def test_mail_another_daemon_has_in_hand_is_looked_at_again_after_a_short_rest(
+    postgres_engine: Engine, settings: Settings, now: datetime, tmp_path: Path
+) -> None:
+    """Several daemons on PostgreSQL: the one that finds every waiting mail claimed by another
+    rests a moment before it looks again, rather than fetch the same mail in a tight loop."""
+    empty_all_tables(postgres_engine)
+    service = Service(postgres_engine, settings)
+    new_game(service, now)
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(
+        service,
+        inbox,
+        MaildirPost(tmp_path / "out"),
+        clock=lambda: now,
+        monotonic=time.clock,
+        rest_step=time.sleep,
+    )
+    key = inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@x"))
+    with Claims(postgres_engine) as other:
+        assert other.take(key)
+        Scripted(time, lambda: None, lambda: other.release(key), lambda: daemon.request_stop("t"))
+        daemon.run()
+    assert inbox.pending() == []
+    assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
+    assert time.sleeps == pytest.approx([ELSEWHERE_SECONDS, ELSEWHERE_SECONDS, 1.0])

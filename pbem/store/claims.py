@@ -1,0 +1,84 @@
+"""Claims on work that several daemons see at once, so that each piece is done by one of them.
+
+Every daemon reads the same inbox and so fetches the same waiting mail. Before it takes a mail
+in, a daemon claims the mail's key with a PostgreSQL advisory lock (`pg_try_advisory_lock`):
+it does the work only if the claim was free, and lets go once the mail is recorded and marked
+done. A mail claimed by another daemon is left alone (not marked: the other marks it). Two
+daemons going down the same batch therefore leapfrog, each taking the next free mail, instead
+of both handling every mail and one losing at the commit.
+
+The locks live on a connection of the claimer's own, outside any transaction, so they last
+across the mail's transactions; a daemon that dies loses its connection and its claims with
+it. A claim only shares work out: the unique Message-ID still guarantees a mail is applied
+once. On SQLite (one daemon: pbem.daemon.single) every claim is granted at once.
+"""
+
+from __future__ import annotations
+
+from types import TracebackType
+
+from sqlalchemy import Connection, Engine, text
+
+# Keys are hashed into the lock's 64-bit space with this prefix, so that they can meet no
+# other advisory lock taken on the same database.
+_NAMESPACE = "pbem-claim:"
+
+
+class Claims:
+    """A daemon's claims, on a connection of their own (a context manager: leaving it lets go
+    of every claim). Not thread-safe: one claimer per thread."""
+
+    def __init__(self, db: Engine) -> None:
+        self._db = db
+        self._connection: Connection | None = None
+        self._held: set[str] = set()
+
+    def __enter__(self) -> Claims:
+        return self
+
+    def __exit__(
+        self,
+        _type: type[BaseException] | None,
+        _error: BaseException | None,
+        _trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def take(self, key: str) -> bool:
+        """Claim `key`: True if it is now ours (or already was), False if another holds it."""
+        if self._db.dialect.name != "postgresql" or key in self._held:
+            return True
+        query = text("SELECT pg_try_advisory_lock(hashtextextended(:key, 0))")
+        if self._connected().execute(query, {"key": _NAMESPACE + key}).scalar_one():
+            self._held.add(key)
+            return True
+        return False
+
+    def release(self, key: str) -> None:
+        if key not in self._held or self._connection is None:
+            return
+        self._held.discard(key)
+        query = text("SELECT pg_advisory_unlock(hashtextextended(:key, 0))")
+        self._connection.execute(query, {"key": _NAMESPACE + key})
+
+    def close(self) -> None:
+        """Let go of every claim. A pooled connection keeps its session's locks when it goes
+        back to the pool, so they are let go of first; a connection that cannot is discarded
+        (the server then ends its locks with it)."""
+        connection, self._connection = self._connection, None
+        held, self._held = self._held, set()
+        if connection is None:
+            return
+        try:
+            if held:
+                connection.execute(text("SELECT pg_advisory_unlock_all()"))
+        except Exception:  # the connection is lost: discarding it ends its locks on the server
+            connection.invalidate()
+        finally:
+            connection.close()
+
+    def _connected(self) -> Connection:
+        if self._connection is None:
+            # Autocommit: the connection must not sit idle in a transaction between claims.
+            self._connection = self._db.connect().execution_options(isolation_level="AUTOCOMMIT")
+        return self._connection

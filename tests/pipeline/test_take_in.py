@@ -1,0 +1,67 @@
+"""take_in with other daemons about (pbem.store.claims): a mail another daemon has in hand is
+left to it, neither handled nor marked done; a mail taken in again is known as recorded before
+its password costs scrypt."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem import passwords
+from pbem.games.service import Service
+from pbem.intake.intake import receive
+from pbem.intake.poll import PollReport, take_in
+from pbem.mail.maildir import MaildirInbox
+from pbem.store.claims import Claims
+from tests.support.games import inbound, new_game
+from tests.support.mails import order_mail
+
+
+def test_a_mail_another_daemon_has_in_hand_is_left_to_it(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    keys = [
+        inbox.deliver(order_mail("g1", "alice", "pw-alice", f"ADD {n}\n", message_id=f"m{n}"))
+        for n in range(1, 4)
+    ]
+    shared = service.db.dialect.name == "postgresql"  # SQLite has one daemon: nothing to share
+    with Claims(service.db) as other:
+        assert other.take(keys[1])
+        report = PollReport()
+        statuses = take_in(service, inbox, now=now, report=report)
+        left = [item.key for item in inbox.pending()]
+    assert statuses["accepted"] == (2 if shared else 3)
+    assert report.elsewhere == (1 if shared else 0)
+    assert left == ([keys[1]] if shared else [])
+    assert len(inbound(service)) == (2 if shared else 3)
+    # Let go of (the other daemon died, say), it is taken in at the next pass.
+    assert take_in(service, inbox, now=now)["accepted"] == (1 if shared else 0)
+    assert inbox.pending() == []
+    assert len(inbound(service)) == 3
+
+
+def test_a_mail_taken_in_again_is_known_before_its_password_is_checked(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another daemon recorded it and marked it done just after this one fetched it: a
+    wrong password (which no cache spares) must not cost scrypt a second time."""
+    new_game(service, now)
+    checks: list[bool] = []
+    real_scrypt = passwords._scrypt
+
+    def counted(*args: Any) -> bytes:
+        checks.append(True)
+        return real_scrypt(*args)
+
+    monkeypatch.setattr(passwords, "_scrypt", counted)
+    raw = order_mail("g1", "alice", "guess", "ADD 3\n")
+    assert receive(service, raw, now=now).status == "quarantined"
+    once = len(checks)
+    assert once >= 1
+    assert receive(service, raw, now=now).status == "duplicate"
+    assert len(checks) == once
