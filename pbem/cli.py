@@ -490,7 +490,10 @@ def _check(args: argparse.Namespace) -> int:
 def _outbox_flush(args: argparse.Namespace) -> int:
     service = _service(args)
     _, sender = _transport(service.settings)
-    report = drain(service, sender, now=_now(args))
+    try:
+        report = drain(service, sender, now=_now(args))
+    finally:
+        sender.close()
     with transaction(service.db) as session:
         unsent = col(Outbox.sent_at).is_(None), col(Outbox.bounced_at).is_(None)
         waiting = len(list(session.exec(select(Outbox.id).where(*unsent))))

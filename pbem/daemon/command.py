@@ -48,6 +48,7 @@ def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     try:
         report = daemon.run_once()
     finally:
+        sender.close()
         inbox.close()
     if report is None:
         return 1

@@ -3,7 +3,9 @@ or one of the schedule's jobs (pbem.daemon.schedule: a game's deadline or remind
 safety poll, another process's change) asks for a pass, and again, until SIGTERM or SIGINT.
 The outbox is sent by a thread of its own (pbem.daemon.courier), woken after each pass and by
 the schedule's outbox jobs, so a slow SMTP server never holds up intake. `run_once` (serve
---once) makes one whole pass, outbox included, in this thread, with no scheduler.
+--once) makes one whole pass, outbox included, in this thread, with no scheduler. Passes
+that only take mail in look at the clocks CLOCK_SECONDS apart at most (the look reads every
+running game); several daemons on PostgreSQL share the inbox out by claims (pbem.store.claims).
 
 A stop request is honoured between steps: the mail being received is finished (its
 transaction committed, the IMAP message marked), then the IMAP connection is closed. A signal
@@ -40,6 +42,11 @@ TURN_SECONDS = 0.5
 # Another daemon has in hand every mail a pass saw (PostgreSQL, several daemons): wait this
 # long before looking again, rather than fetch the same mails over and over until it is done.
 ELSEWHERE_SECONDS = 0.2
+# Looking at the clocks reads every running game (about 0.3 s at a thousand games, and as
+# much again to renew the schedule): between passes that only take mail in, they are looked
+# at this far apart at most. A job of the schedule (a deadline, a reminder, the safety poll)
+# gets its look at once, and a pass that skipped the look is followed by one in time.
+CLOCK_SECONDS = 2.0
 
 
 class _WakeUp(BaseException):
@@ -71,6 +78,7 @@ class Daemon:
         self._last_failure = ""  # what the last failed pass failed with: logged in full once
         self._rest_step = rest_step
         self._due_left: list[str] = []  # a wave's due games the last pass did not reach
+        self._next_look = 0.0  # (monotonic) the clocks may be skipped until then
 
     @property
     def cap(self) -> float:
@@ -93,7 +101,7 @@ class Daemon:
         return self._pass(self.sender)
 
     def _pass(
-        self, sender: PacedSender | None, turn_seconds: float | None = None
+        self, sender: PacedSender | None, turn_seconds: float | None = None, clocks: bool = True
     ) -> PollReport | None:
         try:
             report = poll_once(
@@ -104,6 +112,7 @@ class Daemon:
                 stop=self.stopping,
                 turn_seconds=turn_seconds,
                 resume=self._due_left,
+                clocks=clocks,
             )
         except Exception as error:
             self._log_failure(error, self._failures.failed())
@@ -144,8 +153,8 @@ class Daemon:
         schedule.start()
         try:
             while not self._stop_requested:
-                self._pass_wanted.clear()
-                report = self._pass(None, TURN_SECONDS)
+                clocks = self._clocks_wanted()
+                report = self._pass(None, TURN_SECONDS, clocks)
                 if self._stop_requested:
                     break
                 if report is None:  # the database is away: sending would fail the same way
@@ -157,6 +166,10 @@ class Daemon:
                 if report.only_elsewhere:
                     self._rest(ELSEWHERE_SECONDS)
                     continue
+                if not report.looked:  # mail only: the clocks' look comes when it may
+                    self._sleep(self._next_look - self._monotonic())
+                    continue
+                self._next_look = self._monotonic() + CLOCK_SECONDS
                 watch.mark()
                 self._refresh(schedule)
                 self._sleep(LONG_SLEEP)
@@ -164,8 +177,16 @@ class Daemon:
         finally:
             schedule.shutdown()
             self._stop_courier(courier)
+            self.sender.close()
             self.inbox.close()
             log.info("stopped")
+
+    def _clocks_wanted(self) -> bool:
+        """Does this pass look at the clocks: a job asked for it, a wave goes on, or the last
+        look is CLOCK_SECONDS old?"""
+        wanted = self._pass_wanted.is_set() or bool(self._due_left)
+        self._pass_wanted.clear()
+        return wanted or self._monotonic() >= self._next_look
 
     def _refresh(self, schedule: DaemonSchedule) -> None:
         try:

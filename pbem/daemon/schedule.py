@@ -77,6 +77,10 @@ class DaemonSchedule:
 
     def shutdown(self) -> None:
         if self.scheduler.running:
+            # APScheduler 3.11 marks itself stopped without its lock: a date job it is running
+            # just then is removed from the wrong list and its thread dies with JobLookupError.
+            # Removing the jobs first (under the lock) leaves it nothing to run meanwhile.
+            self.scheduler.remove_all_jobs()
             self.scheduler.shutdown(wait=True)
 
     def refresh_games(self) -> None:

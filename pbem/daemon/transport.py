@@ -35,6 +35,10 @@ class PacedSender(Sender, Protocol):
         """Seconds until send() may be tried again (backoff, rate limit); 0.0: now."""
         ...
 
+    def close(self) -> None:
+        """Let go of what the sender keeps open (the SMTP connection)."""
+        ...
+
 
 class MaildirWatch(MaildirInbox):
     """The inbox maildir, for a loop: it has no way to be told of new mail, so it looks."""
@@ -74,6 +78,9 @@ class MaildirPost(MaildirSender):
 
     def ready_in(self) -> float:
         return 0.0
+
+    def close(self) -> None:
+        pass  # nothing held open
 
 
 def open_transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:

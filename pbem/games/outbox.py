@@ -105,10 +105,17 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     """Under the per-address reply limit? Counted from the outbox itself, so it survives
     restarts and holds across processes."""
     since = utc(now) - timedelta(minutes=settings.limits.reply_window_minutes)
-    query = select(func.count()).where(
-        Outbox.recipient == to.lower(), Outbox.kind == "reply", col(Outbox.created_at) > since
+    limit = settings.limits.replies_per_sender
+    # Counted no further than the limit: an address in many games may have had thousands.
+    recent = (
+        select(Outbox.id)
+        .where(
+            Outbox.recipient == to.lower(), Outbox.kind == "reply", col(Outbox.created_at) > since
+        )
+        .limit(limit)
+        .subquery()
     )
-    return session.exec(query).one() < settings.limits.replies_per_sender
+    return session.exec(select(func.count()).select_from(recent)).one() < limit
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,9 @@ class MailContext:
     mail: IncomingMail
     now: datetime
     replies: list[Outbox] = field(default_factory=list)
+    # May the mail have made clock work due (a turn complete, a deadline or a seat changed)?
+    # Only order mail that leaves its turn waiting says no: the bulk of a deadline's mail.
+    clock_work: bool = True
 
     def finish(self, status: str, outcome: str) -> None:
         self.inbound.status = status

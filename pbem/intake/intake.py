@@ -39,6 +39,7 @@ class Receipt:
     outcome: str
     replies: list[Outbox] = field(default_factory=list)
     game_id: str | None = None  # the game the mail was about, when known (for the logs)
+    clock_work: bool = False  # the mail may have made clock work due (MailContext.clock_work)
 
 
 def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True) -> Receipt:
@@ -143,4 +144,7 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
 def _receipt(context: MailContext) -> Receipt:
     inbound = context.inbound
     replies = list(context.replies)
-    return Receipt(inbound.message_id, inbound.status, inbound.outcome, replies, inbound.game_id)
+    clock_work = context.clock_work and inbound.status in ("accepted", "answered")
+    return Receipt(
+        inbound.message_id, inbound.status, inbound.outcome, replies, inbound.game_id, clock_work
+    )

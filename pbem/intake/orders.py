@@ -47,6 +47,7 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = check_lines(lines, parsed, envelope)
     waiting = waiting_seats(context.session, game, turn, state)
+    resolves_now = context.clock_work = _resolves_now(context, game)
     context.finish(
         "accepted",
         f"orders stored for {seat.name}, turn {turn.number}: "
@@ -65,7 +66,7 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == "paused",
         waiting=waiting,
-        resolves_now=_resolves_now(context, game),
+        resolves_now=resolves_now,
         **shown(check, context.settings.limits.max_problems_shown),
     )
 

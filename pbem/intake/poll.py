@@ -19,7 +19,7 @@ from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
 from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
-from pbem.intake.intake import receive
+from pbem.intake.intake import Receipt, receive
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
 from pbem.store.claims import Claims
@@ -41,6 +41,8 @@ class PollReport:
     failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
     due_left: list[str] = field(default_factory=list)  # games whose due turns the pass left
     elsewhere: int = 0  # waiting mails another daemon had in hand: left to it
+    clock_work: bool = False  # a mail may have made clock work due (Receipt.clock_work)
+    looked: bool = False  # the pass looked at the clocks
 
     @property
     def only_elsewhere(self) -> bool:
@@ -88,9 +90,12 @@ def take_in(
                         report.elsewhere += 1
                     continue
                 try:
-                    statuses[_take_one(service, inbox, item, now)] += 1
+                    receipt = _take_one(service, inbox, item, now)
                 finally:
                     claims.release(item.key)
+                statuses[receipt.status] += 1
+                if report is not None:
+                    report.clock_work |= receipt.clock_work
     except ImapUnavailable as error:
         # Whatever was received is committed; unmarked mail comes again and is a duplicate.
         log.warning("inbox unavailable: %s", error)
@@ -99,14 +104,14 @@ def take_in(
     return statuses
 
 
-def _take_one(service: Service, inbox: Inbox, item: InboxItem, now: datetime) -> str:
-    """Receive one mail, then mark it done; its status."""
+def _take_one(service: Service, inbox: Inbox, item: InboxItem, now: datetime) -> Receipt:
+    """Receive one mail, then mark it done."""
     with log_context(message=item.key):
         receipt = receive(service, item.raw, now=now)
     with log_context(game=receipt.game_id or "-", message=receipt.message_id):
         log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
     inbox.mark_done(item.key)  # after the commit: a crash before here means a redo
-    return receipt.status
+    return receipt
 
 
 def poll_once(
@@ -118,18 +123,39 @@ def poll_once(
     stop: Callable[[], bool] = _never,
     turn_seconds: float | None = None,
     resume: Sequence[str] = (),
+    clocks: bool = True,
 ) -> PollReport:
     """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
     (the daemon sends from a thread of its own, pbem.daemon.courier). With `turn_seconds`,
     due turns are resolved for about that long and the rest left for the next pass
     (`due_left`, given back as `resume`): a deadline wave of many games then never holds up
-    the replies to mail that comes meanwhile."""
+    the replies to mail that comes meanwhile. With `clocks` False the pass looks at the
+    clocks only if a mail may have made work due for them (Receipt.clock_work: the last
+    orders of a turn, a command); the daemon looks at every game a few seconds apart."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
         return report
-    # Due turns, reminders, outage push-back (pbem.clock).
-    clocks = run_due(service, now, enough=_enough(stop, turn_seconds), resume=resume)
+    if clocks or report.clock_work:
+        _clock_work(service, report, now, _enough(stop, turn_seconds), resume)
+        report.looked = True
+    if stop():
+        return report
+    if sender is not None:
+        report.drained = drain(service, sender, now=now, stop=stop)
+        log_drained(report.drained)
+    return report
+
+
+def _clock_work(
+    service: Service,
+    report: PollReport,
+    now: datetime,
+    enough: Callable[[], bool],
+    resume: Sequence[str],
+) -> None:
+    """Due turns, reminders, outage push-back (pbem.clock), into `report`."""
+    clocks = run_due(service, now, enough=enough, resume=resume)
     report.turns, report.reminders = clocks.turns, clocks.reminders
     report.failed_games, report.due_left = list(clocks.failed), clocks.left
     if report.reminders:
@@ -137,12 +163,6 @@ def poll_once(
     for turn in report.turns:
         with log_context(game=turn.game):
             log.info("turn %d resolved%s", turn.turn, " - game over" if turn.ended else "")
-    if stop():
-        return report
-    if sender is not None:
-        report.drained = drain(service, sender, now=now, stop=stop)
-        log_drained(report.drained)
-    return report
 
 
 def _enough(stop: Callable[[], bool], seconds: float | None) -> Callable[[], bool]:

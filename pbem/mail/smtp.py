@@ -24,8 +24,10 @@ import email.policy
 import email.utils
 import logging
 import ssl
+import threading
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
@@ -47,15 +49,25 @@ from pbem.mail.settings import SmtpSettings, is_loopback
 log = logging.getLogger(__name__)
 
 # Hands the mail to a connected client: send_message or sendmail, awaited.
+# A kept connection is replaced after this long or this many messages (Postfix's smtp client:
+# smtp_connection_reuse_time_limit = 300 s; providers limit the messages of one connection).
+REUSE_SECONDS = 300.0
+REUSE_MESSAGES = 100
+
 Transmit = Callable[[aiosmtplib.SMTP], Awaitable[tuple[dict[str, aiosmtplib.SMTPResponse], str]]]
 
 
 class SmtpSender:
-    """Sends each message over its own SMTP connection (mail goes out at tens per minute at
-    most, so a kept-open connection would save nothing worth its staleness handling).
+    """Sends over one SMTP connection kept open from mail to mail, as an MTA does: a deadline
+    wave sends thousands of reports, and a connection of their own (TCP, STARTTLS and AUTH,
+    and an event loop to run them) cost each send several times what the sending itself
+    does. Before a kept connection is used again it must answer a NOOP (a server that closed
+    it meanwhile is met with a new one), and it is replaced after REUSE_SECONDS or
+    REUSE_MESSAGES, as Postfix's smtp client bounds its reuse. Any failure drops it.
 
-    Holds two pieces of state that must live as long as the process: the backoff while the
-    server is away and the rate limiter. Make one sender and keep it.
+    Holds state that must live as long as the process: the backoff while the server is away,
+    the rate limiter, and the connection with its event loop. Make one sender, keep it, and
+    close() it at the end.
     """
 
     def __init__(
@@ -78,6 +90,25 @@ class SmtpSender:
         )
         if settings.security == "plain" and not is_loopback(settings.host):
             log.warning("smtp: plain (unencrypted) connection to %s", settings.host)
+        self._runner: asyncio.Runner | None = None  # the event loop the connection lives on
+        self._kept: _Kept | None = None
+        self._lock = threading.Lock()  # one send at a time on the one connection
+        self._tls: ssl.SSLContext | None = None  # made once: loading the CA store is costly
+
+    def close(self) -> None:
+        """QUIT the kept connection, if any, and close its event loop. A send that still
+        hangs in another thread keeps them: the process is ending and takes them along."""
+        if not self._lock.acquire(timeout=1.0):
+            return
+        try:
+            runner, self._runner = self._runner, None
+            kept, self._kept = self._kept, None
+            if runner is not None:
+                with runner:  # closes the loop, whatever the QUIT does
+                    if kept is not None:
+                        runner.run(kept.quit())
+        finally:
+            self._lock.release()
 
     @property
     def reserve(self) -> int:
@@ -131,7 +162,7 @@ class SmtpSender:
                 retry_in=self.limiter.delay(0 if reply else self.reserve),
             )
         try:
-            refused = asyncio.run(self._send(transmit))
+            refused = self._run(transmit)
         except Exception as error:
             failure = classify(error)
             if isinstance(failure, TemporaryFailure) and failure.transport_down:
@@ -143,8 +174,29 @@ class SmtpSender:
             # The server took the mail for the other recipients; a retry would duplicate it.
             log.warning("smtp: %s refused by %s: %s", recipient, self.settings.host, response)
 
+    def _run(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
+        with self._lock:
+            if self._runner is None:
+                self._runner = asyncio.Runner()
+            try:
+                return self._runner.run(self._send(transmit))
+            except BaseException:
+                self._drop()  # whatever state the session is in, it is not worth keeping
+                raise
+
     async def _send(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
+        kept = self._kept if self._kept is not None and await self._kept.usable() else None
+        if kept is None:
+            self._drop()
+            kept = self._kept = _Kept(await self._connect(), time.monotonic())
+        refused, _reply = await transmit(kept.client)
+        kept.messages += 1
+        return refused
+
+    async def _connect(self) -> aiosmtplib.SMTP:
         settings = self.settings
+        if self._tls is None and settings.security != "plain":
+            self._tls = _tls_context(settings)
         client = aiosmtplib.SMTP(
             hostname=settings.host,
             port=settings.effective_port,
@@ -155,11 +207,43 @@ class SmtpSender:
             use_tls=settings.security == "tls",
             # True, not None: never fall back to plain text when STARTTLS was asked for.
             start_tls=settings.security == "starttls",
-            tls_context=None if settings.security == "plain" else _tls_context(settings),
+            tls_context=self._tls,
         )
-        async with client:
-            refused, _reply = await transmit(client)
-        return refused
+        await client.connect()
+        return client
+
+    def _drop(self) -> None:
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            kept.client.close()
+
+
+@dataclass
+class _Kept:
+    """The connection kept between sends, since when, and how many messages it carried."""
+
+    client: aiosmtplib.SMTP
+    since: float
+    messages: int = 0
+
+    async def usable(self) -> bool:
+        """Young enough to keep, and the server still answers on it."""
+        if time.monotonic() - self.since > REUSE_SECONDS or self.messages >= REUSE_MESSAGES:
+            await self.quit()
+            return False
+        if not self.client.is_connected:
+            return False
+        try:
+            await self.client.noop()
+        except (aiosmtplib.SMTPException, OSError):
+            return False  # the server closed it or went away: a new connection will tell
+        return True
+
+    async def quit(self) -> None:
+        try:
+            await self.client.quit()
+        except (aiosmtplib.SMTPException, OSError):
+            self.client.close()
 
 
 def classify(error: BaseException) -> SendFailure:

@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from time import monotonic, sleep
+from typing import Any
 
 import pytest
 from sqlalchemy import Engine
 
+from pbem.clock import run_due
 from pbem.clock.control import pause
 from pbem.config import Settings
 from pbem.daemon.courier import Courier
@@ -226,6 +229,9 @@ class _BulkLimited:
     def ready_in(self) -> float:
         return 30.0
 
+    def close(self) -> None:
+        pass
+
     def send(self, message: EmailMessage) -> None:
         if message["Auto-Submitted"] != "auto-replied":
             raise TemporaryFailure("rate limit", transport_down=True)
@@ -339,3 +345,39 @@ def test_mail_another_daemon_has_in_hand_is_looked_at_again_after_a_short_rest(
     assert inbox.pending() == []
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
     assert time.sleeps == pytest.approx([ELSEWHERE_SECONDS, ELSEWHERE_SECONDS, 1.0])
+
+
+def test_passes_that_only_take_mail_in_look_at_the_clocks_seconds_apart(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Looking at the clocks reads every running game: order mail that leaves its turn
+    waiting is taken in without a look, and the look comes CLOCK_SECONDS after the last. The
+    orders that complete a turn get their look at once: the turn resolves then."""
+    new_game(service, now)  # alice and bob; the turn resolves once both have sent orders
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(
+        service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
+    )
+    looks: list[float] = []
+    real_run_due = run_due
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        looks.append(time.clock())
+        return real_run_due(*args, **kwargs)
+
+    def mail(seat: str, number: int) -> Callable[[], None]:
+        raw = order_mail("g1", seat, f"pw-{seat}", "ADD 1\n", message_id=f"{seat}{number}@x")
+        return lambda: inbox.deliver(raw) and None
+
+    monkeypatch.setattr("pbem.intake.poll.run_due", counted)
+    monkeypatch.setattr("pbem.daemon.loop.CLOCK_SECONDS", 5.0)
+    quiet = [lambda: None] * 4
+    Scripted(time, mail("alice", 1), mail("bob", 1), mail("alice", 2), *quiet, daemon.request_stop)
+    daemon.run()
+
+    # At the start; not at alice's mail (1001); at bob's, which completes turn 1 (1002); not
+    # at alice's for turn 2 (1003), but 5 s after the last look.
+    assert looks == [1000.0, 1002.0, 1007.0]
+    assert [turn.number for turn in turns(service)] == [1, 2]
+    assert time.sleeps == [1.0] * 8

@@ -51,6 +51,12 @@ class LmtpRelay:
         self._delivered: Counter[str] = Counter()
         self._helo: dict[str, str] = {}
         self._login: dict[str, str] = {}
+        self._peers: dict[str, list[object]] = {}
+
+    def peers_of(self, address: str) -> list[object]:
+        """The client end (host, port) of the connection that carried each message to this
+        recipient, in order: one connection per distinct peer."""
+        return self._peers.get(address.lower(), [])
 
     def delivered_to(self, address: str) -> int:
         """How many messages went into Dovecot for this recipient."""
@@ -86,9 +92,9 @@ class LmtpRelay:
         # it started, and that mail is in the mailbox.
         host, login = session.host_name or "", str(session.auth_data or "")
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self._deliver, envelope, host, login)
+        return await loop.run_in_executor(None, self._deliver, envelope, host, login, session.peer)
 
-    def _deliver(self, envelope: Envelope, host: str, login: str) -> str:
+    def _deliver(self, envelope: Envelope, host: str, login: str, peer: object) -> str:
         content = envelope.original_content or b""
         try:
             with smtplib.LMTP("127.0.0.1", self.lmtp_port, timeout=10) as lmtp:
@@ -104,6 +110,7 @@ class LmtpRelay:
             self._delivered[address.lower()] += 1
             self._helo[address.lower()] = host
             self._login[address.lower()] = login
+            self._peers.setdefault(address.lower(), []).append(peer)
         return "250 2.0.0 delivered"
 
 

@@ -73,6 +73,51 @@ def test_starttls_and_tls_with_auth(world: MailWorld, security: str) -> None:
     assert world.relay.login_of(alice.address) == moderator.address
 
 
+@pytest.mark.parametrize("security", ["plain", "starttls", "tls"])
+def test_one_connection_carries_mail_after_mail(world: MailWorld, security: str) -> None:
+    """A deadline wave sends thousands: each send does not pay TCP, TLS and AUTH again."""
+    moderator, alice = world.account("moderator"), world.player("alice")
+    sender = SmtpSender(world.smtp_settings(moderator, security=security))
+    for number in (1, 2, 3):
+        sender.send(reply(alice.address, number=number))
+    sender.close()
+
+    assert len(alice.wait_for_mail(3)) == 3
+    assert len(set(world.relay.peers_of(alice.address))) == 1
+
+
+def test_a_connection_the_server_closed_is_replaced_without_a_failure(world: MailWorld) -> None:
+    alice = world.player("alice")
+    sender = SmtpSender(world.smtp_settings())
+    sender.send(reply(alice.address, number=1))
+    world.smtp["plain"].stop()  # closes every connection, the kept one too
+    world.smtp["plain"].start()
+    sender.send(reply(alice.address, number=2))
+    sender.close()
+
+    assert [m["Message-ID"] for m in alice.wait_for_mail(2)] == [
+        "<reply-1@pbem.test>",
+        "<reply-2@pbem.test>",
+    ]
+    first, second = world.relay.peers_of(alice.address)
+    assert first != second
+
+
+def test_a_connection_is_replaced_after_its_share_of_messages(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice = world.player("alice")
+    monkeypatch.setattr("pbem.mail.smtp.REUSE_MESSAGES", 2)
+    sender = SmtpSender(world.smtp_settings())
+    for number in (1, 2, 3):
+        sender.send(reply(alice.address, number=number))
+    sender.close()
+
+    assert len(alice.wait_for_mail(3)) == 3
+    peers = world.relay.peers_of(alice.address)
+    assert peers[0] == peers[1] != peers[2]
+
+
 def test_a_wrong_password_is_temporary_and_about_the_transport(
     world: MailWorld, caplog: pytest.LogCaptureFixture
 ) -> None:
