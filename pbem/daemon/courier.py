@@ -26,7 +26,7 @@ from pbem.games.outbox_rows import next_send_time, reply_due
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
-from pbem.store import transaction, utc
+from pbem.store import reading, utc
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class Courier:
         soon as the sender is ready; else sleep until woken (the schedule's outbox job at the
         next retry, a pass), at most the cap."""
         try:
-            with transaction(self.service.db) as session:
+            with reading(self.service.db) as session:
                 due = next_send_time(session)
         except Exception:  # the database away: the next drain will say so
             return self._cap
@@ -88,7 +88,7 @@ class Courier:
 
     def _reply_waiting(self) -> bool:
         try:
-            with transaction(self.service.db) as session:
+            with reading(self.service.db) as session:
                 return reply_due(session, self._clock())
         except Exception:  # the database away: the drain will say so
             return False

@@ -36,7 +36,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from pbem.clock.due import wakeups
 from pbem.games.outbox_rows import next_send_time
 from pbem.games.service import Service
-from pbem.store import transaction, utc
+from pbem.store import reading, utc
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class DaemonSchedule:
         """Each game's job at its next wakeup, from the database; jobs of games with nothing
         ahead (ended, paused, no deadline) are removed."""
         now = self._clock()
-        with transaction(self.service.db) as session:
+        with reading(self.service.db) as session:
             found = wakeups(session, now)
         wanted = {GAME_JOB + game_id: moment for game_id, moment in found.items()}
         for job in self.scheduler.get_jobs():
@@ -100,7 +100,7 @@ class DaemonSchedule:
         """The outbox's job at its next send time, from the database; none when nothing waits
         (new mail wakes the courier by other ways: a pass, the outbox watch)."""
         now = self._clock()
-        with transaction(self.service.db) as session:
+        with reading(self.service.db) as session:
             due = next_send_time(session)
         if due is None:
             if self.scheduler.get_job("outbox"):

@@ -42,11 +42,36 @@ class Receipt:
     clock_work: bool = False  # the mail may have made clock work due (MailContext.clock_work)
 
 
-def receive(service: Service, raw: bytes, *, now: datetime, commit: bool = True) -> Receipt:
-    """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`)."""
+@dataclass(frozen=True)
+class Looked:
+    """A mail read, and looked at before its transaction (look_ahead)."""
+
+    mail: IncomingMail
+    recorded: bool  # its Message-ID was recorded already
+
+
+def look_ahead(service: Service, raw: bytes) -> Looked:
+    """Read the mail, find whether it was recorded, and check its seat's password (see
+    _look_ahead): all that needs no transaction of the mail's, so that it may be done in
+    another thread while the mail before is handled (pbem.intake.ahead)."""
     mail = read_mail(raw, max_bytes=service.settings.mail.max_bytes)
+    return Looked(mail, _look_ahead(service, mail))
+
+
+def receive(
+    service: Service,
+    raw: bytes,
+    *,
+    now: datetime,
+    commit: bool = True,
+    looked: Looked | None = None,
+) -> Receipt:
+    """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
+    `looked`: the mail's look_ahead, done already."""
+    mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
-        if _look_ahead(service, mail):
+        recorded = looked.recorded if looked else _look_ahead(service, mail)
+        if recorded:
             return Receipt(mail.message_id, "duplicate", "already recorded")
         return _receive(service, raw, mail, now, commit)
     except IntegrityError:

@@ -19,7 +19,8 @@ from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
 from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
-from pbem.intake.intake import Receipt, receive
+from pbem.intake.ahead import Ahead
+from pbem.intake.intake import Looked, Receipt, receive
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
 from pbem.store.claims import Claims
@@ -81,16 +82,18 @@ def take_in(
     and of the mail another daemon had in hand (pbem.store.claims), which is left to it."""
     statuses: Counter[str] = Counter()
     try:
-        with Claims(service.db) as claims:
-            for item in inbox.pending():
+        with Claims(service.db) as claims, Ahead(service, claims) as ahead:
+            items = inbox.pending()
+            for index, item in enumerate(items):
                 if stop():
                     break
                 if not claims.take(item.key):
                     if report is not None:
                         report.elsewhere += 1
                     continue
+                ahead.begin(items, index)
                 try:
-                    receipt = _take_one(service, inbox, item, now)
+                    receipt = _take_one(service, inbox, item, now, ahead.result(item.key))
                 finally:
                     claims.release(item.key)
                 statuses[receipt.status] += 1
@@ -104,10 +107,12 @@ def take_in(
     return statuses
 
 
-def _take_one(service: Service, inbox: Inbox, item: InboxItem, now: datetime) -> Receipt:
-    """Receive one mail, then mark it done."""
+def _take_one(
+    service: Service, inbox: Inbox, item: InboxItem, now: datetime, looked: Looked | None
+) -> Receipt:
+    """Receive one mail (`looked` at ahead, or not), then mark it done."""
     with log_context(message=item.key):
-        receipt = receive(service, item.raw, now=now)
+        receipt = receive(service, item.raw, now=now, looked=looked)
     with log_context(game=receipt.game_id or "-", message=receipt.message_id):
         log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
     inbox.mark_done(item.key)  # after the commit: a crash before here means a redo

@@ -48,12 +48,14 @@ from pbem.mail.settings import SmtpSettings, is_loopback
 
 log = logging.getLogger(__name__)
 
-# Hands the mail to a connected client: send_message or sendmail, awaited.
 # A kept connection is replaced after this long or this many messages (Postfix's smtp client:
 # smtp_connection_reuse_time_limit = 300 s; providers limit the messages of one connection).
 REUSE_SECONDS = 300.0
 REUSE_MESSAGES = 100
+# A server answers a NOOP at once; one that does not in this long gets a new connection.
+NOOP_SECONDS = 5.0
 
+# Hands the mail to a connected client: send_message or sendmail, awaited.
 Transmit = Callable[[aiosmtplib.SMTP], Awaitable[tuple[dict[str, aiosmtplib.SMTPResponse], str]]]
 
 
@@ -234,7 +236,7 @@ class _Kept:
         if not self.client.is_connected:
             return False
         try:
-            await self.client.noop()
+            await self.client.noop(timeout=NOOP_SECONDS)
         except (aiosmtplib.SMTPException, OSError):
             return False  # the server closed it or went away: a new connection will tell
         return True

@@ -178,6 +178,19 @@ def test_replies_to_one_address_are_rate_limited(service: Service, now: datetime
     )
 
 
+def test_only_replies_count_towards_the_reply_limit(service: Service, now: datetime) -> None:
+    """An address that had more reports than the limit (a player in many games) still gets
+    its replies: the cheap count of every mail to it is only a first look."""
+    settings = replace(service.settings, limits=LimitSettings(replies_per_sender=2))
+    limited = Service(service.db, settings)
+    new_game(limited, now)  # a start mail to alice (and to bob)
+    new_game(limited, now, game="g2")  # another: alice has had two mails, no reply
+    receive(limited, mail("HELP", message_id="h1@x"), now=now)
+    receive(limited, mail("HELP", message_id="h2@x"), now=now)
+    receive(limited, mail("HELP", message_id="h3@x"), now=now)
+    assert len(outbox(limited, "reply")) == 2
+
+
 def test_a_crash_in_handling_quarantines_the_mail_without_reply(
     service: Service, now: datetime
 ) -> None:

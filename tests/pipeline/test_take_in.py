@@ -4,6 +4,7 @@ its password costs scrypt."""
 
 from __future__ import annotations
 
+import threading
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -65,3 +66,35 @@ def test_a_mail_taken_in_again_is_known_before_its_password_is_checked(
     assert once >= 1
     assert receive(service, raw, now=now).status == "duplicate"
     assert len(checks) == once
+
+
+def test_passwords_are_checked_ahead_in_threads_of_their_own_and_once(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A daemon just started pays scrypt once a seat: the next mails' checks run in other
+    threads (scrypt lets go of the interpreter) while one mail is handled, and the handling
+    finds them done. A mail another daemon has in hand is not looked at."""
+    new_game(service, now)
+    new_game(service, now, game="g2")
+    threads: list[str] = []
+    real_scrypt = passwords._scrypt
+
+    def watched(*args: Any) -> bytes:
+        threads.append(threading.current_thread().name.split("_")[0])
+        return real_scrypt(*args)
+
+    monkeypatch.setattr(passwords, "_scrypt", watched)
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())  # just started
+    inbox = MaildirInbox(tmp_path / "inbox")
+    seats = [("g1", "alice"), ("g1", "bob"), ("g2", "alice"), ("g2", "bob")]
+    keys = [
+        inbox.deliver(order_mail(game, seat, f"pw-{seat}", "ADD 1\n", message_id=f"{game}{seat}"))
+        for game, seat in seats
+    ]
+    shared = service.db.dialect.name == "postgresql"
+    with Claims(service.db) as other:
+        assert other.take(keys[2])
+        statuses = take_in(service, inbox, now=now)
+    assert statuses["accepted"] == (3 if shared else 4)
+    # The first mail is checked in line, the others ahead; each password once.
+    assert sorted(threads) == ["MainThread"] + ["pbem-ahead"] * (2 if shared else 3)
