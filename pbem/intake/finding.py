@@ -43,6 +43,11 @@ def line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
 
 
+def unread(mail: IncomingMail, max_lines: int) -> bool:
+    """Whether the mail is refused before a line of it is read (too big or too long)."""
+    return mail.too_big or line_count(mail.text) > max_lines
+
+
 def _readable(envelope: Envelope) -> bool:
     if envelope.game or envelope.referee:
         return True

@@ -16,6 +16,7 @@ from pbem.games.games import find_seat
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
+from pbem.intake.finding import unread
 from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
 from pbem.passwords import verify_password
@@ -115,12 +116,16 @@ def _look_ahead(service: Service, mail: IncomingMail) -> bool:
     seat's password is checked here. scrypt takes about 50 ms; inside the transaction it would
     hold the write lock (SQLite) that long, keeping the courier's sends and every other writer
     waiting. The check inside then finds the password verified (pbem.passwords) and costs an
-    HMAC; a wrong one fails both, and is told there."""
-    envelope = parse_envelope(mail.text)
+    HMAC; a wrong one fails both, and is told there. A mail refused unread (too big, too
+    long) is not parsed here: walking 100,000 lines would hold up the mails behind it."""
+    readable = not unread(mail, service.settings.limits.max_mail_lines)
+    envelope = parse_envelope(mail.text) if readable else None
     with reading(service.db) as session:
         if _seen(session, mail.message_id):
             return True
-        if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
+        if envelope is None or envelope.problem:
+            return False
+        if not (envelope.game and envelope.seat and envelope.password):
             return False  # no password to check, or one in a quoted or attached text: inside
         seat = find_seat(session, envelope.game, envelope.seat)
         stored = seat.password_hash if seat is not None else None

@@ -14,7 +14,10 @@ from sqlmodel import select
 from pbem import passwords
 from pbem.config import LimitSettings, SecuritySettings
 from pbem.games.service import Service
+from pbem.intake import finding, intake
+from pbem.intake.finding import line_count
 from pbem.intake.intake import receive
+from pbem.mail import envelope
 from pbem.passwords import verify_password
 from pbem.store import Seat, loads, transaction
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
@@ -230,6 +233,31 @@ def test_a_mail_over_the_size_limit_gets_a_short_refusal(service: Service, now: 
         'Your mail "orders" was not processed:\nmail is 2.5 MB, over the 2.0 MB limit\n'
     )
     assert orders(service) == []
+
+
+def test_a_mail_over_the_line_limit_is_refused_without_being_walked(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Walking a 100,000-line mail for its envelope takes seconds: a mail refused unread is
+    never parsed, neither before its transaction (the password look) nor in it."""
+    new_game(service, now)
+    walked: list[int] = []
+    real_parse = envelope.parse_envelope
+
+    def counted(text: str) -> envelope.Envelope:
+        walked.append(line_count(text))
+        return real_parse(text)
+
+    monkeypatch.setattr(intake, "parse_envelope", counted)
+    monkeypatch.setattr(finding, "parse_envelope", counted)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n" * 6_000)
+    receipt = receive(service, raw, now=now)
+    assert (receipt.status, quarantined(service)[0].reason) == ("quarantined", "too-long")
+    assert "the mail has 6,001 lines" in body(receipt.replies[0])
+    assert walked == []
+    later = order_mail("g1", "bob", "pw-bob", "ADD 1\n", sender="bob@example.org", message_id="m2")
+    assert receive(service, later, now=now).status == "accepted"
+    assert walked  # the watch is on the parse the intake uses
 
 
 def test_a_seat_hash_of_an_older_cost_is_upgraded_when_its_password_is_used(
