@@ -7,11 +7,13 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from sqlalchemy import and_
+from sqlalchemy.sql.expression import ColumnClause
 from sqlmodel import Session, col, select
 
 from engine import get_ruleset
@@ -21,13 +23,46 @@ from pbem.store import Game, OrderSet, Seat, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
 
-@dataclass(frozen=True)
-class Facts:
-    """One running game's pending turn as the clock sees it at `now`."""
+class GameView(Protocol):
+    """What the clock reads of a game: a Game, or a row of running_facts's light read."""
 
-    game: Game
-    turn: Turn
-    asked: tuple[Seat, ...]  # the seats the ruleset wants orders from, in seat order
+    id: str
+    ruleset: str
+    status: str
+    early_processing: bool
+    timezone: str
+    grace_seconds: int
+    reminders: str
+    wait_for_absent: bool
+    paused_at: datetime | None
+
+
+class TurnView(Protocol):
+    number: int
+    state_before: str
+    deadline: datetime | None
+    opened_at: datetime | None
+
+
+class SeatView(Protocol):
+    name: str
+    status: str
+    absent_until: date | None
+
+
+G = TypeVar("G", bound=GameView)
+T = TypeVar("T", bound=TurnView)
+S = TypeVar("S", bound=SeatView)
+
+
+@dataclass(frozen=True)
+class Facts(Generic[G, T, S]):
+    """One running game's pending turn as the clock sees it at `now`: of its rows (facts_of,
+    to change them) or of read-only rows (running_facts, to decide what to do)."""
+
+    game: G
+    turn: T
+    asked: tuple[S, ...]  # the seats the ruleset wants orders from, in seat order
     ordered: frozenset[str]  # seats whose orders are in
     now: datetime
 
@@ -35,14 +70,14 @@ class Facts:
     def paused(self) -> bool:
         return self.game.paused_at is not None
 
-    def absent(self, seat: Seat) -> bool:
+    def absent(self, seat: S) -> bool:
         until = seat.absent_until
         return until is not None and self.now < absence_end(until, self.game.timezone)
 
-    def missing(self) -> list[Seat]:
+    def missing(self) -> list[S]:
         return [seat for seat in self.asked if seat.name not in self.ordered]
 
-    def required(self) -> list[Seat]:
+    def required(self) -> list[S]:
         """Missing seats that early processing waits for: active (not abandoned, nor taken
         out by a referee), and not away unless the game waits for absent seats."""
         return [
@@ -51,7 +86,7 @@ class Facts:
             if seat.status == "active" and (self.game.wait_for_absent or not self.absent(seat))
         ]
 
-    def blocking(self) -> list[Seat]:
+    def blocking(self) -> list[S]:
         """Missing seats that hold the turn past its deadline (wait_for_absent): those away
         at the deadline. They hold it until their absence ends, also once it has ended."""
         deadline = self.turn.deadline
@@ -65,7 +100,7 @@ class Facts:
             and absence_end(seat.absent_until, self.game.timezone) > utc(deadline)
         ]
 
-    def remindable(self) -> list[Seat]:
+    def remindable(self) -> list[S]:
         return [s for s in self.missing() if s.status == "active" and not self.absent(s)]
 
     def due_at(self) -> datetime | None:
@@ -113,17 +148,18 @@ class Facts:
         return [(offset, moment) for offset, moment in times if opened is None or moment >= opened]
 
 
-def facts_of(session: Session, game: Game, now: datetime) -> Facts | None:
+def facts_of(session: Session, game: Game, now: datetime) -> Facts[Game, Turn, Seat] | None:
     turn = pending_turn(session, game)
     if turn is None:
         return None
     ordered = frozenset(stored_orders(session, game.id, turn.number))
-    return _facts(game, turn, seats_of(session, game.id), ordered, now)
+    return facts_from(game, turn, seats_of(session, game.id), ordered, now)
 
 
-def _facts(
-    game: Game, turn: Turn, seats: list[Seat], ordered: frozenset[str], now: datetime
-) -> Facts:
+def facts_from(
+    game: G, turn: T, seats: Sequence[S], ordered: frozenset[str], now: datetime
+) -> Facts[G, T, S]:
+    """The Facts of a game's pending turn from its rows, read already by the caller."""
     by_name = {seat.name: seat for seat in seats}
     wanted = _seats_to_order(game.ruleset, turn.state_before)
     asked = tuple(by_name[name] for name in wanted if name in by_name)
@@ -162,27 +198,44 @@ class _SeatsAsked:
 _SEATS_ASKED = _SeatsAsked()
 
 
-def running_facts(session: Session, now: datetime) -> Iterator[Facts]:
-    """facts_of every running game, in four queries whatever their number: every pass of the
-    daemon reads them, and a thousand games asked one by one took seconds."""
-    running = Game.status == "running"
-    games = session.exec(select(Game).where(running).order_by(col(Game.id))).all()
-    pending = and_(col(Turn.game_id) == col(Game.id), col(Turn.number) == col(Game.turn))
-    query = select(Turn).join(Game, pending).where(running)
-    turns = {turn.game_id: turn for turn in session.exec(query)}
-    seats: dict[str, list[Seat]] = defaultdict(list)
-    in_order = (col(Seat.game_id), col(Seat.position))
-    for seat in session.exec(select(Seat).join(Game).where(running).order_by(*in_order)):
-        seats[seat.game_id].append(seat)
+Clock = Facts[GameView, TurnView, SeatView]
+
+
+def running_facts(session: Session, now: datetime) -> Iterator[Clock]:
+    """The Facts of every running game, in four queries whatever their number: every pass
+    of the daemon reads them. Read as plain rows, not entities: building 16,000 entities for
+    a thousand games took most of a second, and the daemon looks every few seconds. What is
+    decided from them is done on the game's rows read again under its lock (facts_of)."""
+    game, turn, seat = Game.__table__.c, Turn.__table__.c, Seat.__table__.c  # type: ignore[attr-defined]
+    running = game.status == "running"
+    games = session.exec(select(*_columns(game, GameView)).where(running).order_by(game.id)).all()
+    pending = and_(turn.game_id == game.id, turn.number == game.turn)
+    turn_rows = select(turn.game_id, *_columns(turn, TurnView)).join_from(Turn, Game, pending)
+    turns = {row.game_id: row for row in session.exec(turn_rows.where(running))}
+    seats: dict[str, list[SeatView]] = defaultdict(list)
+    seat_rows = select(seat.game_id, *_columns(seat, SeatView)).join_from(Seat, Game)
+    for row in session.exec(seat_rows.where(running).order_by(seat.game_id, seat.position)):
+        seats[row.game_id].append(cast(SeatView, row))
     ordered: dict[str, set[str]] = defaultdict(set)
     this_turn = and_(col(OrderSet.game_id) == col(Game.id), col(OrderSet.turn) == col(Game.turn))
     for game_id, seat_name in session.exec(
         select(OrderSet.game_id, OrderSet.seat).join(Game, this_turn).where(running)
     ):
         ordered[game_id].add(seat_name)
-    for game in games:
-        if game.id in turns:
-            yield _facts(game, turns[game.id], seats[game.id], frozenset(ordered[game.id]), now)
+    for row in games:
+        if row.id in turns:
+            yield facts_from(
+                cast(GameView, row),
+                cast(TurnView, turns[row.id]),
+                seats[row.id],
+                frozenset(ordered[row.id]),
+                now,
+            )
+
+
+def _columns(table: Any, view: type) -> list[ColumnClause[Any]]:
+    """The table's columns a view names."""
+    return [table[name] for name in view.__annotations__]
 
 
 def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, int]]:
@@ -192,7 +245,7 @@ def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, 
     return {(row.seat, row.before_seconds) for row in session.exec(query)}
 
 
-def reminders_due(facts: Facts, sent: set[tuple[str, int]]) -> list[tuple[Seat, timedelta]]:
+def reminders_due(facts: Facts[G, T, S], sent: set[tuple[str, int]]) -> list[tuple[S, timedelta]]:
     """(seat, offset) of each reminder to send now. Only the nearest offset that has come is
     sent (after an outage, one reminder rather than a burst), and never to a seat that had
     it, or a nearer one, this turn."""
@@ -214,7 +267,7 @@ def reminders_due(facts: Facts, sent: set[tuple[str, int]]) -> list[tuple[Seat, 
     ]
 
 
-def wakeup(facts: Facts) -> datetime | None:
+def wakeup(facts: Clock) -> datetime | None:
     """The next moment after `now` at which something may fall due in this game."""
     if facts.paused:
         return None

@@ -25,6 +25,7 @@ from typing import TypeVar
 from sqlmodel import Session, select
 
 from pbem.clock.due import (
+    Clock,
     Facts,
     facts_of,
     reminders_due,
@@ -38,7 +39,7 @@ from pbem.games.audit import audit
 from pbem.games.games import seats_of
 from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.store import Game, Referee, reading, transaction, utc
+from pbem.store import Game, Referee, Seat, Turn, reading, transaction, utc
 from pbem.store.models import ClockReminder
 
 log = logging.getLogger(__name__)
@@ -98,12 +99,12 @@ def run_due(
     return summary
 
 
-def _running(service: Service, now: datetime) -> list[Facts]:
+def _running(service: Service, now: datetime) -> list[Clock]:
     with reading(service.db) as session:
         return list(running_facts(session, now))
 
 
-def _overdue(facts: Facts, threshold: timedelta) -> bool:
+def _overdue(facts: Clock, threshold: timedelta) -> bool:
     """Did the deadline pass more than `threshold` ago (the daemon was not running)?"""
     late = facts.overdue_by()
     return late is not None and late > threshold
@@ -123,7 +124,7 @@ def _guarded(
         return None
 
 
-def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts | None:
+def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts[Game, Turn, Seat] | None:
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
     return facts_of(session, game, now) if game is not None else None
 

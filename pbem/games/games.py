@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -76,11 +77,17 @@ def waiting_seats(
     state = state if state is not None else loads(turn.state_before)
     expected = get_ruleset(game.ruleset).seats_to_order(state)
     have = stored_orders(session, game.id, turn.number)
+    return still_waiting(expected, have, seats_of(session, game.id))
+
+
+def still_waiting(expected: list[str], have: Collection[str], seats: list[Seat]) -> list[str]:
+    """Of the seats a turn wants orders from (`expected`), those whose orders are not in
+    (`have`) and that somebody plays (`seats`: the game's)."""
     # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
     # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
     # Nor for a seat the bot plays (pbem/referee/bots.py).
     out = (*NO_PLAYER, "abandoned", BOT)
-    absent = {s.name for s in seats_of(session, game.id) if s.status in out}
+    absent = {s.name for s in seats if s.status in out}
     return [seat for seat in expected if seat not in have and seat not in absent]
 
 

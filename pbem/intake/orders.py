@@ -5,11 +5,11 @@ check reply: accepted, rejected with reasons, ignored, replaced or not, deadline
 from __future__ import annotations
 
 from engine import get_ruleset
-from pbem.clock.due import facts_of
+from pbem.clock.due import Facts, facts_from
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.games import paused_turn, pending_turn, stored_orders, waiting_seats
+from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -41,13 +41,18 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
         hold_reply(context, game, seat, held_row, turn)
         return
     state = loads(turn.state_before)
-    parsed = get_ruleset(game.ruleset).parse_orders(state, seat.name, text)
-    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines])
+    ruleset = get_ruleset(game.ruleset)
+    parsed = ruleset.parse_orders(state, seat.name, text)
+    have = stored_orders(context.session, game.id, turn.number)
+    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines], have)
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = check_lines(lines, parsed, envelope)
-    waiting = waiting_seats(context.session, game, turn, state)
-    resolves_now = context.clock_work = _resolves_now(context, game)
+    # The turn's orders and seats are read once here, for the reply and the clock's test.
+    seats = seats_of(context.session, game.id)
+    waiting = still_waiting(ruleset.seats_to_order(state), have, seats)
+    facts = facts_from(game, turn, seats, frozenset(have), context.now)
+    resolves_now = context.clock_work = _resolves_now(facts)
     context.finish(
         "accepted",
         f"orders stored for {seat.name}, turn {turn.number}: "
@@ -71,12 +76,12 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     )
 
 
-def _resolves_now(context: MailContext, game: Game) -> bool:
+def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:
     """Will the turn be resolved at once, for every order it waits for being in? Then the
     reply must not invite changes. The clock's own test, so that it says what will happen
-    (a seat away is not waited for, unless the game waits for absent seats)."""
-    facts = facts_of(context.session, game, context.now)
-    return facts is not None and facts.all_in()
+    (a seat away is not waited for, unless the game waits for absent seats). A paused
+    game's turn waits for the game to resume."""
+    return facts.game.status == "running" and facts.all_in()
 
 
 def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
@@ -103,10 +108,18 @@ def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope)
 
 
 def store_orders(
-    context: MailContext, game: Game, seat: Seat, number: int, text: str, line_map: list[int]
+    context: MailContext,
+    game: Game,
+    seat: Seat,
+    number: int,
+    text: str,
+    line_map: list[int],
+    have: dict[str, OrderSet] | None = None,
 ) -> OrderSet:
-    """The whole order text replaces whatever the seat sent before for turn `number`."""
-    row = stored_orders(context.session, game.id, number).get(seat.name)
+    """The whole order text replaces whatever the seat sent before for turn `number`.
+    `have`: the turn's stored orders, if the caller read them; the new row goes in it."""
+    have = have if have is not None else stored_orders(context.session, game.id, number)
+    row = have.get(seat.name)
     if row is None:
         row = OrderSet(
             game_id=game.id,
@@ -125,4 +138,5 @@ def store_orders(
     row.received_at = utc(context.now)
     context.session.add(row)
     context.session.flush()
+    have[seat.name] = row
     return row

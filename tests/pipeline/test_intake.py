@@ -308,5 +308,8 @@ def _database_held(service: Service) -> bool:
             other.close()
         return False
     with service.db.connect() as connection:
-        query = "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
+        query = (
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE state = 'idle in transaction' AND datname = current_database()"
+        )
         return bool(connection.exec_driver_sql(query).scalar())
