@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/fuzz.py
 	$(BIN)/python bench/passwords.py
 	$(BIN)/python bench/pictures.py
+	$(BIN)/python bench/clock_look.py
 	$(BIN)/python bench/scale.py
 
 clean:
