@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,7 +25,7 @@ def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": busy_seconds})
         event.listen(engine, "connect", _sqlite_pragmas)
-        event.listen(engine, "begin", _sqlite_begin_immediate)
+        _WriterQueue(busy_seconds).watch(engine)
         return engine
     try:
         return create_engine(url, pool_pre_ping=True)
@@ -42,13 +44,69 @@ def transient(error: BaseException) -> bool:
     return isinstance(error, DBAPIError) and bool(error.connection_invalidated)
 
 
-def _sqlite_begin_immediate(connection: Any) -> None:
-    # Every pipeline transaction writes. Taking the write lock at BEGIN makes a second process
-    # wait its turn (up to the timeout) instead of failing when its read snapshot turns stale
-    # at its first write, and serialises intake with turn resolution as FOR UPDATE does on
-    # PostgreSQL. A `reading` session only reads: it neither waits for the lock nor takes it.
-    reads_only = connection.get_execution_options().get(_READING, False)
-    connection.exec_driver_sql("BEGIN" if reads_only else "BEGIN IMMEDIATE")
+class _WriterQueue:
+    """SQLite's write lock taken at BEGIN, and handed between this process's threads in the
+    order they asked for it.
+
+    Every pipeline transaction writes. Taking the write lock at BEGIN makes a second process
+    wait its turn (up to the timeout) instead of failing when its read snapshot turns stale at
+    its first write, and serialises intake with turn resolution as FOR UPDATE does on
+    PostgreSQL. A `reading` session only reads: it neither waits for the lock nor takes it.
+
+    Between threads, SQLite's own wait is unfair: a waiter sleeps up to 100 ms between tries,
+    and a thread that commits and begins again at once takes the lock every time. In a
+    deadline wave the turns, back to back, kept the courier from recording a sent mail for
+    seconds (bench/scale.py), and the check replies waited behind it. So the threads queue
+    here first, first come first served; another process still meets SQLite's wait. A thread
+    that has waited `patience` seconds goes on to SQLite's wait without its place."""
+
+    _HOLDS = "pbem_write_turn"  # in a connection's info while its transaction has the turn
+
+    def __init__(self, patience: float) -> None:
+        self.patience = patience
+        self._mutex = threading.Lock()
+        self._held = False
+        self._waiting: deque[threading.Event] = deque()
+
+    def watch(self, engine: Engine) -> None:
+        event.listen(engine, "begin", self._begin)
+        event.listen(engine, "commit", self._end)
+        event.listen(engine, "rollback", self._end)
+        event.listen(engine, "checkin", lambda _dbapi, record: self._give_back(record.info))
+
+    def _begin(self, connection: Any) -> None:
+        if connection.get_execution_options().get(_READING, False):
+            connection.exec_driver_sql("BEGIN")
+            return
+        if self._take():
+            connection.info[self._HOLDS] = True
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def _end(self, connection: Any) -> None:
+        self._give_back(connection.info)
+
+    def _give_back(self, info: dict[str, Any]) -> None:
+        if info.pop(self._HOLDS, False):
+            with self._mutex:
+                if self._waiting:
+                    self._waiting.popleft().set()  # handed on: it stays held
+                else:
+                    self._held = False
+
+    def _take(self) -> bool:
+        with self._mutex:
+            if not self._held:
+                self._held = True
+                return True
+            turn = threading.Event()
+            self._waiting.append(turn)
+        if turn.wait(self.patience):
+            return True
+        with self._mutex:
+            if turn.is_set():  # handed on just as the wait ended
+                return True
+            self._waiting.remove(turn)
+            return False
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
