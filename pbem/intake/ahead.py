@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from types import TracebackType
 
 from pbem.games.protocols import InboxItem
 from pbem.games.service import Service
@@ -23,8 +22,7 @@ AHEAD = 2  # mails looked at ahead, and threads to do it
 
 
 class Ahead:
-    """The look-aheads of one batch of mail (a context manager: leaving it waits for the
-    looks begun, and drops the ones not begun)."""
+    """The look-aheads of one batch of mail; `close` it (contextlib.closing) when done."""
 
     def __init__(self, service: Service, claims: Claims) -> None:
         self._service = service
@@ -32,15 +30,8 @@ class Ahead:
         self._pool = ThreadPoolExecutor(AHEAD, thread_name_prefix="pbem-ahead")
         self._looks: dict[str, Future[Looked]] = {}
 
-    def __enter__(self) -> Ahead:
-        return self
-
-    def __exit__(
-        self,
-        _type: type[BaseException] | None,
-        _error: BaseException | None,
-        _trace: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
+        """Wait for the looks begun; drop the ones not begun."""
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def begin(self, items: Sequence[InboxItem], index: int) -> None:

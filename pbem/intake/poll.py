@@ -11,6 +11,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -82,7 +83,7 @@ def take_in(
     and of the mail another daemon had in hand (pbem.store.claims), which is left to it."""
     statuses: Counter[str] = Counter()
     try:
-        with Claims(service.db) as claims, Ahead(service, claims) as ahead:
+        with Claims(service.db) as claims, closing(Ahead(service, claims)) as ahead:
             items = inbox.pending()
             for index, item in enumerate(items):
                 if stop():
