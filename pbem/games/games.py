@@ -25,14 +25,23 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
 
 
 def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
-    for seat in seats_of(session, game_id):
+    return seat_named(seats_of(session, game_id), name)
+
+
+def seat_named(seats: list[Seat], name: str) -> Seat | None:
+    for seat in seats:
         if seat.name.lower() == name.lower():
             return seat
     return None
 
 
-def find_game(session: Session, game_id: str) -> Game | None:
+def find_game(session: Session, game_id: str, *, lock: bool = False) -> Game | None:
+    """The game, `lock`ed: read (again) under its row's lock (PostgreSQL; SQLite's write
+    transaction holds the whole database), so that it is as the last commit left it and a
+    turn being resolved in another process finishes first, or waits for this transaction."""
     # Game ids are stored lower-cased, and players may type them in any case.
+    if lock:
+        return session.get(Game, game_id.lower(), with_for_update=True, populate_existing=True)
     return session.get(Game, game_id.lower())
 
 

@@ -4,7 +4,7 @@ address, never to whoever claims to be it."""
 
 from __future__ import annotations
 
-from pbem.games.games import NO_PLAYER, find_game, find_seat, seats_of
+from pbem.games.games import NO_PLAYER, find_game, find_seat, seat_named, seats_of
 from pbem.games.played import BOT
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
@@ -28,7 +28,9 @@ def find_running_game(
     if not envelope.game:
         context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
         return None
-    game = find_game(context.session, envelope.game)
+    # Locked at its first read: whatever the mail does to the game, no turn of it is
+    # resolved meanwhile (orders are never stored for a turn resolved in between).
+    game = find_game(context.session, envelope.game, lock=True)
     if game is None:
         context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
         return None
@@ -53,9 +55,10 @@ def authenticate(
     if game is None:
         return None
     sender = context.mail.sender
-    seat = find_seat(context.session, game.id, envelope.seat) if envelope.seat else None
+    context.seats = seats_of(context.session, game.id)
+    seat = seat_named(context.seats, envelope.seat) if envelope.seat else None
     if seat is None:
-        names = ", ".join(s.name for s in seats_of(context.session, game.id))
+        names = ", ".join(s.name for s in context.seats)
         wanted = envelope.seat or "(none)"
         context.quarantine(
             "unknown-seat",

@@ -14,7 +14,7 @@ from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, replies_allowed
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.reading import IncomingMail
-from pbem.store import InboundMessage, Outbox, Quarantine, Referee, flushed_id, utc
+from pbem.store import InboundMessage, Outbox, Quarantine, Referee, Seat, flushed_id, utc
 from pbem.templates import render
 
 
@@ -29,6 +29,8 @@ class MailContext:
     # May the mail have made clock work due (a turn complete, a deadline or a seat changed)?
     # Only order mail that leaves its turn waiting says no: the bulk of a deadline's mail.
     clock_work: bool = True
+    # The seats of the mail's game, as authenticate read them in this transaction.
+    seats: list[Seat] = field(default_factory=list)
 
     def finish(self, status: str, outcome: str) -> None:
         self.inbound.status = status

@@ -95,11 +95,13 @@ def _receive(
     with new_session(service.db) as session:
         tx = session.begin()
         try:
-            if _seen(session, mail.message_id):
+            # The look-ahead found it unrecorded; if it was recorded since (the same mail twice
+            # in the inbox, another daemon), the Message-ID's unique index says so here.
+            try:
+                inbound = _record(session, raw, mail, now)
+            except IntegrityError:
                 return Receipt(mail.message_id, "duplicate", "already recorded")
-            context = MailContext(
-                session, service.settings, _record(session, raw, mail, now), mail, now
-            )
+            context = MailContext(session, service.settings, inbound, mail, now)
             handle(context)
             receipt = _receipt(context)
             if commit:

@@ -9,7 +9,7 @@ from pbem.clock.due import Facts, facts_from
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
+from pbem.games.games import paused_turn, pending_turn, still_waiting, stored_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -48,10 +48,10 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = check_lines(lines, parsed, envelope)
-    # The turn's orders and seats are read once here, for the reply and the clock's test.
-    seats = seats_of(context.session, game.id)
-    waiting = still_waiting(ruleset.seats_to_order(state), have, seats)
-    facts = facts_from(game, turn, seats, frozenset(have), context.now)
+    # The turn's orders are read once, and its seats were by authenticate: for the reply
+    # and the clock's test.
+    waiting = still_waiting(ruleset.seats_to_order(state), have, context.seats)
+    facts = facts_from(game, turn, context.seats, frozenset(have), context.now)
     resolves_now = context.clock_work = _resolves_now(facts)
     context.finish(
         "accepted",
@@ -86,9 +86,7 @@ def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:
 
 def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
     """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
-    # Lock the game row so that a turn being resolved in another process finishes first (or
-    # waits for us): orders are never stored for a turn that is already resolved.
-    context.session.refresh(game, with_for_update=True)
+    # authenticate read the game under its row's lock: no turn of it is resolved meanwhile.
     turn = pending_turn(context.session, game) or paused_turn(context.session, game)
     if turn is None:
         why = "has not begun" if game.status == "open" else f"is {game.status}"

@@ -16,7 +16,7 @@ from pbem.config import LimitSettings, SecuritySettings
 from pbem.games.service import Service
 from pbem.intake import finding, intake
 from pbem.intake.finding import line_count
-from pbem.intake.intake import receive
+from pbem.intake.intake import look_ahead, receive
 from pbem.mail import envelope
 from pbem.passwords import verify_password
 from pbem.store import Seat, loads, transaction
@@ -154,6 +154,23 @@ def test_a_message_id_seen_before_is_not_applied_again(service: Service, now: da
     assert again.replies == []
     assert len(inbound(service)) == 1
     assert len(outbox(service, "reply")) == 1
+
+
+def test_a_mail_recorded_after_it_was_looked_at_is_still_not_applied_again(
+    service: Service, now: datetime
+) -> None:
+    """The look-ahead found it unrecorded, then the same mail (twice in the inbox, or taken
+    in by another daemon) was recorded: the Message-ID's unique index stops it at its record."""
+    new_game(service, now)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n")
+    looked = look_ahead(service, raw)
+    assert not looked.recorded
+    assert receive(service, raw, now=now).status == "accepted"
+    again = receive(service, raw, now=now, looked=looked)
+    assert (again.status, again.outcome, again.replies) == ("duplicate", "already recorded", [])
+    assert len(inbound(service)) == 1
+    assert len(outbox(service, "reply")) == 1
+    assert len(orders(service)) == 1
 
 
 def test_auto_replies_and_bounces_are_recorded_never_answered(
