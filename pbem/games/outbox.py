@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, func
+from sqlalchemy import ColumnElement, func, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -32,6 +32,7 @@ from pbem.games.outbox_rows import (
     is_waiting,
     last_sent_before,
     next_rows,
+    waiting,
 )
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
@@ -43,6 +44,11 @@ from pbem.store import Outbox, Referee, reading, transaction, utc
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
+# The columns a drain reads of a row it may send: the mail, and whether it is still due.
+_SENDING: tuple[Any, ...] = (
+    Outbox.raw, Outbox.game_id, Outbox.message_id, Outbox.sent_at, Outbox.bounced_at,
+    Outbox.dropped_at, Outbox.next_attempt_at, Outbox.expires_at,
+)  # fmt: skip
 # Outbox rows read at a time by a drain: a reply queued meanwhile waits at most this many sends.
 READ_AHEAD = 10
 
@@ -207,11 +213,11 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
     row meanwhile is left alone: the mail may then have gone twice, with one Message-ID (at
     least once, as after a crash)."""
     with reading(service.db) as session:
-        row = session.get(Outbox, row_id)
-        if row is None or not is_due(row, now):
+        sending = session.execute(select(*_SENDING).where(Outbox.id == row_id)).first()
+        if sending is None or not is_due(sending, now):
             return "skipped", ""
-        stale = expired(row, now)
-        raw, game, message_id = row.raw, row.game_id or "-", row.message_id
+        stale = expired(sending, now)
+        raw, game, message_id = sending.raw, sending.game_id or "-", sending.message_id
     if stale:
         with transaction(service.db) as session:
             row = session.get(Outbox, row_id)
@@ -220,6 +226,8 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
             return _drop(row, now)
     with log_context(game=game, message=message_id):
         failure = _send(sender, raw, message_id)
+        if failure is None:
+            return _record_sent(service, row_id, message_id, now)
         with transaction(service.db) as session:
             # The mail itself is not read again: only what became of it is written.
             keep = [defer(Outbox.raw)]  # type: ignore[arg-type]
@@ -228,6 +236,21 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
                 log.warning("outbox: another drain recorded %s meanwhile", message_id)
                 return "skipped", ""
             return _record(session, service.settings, row, failure, now), row.last_error
+
+
+def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
+    """A sent mail recorded in one statement (as _record would: the hot path of a drain),
+    unless another drain recorded the row meanwhile."""
+    sent = (
+        update(Outbox)
+        .where(col(Outbox.id) == row_id, *waiting())
+        .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
+    )
+    with transaction(service.db) as session:
+        if session.execute(sent).rowcount != 1:  # type: ignore[attr-defined]
+            log.warning("outbox: another drain recorded %s meanwhile", message_id)
+            return "skipped", ""
+    return "sent", ""
 
 
 def _deliver_claimed(

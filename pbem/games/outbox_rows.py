@@ -5,7 +5,7 @@ flushes a destination's queue once it takes mail again)."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, or_
 from sqlmodel import Session, col, select
@@ -25,11 +25,25 @@ def waiting() -> tuple[Any, ...]:
     )
 
 
-def is_waiting(row: Outbox) -> bool:
+class RowState(Protocol):
+    """What is_waiting and is_due read of a row: an Outbox, or its columns alone (a drain
+    reads them so, not the whole entity, for each mail it sends)."""
+
+    @property
+    def sent_at(self) -> datetime | None: ...
+    @property
+    def bounced_at(self) -> datetime | None: ...
+    @property
+    def dropped_at(self) -> datetime | None: ...
+    @property
+    def next_attempt_at(self) -> datetime | None: ...
+
+
+def is_waiting(row: RowState) -> bool:
     return row.sent_at is None and row.bounced_at is None and row.dropped_at is None
 
 
-def is_due(row: Outbox, now: datetime) -> bool:
+def is_due(row: RowState, now: datetime) -> bool:
     if not is_waiting(row):
         return False  # another drain got here first
     return row.next_attempt_at is None or utc(row.next_attempt_at) <= utc(now)

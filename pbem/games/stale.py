@@ -16,7 +16,7 @@ Replies to players, reports and game-end mails carry neither and are never dropp
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import or_, update
 from sqlmodel import Session, col
@@ -70,7 +70,12 @@ def _drop(session: Session, which: Any, reason: str, now: datetime) -> int:
     return session.execute(query).rowcount  # type: ignore[attr-defined]
 
 
-def expired(row: Outbox, now: datetime) -> bool:
+class Expiring(Protocol):
+    @property
+    def expires_at(self) -> datetime | None: ...
+
+
+def expired(row: Expiring, now: datetime) -> bool:
     return row.expires_at is not None and utc(row.expires_at) <= utc(now)
 
 

@@ -29,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email import message_from_bytes
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
 from typing import cast
 
@@ -54,6 +54,11 @@ REUSE_SECONDS = 300.0
 REUSE_MESSAGES = 100
 # A server answers a NOOP at once; one that does not in this long gets a new connection.
 NOOP_SECONDS = 5.0
+# A connection that carried a mail this recently is used again without a NOOP first: in a
+# deadline wave the NOOP's round trip cost as much as a send. Servers close idle connections
+# after minutes (Postfix: 300 s); one closed sooner fails the send at its first command,
+# which is then made on a new connection.
+FRESH_SECONDS = 2.0
 
 # Hands the mail to a connected client: send_message or sendmail, awaited.
 Transmit = Callable[[aiosmtplib.SMTP], Awaitable[tuple[dict[str, aiosmtplib.SMTPResponse], str]]]
@@ -146,7 +151,7 @@ class SmtpSender:
         data = with_date(raw, headers)
         self._deliver(headers, lambda client: client.sendmail(sender, recipients, data))
 
-    def _deliver(self, headers: EmailMessage, transmit: Transmit) -> None:
+    def _deliver(self, headers: Message, transmit: Transmit) -> None:
         waiting = self._backoff.remaining()
         if waiting > 0:
             raise TemporaryFailure(
@@ -188,12 +193,15 @@ class SmtpSender:
 
     async def _send(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
         kept = self._kept if self._kept is not None and await self._kept.usable() else None
+        if kept is not None and kept.fresh():
+            try:
+                return await kept.carry(transmit)
+            except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
+                kept = None  # closed since its last mail, unprobed: as a NOOP would have found
         if kept is None:
             self._drop()
             kept = self._kept = _Kept(await self._connect(), time.monotonic())
-        refused, _reply = await transmit(kept.client)
-        kept.messages += 1
-        return refused
+        return await kept.carry(transmit)
 
     async def _connect(self) -> aiosmtplib.SMTP:
         settings = self.settings
@@ -227,14 +235,28 @@ class _Kept:
     client: aiosmtplib.SMTP
     since: float
     messages: int = 0
+    used: float = 0.0  # when it last carried a mail (monotonic)
+
+    def fresh(self) -> bool:
+        """It carried a mail a moment ago (FRESH_SECONDS): no NOOP is asked of it."""
+        return time.monotonic() - self.used < FRESH_SECONDS
+
+    async def carry(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
+        refused, _reply = await transmit(self.client)
+        self.messages += 1
+        self.used = time.monotonic()
+        return refused
 
     async def usable(self) -> bool:
-        """Young enough to keep, and the server still answers on it."""
+        """Young enough to keep, and the server still answers on it (asked by a NOOP unless
+        it is fresh)."""
         if time.monotonic() - self.since > REUSE_SECONDS or self.messages >= REUSE_MESSAGES:
             await self.quit()
             return False
         if not self.client.is_connected:
             return False
+        if self.fresh():
+            return True
         try:
             await self.client.noop(timeout=NOOP_SECONDS)
         except (aiosmtplib.SMTPException, OSError):

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import logging
 from email.message import EmailMessage
+from typing import Any
 
+import aiosmtplib
 import pytest
 
 from pbem.mail.compose import text_of
@@ -86,7 +88,14 @@ def test_one_connection_carries_mail_after_mail(world: MailWorld, security: str)
     assert len(set(world.relay.peers_of(alice.address))) == 1
 
 
-def test_a_connection_the_server_closed_is_replaced_without_a_failure(world: MailWorld) -> None:
+@pytest.mark.parametrize("fresh", [True, False], ids=["used-a-moment-ago", "probed-by-noop"])
+def test_a_connection_the_server_closed_is_replaced_without_a_failure(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch, fresh: bool
+) -> None:
+    """Found closed by the NOOP, or (used a moment ago, so not probed) by the mail's first
+    command: either way the mail goes on a new connection."""
+    if not fresh:
+        monkeypatch.setattr("pbem.mail.smtp.FRESH_SECONDS", 0.0)
     alice = world.player("alice")
     sender = SmtpSender(world.smtp_settings())
     sender.send(reply(alice.address, number=1))
@@ -101,6 +110,33 @@ def test_a_connection_the_server_closed_is_replaced_without_a_failure(world: Mai
     ]
     first, second = world.relay.peers_of(alice.address)
     assert first != second
+
+
+def test_a_connection_that_just_carried_a_mail_is_not_probed_first(
+    world: MailWorld, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a deadline wave a NOOP before each mail cost a round trip as dear as the send: a
+    connection used a moment ago carries the next mail at once; one idle longer is asked."""
+    alice = world.player("alice")
+    noops: list[bool] = []
+    real_noop = aiosmtplib.SMTP.noop
+
+    async def counted(self: aiosmtplib.SMTP, *args: Any, **kwargs: Any) -> Any:
+        noops.append(True)
+        return await real_noop(self, *args, **kwargs)
+
+    monkeypatch.setattr(aiosmtplib.SMTP, "noop", counted)
+    sender = SmtpSender(world.smtp_settings())
+    for number in (1, 2, 3):
+        sender.send(reply(alice.address, number=number))
+    assert noops == []
+    monkeypatch.setattr("pbem.mail.smtp.FRESH_SECONDS", 0.0)  # as if idle since
+    sender.send(reply(alice.address, number=4))
+    sender.close()
+
+    assert len(noops) == 1
+    assert len(alice.wait_for_mail(4)) == 4
+    assert len(set(world.relay.peers_of(alice.address))) == 1
 
 
 def test_a_connection_is_replaced_after_its_share_of_messages(
