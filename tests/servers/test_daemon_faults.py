@@ -1,13 +1,15 @@
 """`pbem serve` as a process rides out its database going away: with PostgreSQL cut off (a
-proxy between them, stopped) or a SQLite file locked by another process past the wait
-allowed, the order mails that arrive meanwhile stay in the inbox, each pass fails and waits
-its backoff, the daemon stays up, and once the database is back every mail is answered once
-and the turn is played."""
+proxy between them, stopped), a SQLite file locked by another process past the wait
+allowed, or the disk under a SQLite file full, the order mails that arrive meanwhile stay in
+the inbox, each pass fails and waits its backoff, the daemon stays up, and once the database
+is back every mail is answered once and the turn is played."""
 
 from __future__ import annotations
 
+import errno
 import signal
 import sqlite3
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -66,6 +68,40 @@ def locked(
         engine.dispose()
 
 
+@pytest.fixture
+def small_disk(
+    world: MailWorld, settings: Settings, tmp_path: Path
+) -> Iterator[tuple[Table, Path, Fleet]]:
+    """A table on a SQLite file alone on a small filesystem of its own (a tmpfs of 32 MB),
+    and the path of a file that fills it."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(disk)], check=True)
+    try:
+        engine = migrated_engine(f"sqlite:///{disk / 'pbem.db'}")
+        table = seated_table(world, engine, settings, utcnow(), tmp_path)
+        fleet = Fleet(table.config, tmp_path)
+        try:
+            yield table, disk / "filler", fleet
+        finally:
+            fleet.close()
+            engine.dispose()
+    finally:
+        subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+def _fill(path: Path) -> None:
+    """Write `path` until its filesystem has no room left."""
+    block = b"\0" * (1 << 20)
+    with path.open("wb") as filler:
+        try:
+            while True:
+                filler.write(block)
+                filler.flush()
+        except OSError as error:
+            assert error.errno == errno.ENOSPC, error
+
+
 def test_the_daemon_rides_out_postgresql_going_away(
     cut_off: tuple[Table, Proxy, Fleet],
 ) -> None:
@@ -80,6 +116,13 @@ def test_the_daemon_rides_out_a_sqlite_file_locked_too_long(
     _ride_out(
         table, fleet, lambda: other.execute("BEGIN EXCLUSIVE"), other.rollback, "database is locked"
     )
+
+
+def test_the_daemon_rides_out_the_disk_under_sqlite_filling_up(
+    small_disk: tuple[Table, Path, Fleet],
+) -> None:
+    table, filler, fleet = small_disk
+    _ride_out(table, fleet, lambda: _fill(filler), filler.unlink, "database or disk is full")
 
 
 def _ride_out(
