@@ -58,7 +58,12 @@ class _WriterQueue:
     deadline wave the turns, back to back, kept the courier from recording a sent mail for
     seconds (bench/scale.py), and the check replies waited behind it. So the threads queue
     here first, first come first served; another process still meets SQLite's wait. A thread
-    that has waited `patience` seconds goes on to SQLite's wait without its place."""
+    that has waited `patience` seconds goes on to SQLite's wait without its place.
+
+    The turn is given back when the connection goes back to the pool, after its COMMIT or
+    ROLLBACK, not at SQLAlchemy's commit event, which comes before them: the next thread's
+    BEGIN IMMEDIATE then met the lock still held and slept in SQLite's busy handler, which
+    cost the courier nearly half of its statement time in a deadline wave."""
 
     _HOLDS = "pbem_write_turn"  # in a connection's info while its transaction has the turn
 
@@ -70,20 +75,16 @@ class _WriterQueue:
 
     def watch(self, engine: Engine) -> None:
         event.listen(engine, "begin", self._begin)
-        event.listen(engine, "commit", self._end)
-        event.listen(engine, "rollback", self._end)
         event.listen(engine, "checkin", lambda _dbapi, record: self._give_back(record.info))
 
     def _begin(self, connection: Any) -> None:
         if connection.get_execution_options().get(_READING, False):
             connection.exec_driver_sql("BEGIN")
             return
-        if self._take():
+        # A connection that begins again before it is given back (migrations) has its turn.
+        if not connection.info.get(self._HOLDS) and self._take():
             connection.info[self._HOLDS] = True
         connection.exec_driver_sql("BEGIN IMMEDIATE")
-
-    def _end(self, connection: Any) -> None:
-        self._give_back(connection.info)
 
     def _give_back(self, info: dict[str, Any]) -> None:
         if info.pop(self._HOLDS, False):

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, event, text
 
 from pbem.store import make_engine, reading, transaction, upgrade
 
@@ -78,3 +78,31 @@ def test_a_reading_session_does_not_queue_and_the_lock_is_given_back_after_a_fai
     with transaction(engine) as session:  # the queue's turn was given back with the failure
         session.execute(text("SELECT 1"))
     assert time.monotonic() - started < 1.0  # not the queue's patience, spent waiting
+
+
+def test_the_writer_handed_the_turn_never_meets_the_lock_still_held(tmp_path: Path) -> None:
+    """The turn goes on once the COMMIT is done, not at SQLAlchemy's commit event before it:
+    the next writer's BEGIN IMMEDIATE never meets SQLite's lock, so never sleeps in SQLite's
+    busy wait (here none is allowed: a lock still held fails at once)."""
+    engine = _engine(tmp_path)
+    engine.dispose()
+    event.listen(engine, "connect", lambda dbapi, _record: dbapi.execute("PRAGMA busy_timeout=0"))
+    failures: list[Exception] = []
+
+    def writer() -> None:
+        for _ in range(150):
+            try:
+                with transaction(engine) as session:
+                    session.execute(text("CREATE TABLE IF NOT EXISTS hits (n INTEGER)"))
+                    session.execute(text("INSERT INTO hits VALUES (1)"))
+            except Exception as error:
+                failures.append(error)
+
+    threads = [threading.Thread(target=writer) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    with reading(engine) as session:
+        assert session.execute(text("SELECT count(*) FROM hits")).scalar() == 450
