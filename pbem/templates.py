@@ -33,6 +33,9 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
         autoescape=False,  # plain text mail
+        # The templates ship with the code, and a new release restarts the daemon: not a
+        # stat of the template file for every mail of a deadline wave.
+        auto_reload=False,
     )
     env.filters["wrap"] = wrap
     return env

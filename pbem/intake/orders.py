@@ -134,7 +134,6 @@ def store_orders(
     row.message_id = context.mail.message_id
     row.version += 1
     row.received_at = utc(context.now)
-    context.session.add(row)
-    context.session.flush()
+    context.session.add(row)  # written with the reply (the session flushes when told)
     have[seat.name] = row
     return row
