@@ -75,6 +75,7 @@ class Stage:
     name: str
     mails: int
     seconds: float
+    cpu: float = 0.0  # the daemons' CPU seconds (user + system) in the stage, if measured
 
     @property
     def rate(self) -> float:
@@ -245,15 +246,18 @@ def _wave(table: Table, daemons: list[subprocess.Popen[bytes]], run: Run, wave: 
     finally:
         for daemon in daemons:
             os.kill(daemon.pid, signal.SIGCONT)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_seconds(daemons)
     _wait(lambda: _answered(db) >= answered and _unsent(db) == 0, 3600, "the replies")
-    intake = Stage(f"{wave}: intake + replies", len(mails), time.perf_counter() - started)
+    intake = Stage(
+        f"{wave}: intake + replies", len(mails), time.perf_counter() - started,
+        _cpu_seconds(daemons) - cpu,
+    )  # fmt: skip
     _set_deadlines(db)
     with _probe(table, db) as latencies:
-        begun = time.perf_counter()
+        begun, cpu = time.perf_counter(), _cpu_seconds(daemons)
         _wait(lambda: _pending_turns(db) == 0 and _unsent(db) == 0, 3600, "the reports")
-        seconds = time.perf_counter() - begun
-    reports = Stage(f"{wave}: resolve + reports", _bulk_mail(db) - bulk, seconds)
+        seconds, cpu = time.perf_counter() - begun, _cpu_seconds(daemons) - cpu
+    reports = Stage(f"{wave}: resolve + reports", _bulk_mail(db) - bulk, seconds, cpu)
     run.stages += [intake, reports]
     run.probe[wave] = latencies
     print(f"  {wave}: {intake.seconds:.0f} s intake, {reports.seconds:.0f} s resolution")
@@ -392,6 +396,16 @@ def _log(table: Table) -> str:
     return path.read_text() if path.exists() else ""
 
 
+def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> float:
+    """The daemons' CPU time so far, user and system, every thread: pbem's own cost, which
+    the wall time hides when the mail servers and the daemon share the cores."""
+    ticks = 0
+    for daemon in daemons:
+        fields = Path(f"/proc/{daemon.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _peak_rss_mb(pid: int) -> float:
     """The process's peak resident set (VmHWM), in MB."""
     status = Path(f"/proc/{pid}/status").read_text()
@@ -488,9 +502,10 @@ def _print(runs: list[Run], raw: list[Stage], args: argparse.Namespace) -> None:
         for stage in run.stages:
             base = {"SMTP in": smtp_in.rate, "intake": raw_intake, "resolve": raw_reports}
             ratio = next(rate for key, rate in base.items() if key in stage.name.split(": ")[1])
+            cpu = f"  pbem CPU {1000 * stage.cpu / stage.mails:5.1f} ms/mail" if stage.cpu else ""
             print(
                 f"  {stage.name:<34} {stage.mails:6d} mails {stage.seconds:7.1f} s "
-                f"{stage.rate:8.1f} mails/s  {stage.rate / ratio:5.2f} x raw"
+                f"{stage.rate:8.1f} mails/s  {stage.rate / ratio:5.2f} x raw{cpu}"
             )
         for wave, latencies in run.probe.items():
             whole = sum(stage.seconds for stage in run.stages if stage.name.startswith(wave))
