@@ -198,6 +198,10 @@ class SmtpSender:
                 return await kept.carry(transmit)
             except (aiosmtplib.SMTPServerDisconnected, ConnectionError):
                 kept = None  # closed since its last mail, unprobed: as a NOOP would have found
+            except aiosmtplib.SMTPResponseException as error:
+                if error.code != 421:
+                    raise
+                kept = None  # "closing the channel" (aiosmtplib has closed it): the same
         if kept is None:
             self._drop()
             kept = self._kept = _Kept(await self._connect(), time.monotonic())

@@ -48,6 +48,9 @@ class LmtpRelay:
         # ... or only the DATA of mail from this envelope sender (the moderator's provider
         # failing its mail while the players' mail still goes through)
         self.defer_from: str | None = None
+        # The next MAIL FROM gets this (e.g. "421 4.4.2 closing"), once: a server that has
+        # just decided to close the connection.
+        self.refuse_next_mail: str | None = None
         self._delivered: Counter[str] = Counter()
         self._helo: dict[str, str] = {}
         self._login: dict[str, str] = {}
@@ -70,6 +73,21 @@ class LmtpRelay:
     def helo_of(self, address: str) -> str:
         """The EHLO name of the client that sent the last message for this recipient."""
         return self._helo[address.lower()]
+
+    async def handle_MAIL(
+        self,
+        server: SMTP,
+        session: Session,
+        envelope: Envelope,
+        address: str,
+        mail_options: list[str],
+    ) -> str:
+        refusal, self.refuse_next_mail = self.refuse_next_mail, None
+        if refusal:
+            return refusal
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
 
     async def handle_RCPT(
         self,

@@ -112,6 +112,26 @@ def test_a_connection_the_server_closed_is_replaced_without_a_failure(
     assert first != second
 
 
+def test_a_connection_the_server_closes_with_a_421_is_replaced_without_a_failure(
+    world: MailWorld,
+) -> None:
+    """Used a moment ago, so not probed: a server that answers its MAIL FROM with 421 (it is
+    closing the connection) has the mail again on a new connection."""
+    alice = world.player("alice")
+    sender = SmtpSender(world.smtp_settings())
+    sender.send(reply(alice.address, number=1))
+    world.relay.refuse_next_mail = "421 4.4.2 closing connection"
+    try:
+        sender.send(reply(alice.address, number=2))
+    finally:
+        world.relay.refuse_next_mail = None
+    sender.close()
+
+    assert len(alice.wait_for_mail(2)) == 2
+    first, second = world.relay.peers_of(alice.address)
+    assert first != second
+
+
 def test_a_connection_that_just_carried_a_mail_is_not_probed_first(
     world: MailWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
