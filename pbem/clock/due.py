@@ -161,12 +161,12 @@ def facts_from(
 ) -> Facts[G, T, S]:
     """The Facts of a game's pending turn from its rows, read already by the caller."""
     by_name = {seat.name: seat for seat in seats}
-    wanted = _seats_to_order(game.ruleset, turn.state_before)
+    wanted = seats_asked(game.ruleset, turn.state_before)
     asked = tuple(by_name[name] for name in wanted if name in by_name)
     return Facts(game, turn, asked, ordered, utc(now))
 
 
-def _seats_to_order(ruleset: str, state: str) -> tuple[str, ...]:
+def seats_asked(ruleset: str, state: str) -> tuple[str, ...]:
     """The seats a turn wants orders from. Every pass asks it of every running game, and the
     answer depends on the stored state alone: it is remembered by the state's digest."""
     return _SEATS_ASKED.get(ruleset, state)

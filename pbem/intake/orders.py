@@ -5,7 +5,7 @@ check reply: accepted, rejected with reasons, ignored, replaced or not, deadline
 from __future__ import annotations
 
 from engine import get_ruleset
-from pbem.clock.due import Facts, facts_from
+from pbem.clock.due import Facts, facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
@@ -50,7 +50,8 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     check = check_lines(lines, parsed, envelope)
     # The turn's orders are read once, and its seats were by authenticate: for the reply
     # and the clock's test.
-    waiting = still_waiting(ruleset.seats_to_order(state), have, context.seats)
+    expected = list(seats_asked(game.ruleset, turn.state_before))  # remembered by digest
+    waiting = still_waiting(expected, have, context.seats)
     facts = facts_from(game, turn, context.seats, frozenset(have), context.now)
     resolves_now = context.clock_work = _resolves_now(facts)
     context.finish(
