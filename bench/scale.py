@@ -11,8 +11,10 @@ at the production cost, and `pbem serve` in a process of its own. Each wave then
 3. deadline: every game's deadline set to now; all turns resolved and every report sent, while
    a probe player mails orders of another game every half second and times its check replies.
 
-The first wave meets a daemon just started (every password checked by scrypt), the second one
-the same daemon a turn later (each check remembered). Then the raw stack does the same work with
+The first wave meets a daemon just started, the second one the same daemon a turn later (each
+check remembered). With a check key (the default, as docs/operations.md advises) the first wave
+finds every seat's check stored when its game was made, as a restarted daemon does; with
+--no-check-key it checks every password by scrypt. Then the raw stack does the same work with
 smtplib and imap-tools: the same order mails in, fetched and flagged by IMAP, and the replies
 and reports pbem stored sent out again as they stand. Prints each stage's figures, the ratio of
 pbem's throughput to the raw stack's, the daemon's peak RSS and the probe's latencies, for
@@ -24,6 +26,7 @@ SQLite and PostgreSQL.
 from __future__ import annotations
 
 import argparse
+import base64
 import os
 import re
 import signal
@@ -60,7 +63,8 @@ from engine import all_rulesets, get_ruleset  # noqa: E402
 from pbem.config import SecuritySettings, Settings  # noqa: E402
 from pbem.games.games import pending_turn  # noqa: E402
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
-from pbem.passwords import hash_password  # noqa: E402
+from pbem.games.seat_passwords import check_key  # noqa: E402
+from pbem.passwords import hash_password, password_check  # noqa: E402
 from pbem.store import Game, loads, make_engine, transaction, upgrade, utcnow  # noqa: E402
 from pbem.store.models import InboundMessage, Outbox, Seat, Turn  # noqa: E402
 from tests.servers.dovecot import Account  # noqa: E402
@@ -133,6 +137,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
     parser.add_argument("--cost", type=int, default=14, help="scrypt cost (log2 n); config: 14")
     parser.add_argument("--waves", type=int, default=2, help="the first cold, the rest warm")
+    parser.add_argument(
+        "--no-check-key", dest="check_key", action="store_false",
+        help="no [security] check key: the first wave checks every password by scrypt",
+    )  # fmt: skip
     parser.add_argument("--daemons", type=int, default=1, help="on PostgreSQL: pbem serve x N")
     return parser.parse_args()
 
@@ -167,11 +175,13 @@ def _pbem(
 ) -> Run:
     run = Run(backend)
     started = time.perf_counter()
-    _create_games(table, hashes, args.cost)
+    key = _check_key(table.folder) if args.check_key else ""
+    _create_games(table, hashes, args.cost, key)
     print(f"{backend}: {args.games} games created in {time.perf_counter() - started:.0f} s")
     more: dict[str, dict[str, str | int]] = {
         "service": {"max_wait_seconds": 2},  # notices the deadlines set from outside soon
         "imap": {"processed_folder": ""},  # flagged, as the raw stack does
+        "security": {"check_key_file": key},
     }
     config = serve_config(
         table.world, table.folder, table.moderator, table.url, cost=args.cost, more=more
@@ -195,12 +205,24 @@ def _pbem(
     return run
 
 
-def _create_games(table: Table, hashes: dict[tuple[str, str], str], cost: int) -> None:
+def _check_key(folder: Path) -> str:
+    """A check key file, as an operator makes one: its path."""
+    path = folder / "check-key"
+    path.write_text(base64.b64encode(os.urandom(32)).decode() + "\n")
+    path.chmod(0o600)
+    return str(path)
+
+
+def _create_games(
+    table: Table, hashes: dict[tuple[str, str], str], cost: int, key_file: str
+) -> None:
     """The games, each seat's hash as made at the production cost (made here at the lowest
-    cost, then replaced: hashing is setup); their start mails counted as sent."""
+    cost, then replaced: hashing is setup), with its check under the key in `key_file` if
+    any; their start mails counted as sent."""
     db = make_engine(table.url)
     upgrade(db)
-    settings = Settings(security=SecuritySettings(password_cost=4))
+    settings = Settings(security=SecuritySettings(password_cost=4, check_key_file=key_file))
+    key = check_key(settings.security)
     rulesets = [ruleset.id for ruleset in all_rulesets()]
     games = sorted({game for game, _ in table.passwords}, key=lambda g: int(g[1:]))
     now = utcnow()
@@ -217,13 +239,15 @@ def _create_games(table: Table, hashes: dict[tuple[str, str], str], cost: int) -
             create_game(session, settings, spec, now=now)
             for seat in session.exec(select(Seat).where(Seat.game_id == game)):
                 seat.password_hash = hashes[game, seat.name]
+                password = table.passwords[game, seat.name]
+                seat.password_check = password_check(password, seat.password_hash, key)
     probe = [
         SeatSpec(PROBE, table.probe.address, "pw-probe"),
         SeatSpec("other", table.players[0].address, "pw-other"),
     ]
     with transaction(db) as session:
         create_game(
-            session, replace(settings, security=SecuritySettings(password_cost=cost)),
+            session, replace(settings, security=replace(settings.security, password_cost=cost)),
             GameSpec(PROBE, "temples-and-swords", probe, seed=1, early_processing=False),
             now=now,
         )  # fmt: skip

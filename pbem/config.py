@@ -140,6 +140,10 @@ class SecuritySettings:
     # scrypt cost as log2(n) for password hashes (MAX_COST takes 1 GiB a check); an older hash
     # is made anew at this cost the next time its password is used.
     password_cost: Annotated[int, Field(ge=MIN_COST, le=MAX_COST)] = DEFAULT_COST
+    # The check key (pbem.games.seat_passwords), from an environment variable or a file: at
+    # most one. Unset: a verified password is remembered only until the daemon stops.
+    check_key_env: str = ""
+    check_key_file: str = ""
 
 
 @dataclass(frozen=True, config=SECTION)

@@ -6,7 +6,9 @@ A password once verified is verified again at the cost of an HMAC for as long as
 runs (`_Verified`): a player mails every turn with the same password, and scrypt at the
 production cost (about 50 ms) would otherwise bound intake near 20 mails a second. A wrong
 password never gains from it: a guess that is not a password already verified pays scrypt in
-full. docs/operations.md ("Password checks at volume") gives the reasoning."""
+full. With a check key configured (kept outside the database), the same HMAC is stored beside
+the hash (`password_check`), so that a restarted daemon, or a seat that has not written since,
+skips scrypt too. docs/operations.md ("Password checks at volume") gives the reasoning."""
 
 from __future__ import annotations
 
@@ -62,14 +64,34 @@ class _Verified:
                 self._entries.popitem(last=False)
 
     def _mac(self, password: str, stored: str) -> bytes:
-        message = stored.encode() + b"\0" + password.encode("utf-8", "surrogatepass")
-        return hmac.new(self._key, message, hashlib.sha256).digest()
+        return _mac(self._key, password, stored)
 
 
 _VERIFIED = _Verified()
 
 
-def verify_password(password: str, stored: str) -> bool:
+def password_check(password: str, stored: str, key: bytes) -> str:
+    """What may be stored beside `stored` once `password` has passed it, so that the next
+    check costs an HMAC: the HMAC of both under `key`. "" without a key or a hash. Bound to the
+    hash, so a new password (a new hash, a new salt) leaves an old check matching nothing."""
+    if not key or not stored:
+        return ""
+    return _b64(_mac(key, password, stored))
+
+
+def verify_password(password: str, stored: str, *, check: str = "", key: bytes = b"") -> bool:
+    """Does `password` match the scrypt hash `stored`? `check` and `key`: the stored check
+    (password_check) and the key it was made under, which prove it without scrypt."""
+    if not stored:
+        return False  # no password (a seat given up): nothing matches
+    if (
+        check
+        and key
+        and hmac.compare_digest(
+            check.encode("utf-8", "replace"), password_check(password, stored, key).encode()
+        )
+    ):
+        return True
     if _VERIFIED.holds(password, stored):
         return True
     if _scrypt_matches(password, stored):
@@ -116,6 +138,11 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
     # made every cost above 14 fail with "memory limit exceeded".
     maxmem = 128 * r * (n + p + 2) + (1 << 20)
     return hashlib.scrypt(password.encode(), salt=salt, n=n, r=r, p=p, maxmem=maxmem, dklen=32)
+
+
+def _mac(key: bytes, password: str, stored: str) -> bytes:
+    message = stored.encode() + b"\0" + password.encode("utf-8", "surrogatepass")
+    return hmac.new(key, message, hashlib.sha256).digest()
 
 
 def _b64(data: bytes) -> str:

@@ -12,6 +12,7 @@ from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.single import only_daemon
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
+from pbem.games.seat_passwords import check_key
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
@@ -33,6 +34,7 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
     if now is not None and not once:
         raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
     configure_logging(service.settings.logging)
+    check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
     with only_daemon(service.db):
         return _serve(service, once=once, now=now)
 

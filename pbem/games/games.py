@@ -9,9 +9,10 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine import get_ruleset
+from pbem.config import SecuritySettings
 from pbem.deadlines.stored import next_deadline
 from pbem.games.played import BOT
-from pbem.passwords import hash_password
+from pbem.games.seat_passwords import give_password
 from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
@@ -101,16 +102,12 @@ def still_waiting(expected: list[str], have: Collection[str], seats: list[Seat])
 
 
 def add_seat(
-    session: Session, game: Game, name: str, address: str, password: str, *, cost: int
+    session: Session, game: Game, name: str, address: str, password: str, security: SecuritySettings
 ) -> Seat:
     position = len(seats_of(session, game.id))
-    row = Seat(
-        game_id=game.id,
-        name=name,
-        position=position,
-        address=address.lower(),
-        password_hash=hash_password(password, cost=cost),
-    )
+    row = Seat(game_id=game.id, name=name, position=position, address=address.lower(),
+               password_hash="")  # fmt: skip
+    give_password(row, password, security)
     session.add(row)
     session.flush()
     return row

@@ -108,9 +108,8 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
     spec.clock.apply(game)
     session.add(game)
     session.flush()
-    cost = settings.security.password_cost
     for seat in spec.seats:
-        add_seat(session, game, seat.name.lower(), seat.address, seat.password, cost=cost)
+        add_seat(session, game, seat.name.lower(), seat.address, seat.password, settings.security)
     for address in spec.referees:
         session.add(Referee(game_id=game.id, address=address.lower()))
     audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {len(spec.seats)} seats")

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pbem.games.games import NO_PLAYER, find_game, find_seat, seat_named, seats_of
 from pbem.games.played import BOT
+from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.passwords import rehashed, verify_password
 from pbem.store import Game, Seat
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
@@ -68,7 +68,7 @@ def authenticate(
         )
         return None
     context.inbound.seat = seat.name
-    if not verify_password(envelope.password or "", seat.password_hash):
+    if not password_holds(seat, envelope.password or "", context.settings.security):
         context.quarantine(
             "password",
             f"wrong password for seat {seat.name} in game {game.id}",
@@ -76,9 +76,6 @@ def authenticate(
             details=[f"The mail came from {sender or 'an unknown address'}."],
         )
         return None
-    upgraded = rehashed(envelope.password or "", seat.password_hash, cost=_cost(context))
-    if upgraded:
-        seat.password_hash = upgraded
     if seat.status in NO_PLAYER:
         context.quarantine(
             "seat-disorder",
@@ -109,7 +106,3 @@ def find_seat_of(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] 
     game = find_game(context.session, envelope.game)
     seat = find_seat(context.session, game.id, envelope.seat) if game else None
     return (game, seat) if game and seat else None
-
-
-def _cost(context: MailContext) -> int:
-    return context.settings.security.password_cost

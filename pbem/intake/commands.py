@@ -154,8 +154,8 @@ def _join(context: MailContext, envelope: Envelope) -> None:
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)
         return
-    cost = context.settings.security.password_cost
-    seat = add_seat(context.session, game, envelope.seat, sender, envelope.password, cost=cost)
+    security = context.settings.security
+    seat = add_seat(context.session, game, envelope.seat, sender, envelope.password, security)
     game.signup_seats -= 1
     context.inbound.seat = seat.name
     audit(context.session, context.now, sender, "seat-joined", game.id, seat.name)

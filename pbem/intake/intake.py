@@ -13,13 +13,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.games.games import find_seat
+from pbem.games.seat_passwords import looks_proved
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
 from pbem.intake.finding import unread
 from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
-from pbem.passwords import verify_password
 from pbem.store import (
     InboundMessage,
     Outbox,
@@ -130,9 +130,8 @@ def _look_ahead(service: Service, mail: IncomingMail) -> bool:
         if not (envelope.game and envelope.seat and envelope.password):
             return False  # no password to check, or one in a quoted or attached text: inside
         seat = find_seat(session, envelope.game, envelope.seat)
-        stored = seat.password_hash if seat is not None else None
-    if stored is not None:
-        verify_password(envelope.password, stored)
+    if seat is not None:  # scrypt, if it comes to that, once the reading has ended
+        looks_proved(seat, envelope.password, service.settings.security)
     return False
 
 

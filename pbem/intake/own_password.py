@@ -10,10 +10,11 @@ address, shows only its first letter (pbem.passwords.masked)."""
 from __future__ import annotations
 
 from pbem.games.audit import audit
+from pbem.games.seat_passwords import give_password
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.passwords import hash_password, masked
+from pbem.passwords import masked
 
 PASSWORD_FORM = "SET PASSWORD <new password: 6 to 64 characters, no spaces>"
 SHORTEST, LONGEST = 6, 64
@@ -30,7 +31,7 @@ def set_password(context: MailContext, envelope: Envelope) -> None:
         problem = "SET PASSWORD needs one new password of 6 to 64 characters"
         context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {PASSWORD_FORM}"])
         return
-    seat.password_hash = hash_password(new, cost=context.settings.security.password_cost)
+    give_password(seat, new, context.settings.security)
     context.session.add(seat)
     audit(context.session, context.now, seat.address, "password-set", game.id, seat.name)
     context.finish("answered", f"SET PASSWORD for {seat.name}")

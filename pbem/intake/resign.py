@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pbem.games.audit import audit
 from pbem.games.played import BOT
+from pbem.games.seat_passwords import take_password
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
@@ -36,7 +37,8 @@ def resign(context: MailContext, envelope: Envelope) -> None:
         return
     player, how = seat.address, game.resign
     seat.status = BOT if how == BOT else "disorder"
-    seat.address, seat.password_hash = "", ""
+    seat.address = ""
+    take_password(seat)
     seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
     context.session.add(seat)
     audit(context.session, context.now, player, "resign", game.id, f"{seat.name} ({how})")

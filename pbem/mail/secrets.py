@@ -29,16 +29,18 @@ def resolve_secret(
     env: str = "",
     file: str = "",
     what: str = "password",
+    sources: str = "password, password_env, password_file",
     environ: Mapping[str, str] | None = None,
 ) -> str:
     """The secret from whichever one of value / env / file is set; "" when none is.
 
-    `what` names the setting in error messages ("imap password"). A file's trailing line
-    break is dropped (editors add one); other whitespace is kept, it may belong to the secret.
+    `what` names the setting in error messages ("imap password"), `sources` its three keys. A
+    file's trailing line break is dropped (editors add one); other whitespace is kept, it may
+    belong to the secret.
     """
     given = [name for name, source in (("value", value), ("env", env), ("file", file)) if source]
     if len(given) > 1:
-        raise SecretError(f"{what}: set only one of password, password_env, password_file")
+        raise SecretError(f"{what}: set only one of {sources}")
     if value:
         return value
     if env:

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from pbem.deadlines.stored import describe
-from pbem.passwords import hash_password, new_password
+from pbem.games.seat_passwords import give_password, take_password
+from pbem.passwords import new_password
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
@@ -33,7 +34,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         _farewell(ctx, seat, reason, replaced=True)
     password = new_password()
     seat.address = address
-    seat.password_hash = hash_password(password, cost=ctx.settings.security.password_cost)
+    give_password(seat, password, ctx.settings.security)
     seat.status = "active"
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
@@ -89,7 +90,8 @@ def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"the player of {seat.name} was ejected already")
     before = {"address": seat.address, "status": seat.status}
     _farewell(ctx, seat, reason, replaced=False)
-    seat.address, seat.password_hash, seat.status = "", "", "ejected"
+    seat.address, seat.status = "", "ejected"
+    take_password(seat)
     ctx.session.add(seat)
     ctx.change(
         f"the player of {seat.name} was ejected; the seat plays in civil disorder (no orders) "

@@ -59,6 +59,9 @@ class Seat(SQLModel, table=True):
     position: int
     address: str = Field(max_length=320)
     password_hash: str = Field(max_length=256)
+    # The HMAC of the password and hash under the check key (pbem.games.seat_passwords); ''
+    # without a key, or until the password is given.
+    password_check: str = Field(default="", max_length=64)
     # active | abandoned | disorder | ejected | bot (played by the ruleset's bot)
     status: str = Field(default="active", max_length=16)
     missed: int = 0  # turns in a row resolved without this seat's orders

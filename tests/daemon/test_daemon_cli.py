@@ -132,3 +132,25 @@ def test_daemons_on_postgresql_take_no_file_lock(postgres_engine: Engine) -> Non
     assert lock_path(postgres_engine) is None
     with only_daemon(postgres_engine), only_daemon(postgres_engine):
         pass  # several at once: they share the work through row locks instead
+
+
+def test_a_check_key_too_short_stops_serve_before_any_mail(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pbem.games import seat_passwords
+
+    seat_passwords._key.cache_clear()
+    monkeypatch.setenv("PBEM_CHECK_KEY", "hunter2")
+    config = workdir / "pbem.toml"
+    config.write_text(
+        config.read_text().replace("[logging]", 'check_key_env = "PBEM_CHECK_KEY"\n[logging]')
+    )
+    pbem(capsys, "--config", "pbem.toml", "init")
+    MaildirInbox(workdir / "var/mail/inbox").deliver(order_mail("g1", "alice", "pw", "ADD 1\n"))
+    assert main(["--now", NOW, "serve", "--once", "--config", "pbem.toml"]) == 2
+    assert capsys.readouterr().err == (
+        "pbem: [security] check key: 7 characters; it needs at least 32 "
+        "(make one with: openssl rand -base64 32)\n"
+    )
+    assert len(MaildirInbox(workdir / "var/mail/inbox").pending()) == 1  # untouched
+    seat_passwords._key.cache_clear()

@@ -52,3 +52,4 @@ def test_the_deploy_example_reads_as_a_mail_config() -> None:
         "PBEM_IMAP_PASSWORD",
     )
     assert (settings.imap.effective_port, settings.smtp.effective_port) == (993, 587)
+    assert settings.security.check_key_file == "/etc/pbem/check-key"
