@@ -211,7 +211,10 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
     server must hold up nothing else (intake, the clocks). The row is read, sent, then
     recorded under its lock; a drain of another process (`pbem outbox flush`) that took the
     row meanwhile is left alone: the mail may then have gone twice, with one Message-ID (at
-    least once, as after a crash)."""
+    least once, as after a crash). A mail sent whose record failed is recorded, not sent,
+    the next time (_SENT_UNRECORDED)."""
+    if (service.db.url.render_as_string(), row_id) in _SENT_UNRECORDED:
+        return _record_sent(service, row_id, "", now)
     with reading(service.db) as session:
         sending = session.execute(select(*_SENDING).where(Outbox.id == row_id)).first()
         if sending is None or not is_due(sending, now):
@@ -238,18 +241,31 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
             return _record(session, service.settings, row, failure, now), row.last_error
 
 
+# The SQLite rows this process sent but could not record as sent (the database failed just
+# then), by database and row: the next try records them without sending them again. Without
+# it a read-only or full database sent a player the same mail at every retry for as long as
+# it lasted. Forgotten with the process: a mail sent just before a crash goes again (at least
+# once, one Message-ID). Set operations are atomic: the courier and a pass may both drain.
+_SENT_UNRECORDED: set[tuple[str, int]] = set()
+
+
 def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
-    unless another drain recorded the row meanwhile."""
+    unless another drain recorded the row meanwhile. Until it is recorded, the mail is
+    remembered as sent (_SENT_UNRECORDED): a failure of the database leaves it there."""
     sent = (
         update(Outbox)
         .where(col(Outbox.id) == row_id, *waiting())
         .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
     )
+    key = (service.db.url.render_as_string(), row_id)
+    _SENT_UNRECORDED.add(key)
     with transaction(service.db) as session:
-        if session.execute(sent).rowcount != 1:  # type: ignore[attr-defined]
-            log.warning("outbox: another drain recorded %s meanwhile", message_id)
-            return "skipped", ""
+        recorded = session.execute(sent).rowcount == 1  # type: ignore[attr-defined]
+    _SENT_UNRECORDED.discard(key)
+    if not recorded:
+        log.warning("outbox: another drain recorded %s meanwhile", message_id or f"row {row_id}")
+        return "skipped", ""
     return "sent", ""
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
 import threading
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, ExceptionContext, create_engine, event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlmodel import Session
@@ -24,7 +27,9 @@ def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
     """An engine for `url`. SQLite waits up to `busy_seconds` for another process's lock."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": busy_seconds})
+        event.listen(engine, "do_connect", _open_writable)
         event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "handle_error", _sqlite_reopen)
         _WriterQueue(busy_seconds).watch(engine)
         return engine
     try:
@@ -120,6 +125,32 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
+    """Open a database file that exists read-write or not at all (SQLite's mode=rw). SQLite
+    would otherwise open a file it may not write read-only, without a word, and the
+    connection stays read-only for its life; worse, a read-only connection's shared memory
+    (the -shm file) is shared by every connection of the process opened after it. A file
+    not there yet is created as before (`pbem init`)."""
+    path = cargs[0] if cargs else ""
+    if path and path != ":memory:" and not path.startswith("file:") and os.path.exists(path):
+        cargs[0] = f"file:{quote(os.path.abspath(path))}?mode=rw"
+        cparams["uri"] = True
+
+
+# SQLite's answers that tell of the file rather than the statement: the file (or its folder)
+# read-only, the disk failing a write, the file not to be opened.
+_FILE_FAULTS = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN})
+
+
+def _sqlite_reopen(context: ExceptionContext) -> None:
+    """Treat a fault of the file as a lost connection, so that the pool opens its connections
+    anew, afresh once the fault is over (or not at all meanwhile: _open_writable)."""
+    error = context.original_exception
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _FILE_FAULTS:
+        context.is_disconnect = True
 
 
 def new_session(engine: Engine) -> Session:
