@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import quote
 
 from sqlalchemy import Engine, ExceptionContext, create_engine, event
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
@@ -127,16 +126,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> None:
-    """Open a database file that exists read-write or not at all (SQLite's mode=rw). SQLite
-    would otherwise open a file it may not write read-only, without a word, and the
-    connection stays read-only for its life; worse, a read-only connection's shared memory
-    (the -shm file) is shared by every connection of the process opened after it. A file
-    not there yet is created as before (`pbem init`)."""
+def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], _cparams: Any) -> None:
+    """Refuse to open a database file this process may not write. SQLite would open it
+    read-only without a word (mode=rw too), and such a connection, kept in the pool, failed
+    every write long after the file could be written again. A file not there yet is left
+    for SQLite to create (`pbem init`)."""
     path = cargs[0] if cargs else ""
-    if path and path != ":memory:" and not path.startswith("file:") and os.path.exists(path):
-        cargs[0] = f"file:{quote(os.path.abspath(path))}?mode=rw"
-        cparams["uri"] = True
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        why = f"unable to open database file to write: {error.strerror}"
+        raise sqlite3.OperationalError(why) from None
 
 
 # SQLite's answers that tell of the file rather than the statement: the file (or its folder)
@@ -146,7 +150,7 @@ _FILE_FAULTS = frozenset({sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR, sqlite3
 
 def _sqlite_reopen(context: ExceptionContext) -> None:
     """Treat a fault of the file as a lost connection, so that the pool opens its connections
-    anew, afresh once the fault is over (or not at all meanwhile: _open_writable)."""
+    anew, afresh once the fault is over (and not at all meanwhile: _open_writable)."""
     error = context.original_exception
     code = getattr(error, "sqlite_errorcode", None)
     if isinstance(error, sqlite3.Error) and code is not None and code & 0xFF in _FILE_FAULTS:

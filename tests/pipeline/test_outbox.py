@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import email
 import shutil
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import OperationalError
 
 from pbem.games.outbox import READ_AHEAD, Letter, drain, queue
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
-from pbem.store import transaction
+from pbem.store import make_engine, transaction, upgrade
+from tests.conftest import quick_settings
 from tests.support.games import new_game, outbox
 from tests.support.mails import mail
 
@@ -99,3 +104,39 @@ def test_a_reply_queued_during_a_long_drain_goes_after_a_few_more_mails(
     position = sender.subjects.index("reply 0")
     assert position <= 3 + READ_AHEAD and position < 40  # not after every report
     assert [s for s in sender.subjects if s != "reply 0"] == [f"report {n}" for n in range(40)]
+
+
+class Locking:
+    """A sender that keeps the subjects it took and, having taken one, locks the database."""
+
+    def __init__(self, database: Path) -> None:
+        self.subjects: list[str] = []
+        self.other = sqlite3.connect(database, isolation_level=None)
+
+    def send(self, message: EmailMessage) -> None:
+        self.subjects.append(str(message["Subject"]))
+        self.other.execute("BEGIN EXCLUSIVE")
+
+
+def test_a_mail_sent_whose_record_failed_is_recorded_later_not_sent_again(
+    tmp_path: Path, now: datetime
+) -> None:
+    """SQLite, where a mail is sent before its row is written: the database failing just then
+    (locked past its wait here; read-only or full alike) must not make every retry send the
+    mail again while it lasts."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'pbem.db'}", busy_seconds=0.2)
+    upgrade(engine)
+    service = Service(engine, quick_settings())
+    receive(service, mail("HELP"), now=now)
+    sender = Locking(tmp_path / "pbem.db")
+    for _ in range(2):  # the send, then a retry while the database is still locked
+        with pytest.raises(OperationalError, match="database is locked"):
+            drain(service, sender, now=now)
+    assert len(sender.subjects) == 1
+    sender.other.execute("ROLLBACK")
+    report = drain(service, sender, now=now)
+    assert (report.sent, len(sender.subjects)) == (1, 1)
+    [row] = outbox(service)
+    assert (row.sent_at, row.attempts) == (now, 1)
+    sender.other.close()
+    engine.dispose()

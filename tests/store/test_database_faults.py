@@ -6,6 +6,7 @@ connection; PostgreSQL cut off by a proxy that is stopped and started again."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -110,3 +111,24 @@ def test_only_the_databases_state_is_transient() -> None:
     assert not transient(DataError("INSERT", None, cause))
     assert not transient(IntegrityError("INSERT", None, cause))
     assert not transient(ValueError("a bug"))
+
+
+def test_a_sqlite_file_that_cannot_be_written_is_not_opened_read_only(
+    tmp_path: Path, settings: Settings, now: datetime
+) -> None:
+    """SQLite opens a file it may not write read-only, without a word; such a connection,
+    kept in the pool, failed every write long after the file could be written again."""
+    path = tmp_path / "pbem.db"
+    migrated_engine(f"sqlite:///{path}").dispose()
+    service = Service(make_engine(f"sqlite:///{path}", busy_seconds=0.2), settings)
+    subprocess.run(["chattr", "+i", str(path)], check=True)  # holds for root too (ext4)
+    try:
+        refused = "unable to open database file to write: Operation not permitted"
+        with pytest.raises(OperationalError, match=refused) as fault:
+            receive(service, MAIL, now=now)
+        assert transient(fault.value)
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+    new_game(service, now)  # the same engine writes at once, now that it can
+    assert receive(service, MAIL, now=now).status == "accepted"
+    assert [row.status for row in inbound(service)] == ["accepted"]
