@@ -130,17 +130,14 @@ def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], _cparams: Any)
     """Refuse to open a database file this process may not write. SQLite would open it
     read-only without a word (mode=rw too), and such a connection, kept in the pool, failed
     every write long after the file could be written again. A file not there yet is left
-    for SQLite to create (`pbem init`)."""
+    for SQLite to create (`pbem init`). Asked with access(2), never by opening the file:
+    closing a descriptor of it would drop every POSIX lock SQLite holds on it in this
+    process (sqlite.org/howtocorrupt.html, 2.2); the daemon's view then froze in a bench."""
     path = cargs[0] if cargs else ""
-    if not path or path == ":memory:" or path.startswith("file:"):
+    if not path or path == ":memory:" or path.startswith("file:") or not os.path.exists(path):
         return
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except FileNotFoundError:
-        return
-    except OSError as error:
-        why = f"unable to open database file to write: {error.strerror}"
-        raise sqlite3.OperationalError(why) from None
+    if not os.access(path, os.W_OK):
+        raise sqlite3.OperationalError("unable to open database file to write")
 
 
 # SQLite's answers that tell of the file rather than the statement: the file (or its folder)
