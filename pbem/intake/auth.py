@@ -68,7 +68,8 @@ def authenticate(
         )
         return None
     context.inbound.seat = seat.name
-    if not password_holds(seat, envelope.password or "", context.settings.security):
+    password = envelope.password or ""
+    if not password_holds(seat, password, context.settings.security):
         context.quarantine(
             "password",
             f"wrong password for seat {seat.name} in game {game.id}",
@@ -76,6 +77,7 @@ def authenticate(
             details=[f"The mail came from {sender or 'an unknown address'}."],
         )
         return None
+    context.passwords.append(password)
     if seat.status in NO_PLAYER:
         context.quarantine(
             "seat-disorder",

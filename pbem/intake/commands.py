@@ -156,6 +156,7 @@ def _join(context: MailContext, envelope: Envelope) -> None:
         return
     security = context.settings.security
     seat = add_seat(context.session, game, envelope.seat, sender, envelope.password, security)
+    context.passwords.append(envelope.password)
     game.signup_seats -= 1
     context.inbound.seat = seat.name
     audit(context.session, context.now, sender, "seat-joined", game.id, seat.name)

@@ -31,6 +31,8 @@ class MailContext:
     clock_work: bool = True
     # The seats of the mail's game, as authenticate read them in this transaction.
     seats: list[Seat] = field(default_factory=list)
+    # The passwords the mail proved or gave: masked in the stored mail once it is answered.
+    passwords: list[str] = field(default_factory=list)
 
     def finish(self, status: str, outcome: str) -> None:
         self.inbound.status = status

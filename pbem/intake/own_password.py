@@ -32,6 +32,7 @@ def set_password(context: MailContext, envelope: Envelope) -> None:
         context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {PASSWORD_FORM}"])
         return
     give_password(seat, new, context.settings.security)
+    context.passwords.append(new)
     context.session.add(seat)
     audit(context.session, context.now, seat.address, "password-set", game.id, seat.name)
     context.finish("answered", f"SET PASSWORD for {seat.name}")

@@ -83,6 +83,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
             "referee-password", f"wrong referee password for game {game.id}", reply_to=sender
         )
         return None
+    context.passwords.append(envelope.password)
     if game.address_check and sender != referee.address:
         context.quarantine(
             "address",
