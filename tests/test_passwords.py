@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.passwords import hash_password, masked, new_password, rehashed, verify_password
+from tests.support.scrypt import counted_scrypt
 
 
 def test_a_password_checks_against_its_hash_only() -> None:
@@ -51,17 +52,8 @@ def test_a_hash_of_another_cost_is_made_anew() -> None:
 def test_a_verified_password_is_checked_again_without_scrypt_and_a_guess_never_is(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from pbem import passwords
-
     stored = hash_password("tulip-stone-42", cost=4)
-    calls: list[str] = []
-    real = passwords._scrypt
-
-    def counted(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-        calls.append(password)
-        return real(password, salt, n, r, p)
-
-    monkeypatch.setattr(passwords, "_scrypt", counted)
+    calls = counted_scrypt(monkeypatch)
     assert verify_password("tulip-stone-42", stored)
     assert verify_password("tulip-stone-42", stored)  # the second time: an HMAC
     assert calls == ["tulip-stone-42"]

@@ -27,6 +27,7 @@ from pbem.mail.secrets import SecretError
 from pbem.store import Seat, transaction
 from tests.support.games import new_game
 from tests.support.mails import order_mail
+from tests.support.scrypt import counted_scrypt
 
 KEY = "k" * 44
 KEYED = SecuritySettings(password_cost=4, check_key_env="PBEM_TEST_CHECK_KEY")
@@ -40,15 +41,7 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setenv("PBEM_TEST_CHECK_KEY", KEY)
     monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())
     seat_passwords._key.cache_clear()
-    calls: list[str] = []
-    real = passwords._scrypt
-
-    def counted(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
-        calls.append(password)
-        return real(password, salt, n, r, p)
-
-    monkeypatch.setattr(passwords, "_scrypt", counted)
-    yield calls
+    yield counted_scrypt(monkeypatch)
     seat_passwords._key.cache_clear()
 
 
