@@ -213,7 +213,7 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
     row meanwhile is left alone: the mail may then have gone twice, with one Message-ID (at
     least once, as after a crash). A mail sent whose record failed is recorded, not sent,
     the next time (_SENT_UNRECORDED)."""
-    if (service.db.url.render_as_string(), row_id) in _SENT_UNRECORDED:
+    if _sent_key(service, row_id) in _SENT_UNRECORDED:
         return _record_sent(service, row_id, "", now)
     with reading(service.db) as session:
         sending = session.execute(select(*_SENDING).where(Outbox.id == row_id)).first()
@@ -249,6 +249,10 @@ def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime)
 _SENT_UNRECORDED: set[tuple[str, int]] = set()
 
 
+def _sent_key(service: Service, row_id: int) -> tuple[str, int]:
+    return service.db.url.render_as_string(), row_id
+
+
 def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
     unless another drain recorded the row meanwhile. Until it is recorded, the mail is
@@ -258,7 +262,7 @@ def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) 
         .where(col(Outbox.id) == row_id, *waiting())
         .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
     )
-    key = (service.db.url.render_as_string(), row_id)
+    key = _sent_key(service, row_id)
     _SENT_UNRECORDED.add(key)
     with transaction(service.db) as session:
         recorded = session.execute(sent).rowcount == 1  # type: ignore[attr-defined]

@@ -3,8 +3,8 @@ check that lets a verified password be verified again at the cost of an HMAC, ac
 
 The check key is a secret of the operator's, kept outside the database (an environment
 variable or a file, `[security] check_key_env` / `check_key_file`), so that whoever has the
-database alone cannot test guesses at HMAC speed. docs/operations.md ("Password checks at
-volume") weighs it."""
+database alone cannot test guesses at HMAC speed. docs/operations.md ("The check key") weighs
+it."""
 
 from __future__ import annotations
 
@@ -34,13 +34,12 @@ def take_password(seat: Seat) -> None:
 def password_holds(seat: Seat, password: str, security: SecuritySettings) -> bool:
     """Does `password` prove the seat? When it does, the hash is made anew at the configured
     cost if it was made at another, and the check stored if it was missing or stale."""
-    key = check_key(security)
-    if not verify_password(password, seat.password_hash, check=seat.password_check, key=key):
+    if not looks_proved(seat, password, security):
         return False
     upgraded = rehashed(password, seat.password_hash, cost=security.password_cost)
     if upgraded:
         seat.password_hash = upgraded
-    check = password_check(password, seat.password_hash, key)
+    check = password_check(password, seat.password_hash, check_key(security))
     if seat.password_check != check:
         seat.password_check = check
     return True
