@@ -84,20 +84,25 @@ def verify_password(password: str, stored: str, *, check: str = "", key: bytes =
     (password_check) and the key it was made under, which prove it without scrypt."""
     if not stored:
         return False  # no password (a seat given up): nothing matches
-    if (
-        check
-        and key
-        and hmac.compare_digest(
-            check.encode("utf-8", "replace"), password_check(password, stored, key).encode()
-        )
-    ):
-        return True
-    if _VERIFIED.holds(password, stored):
+    if verified_at_once(password, stored, check=check, key=key):
         return True
     if _scrypt_matches(password, stored):
         _VERIFIED.add(password, stored)
         return True
     return False
+
+
+def verified_at_once(password: str, stored: str, *, check: str = "", key: bytes = b"") -> bool:
+    """Does `password` match `stored` by what costs an HMAC: the stored check, or this
+    process's memory of a check passed? False for a hash, says only that scrypt would have to
+    tell; an empty hash (no password) is matched by nothing."""
+    if not stored:
+        return False
+    if check and key:
+        made = password_check(password, stored, key).encode()
+        if hmac.compare_digest(check.encode("utf-8", "replace"), made):
+            return True
+    return _VERIFIED.holds(password, stored)
 
 
 def _scrypt_matches(password: str, stored: str) -> bool:

@@ -13,7 +13,13 @@ from functools import cache
 
 from pbem.config import SecuritySettings
 from pbem.mail.secrets import SecretError, resolve_secret
-from pbem.passwords import hash_password, password_check, rehashed, verify_password
+from pbem.passwords import (
+    hash_password,
+    password_check,
+    rehashed,
+    verified_at_once,
+    verify_password,
+)
 from pbem.store import Seat
 
 # Shorter than this is no secret: `openssl rand -base64 32` gives 44 characters.
@@ -49,6 +55,15 @@ def looks_proved(seat: Seat, password: str, security: SecuritySettings) -> bool:
     """The same test as password_holds, changing nothing (a look ahead of the mail's turn)."""
     key = check_key(security)
     return verify_password(password, seat.password_hash, check=seat.password_check, key=key)
+
+
+def needs_scrypt(seat: Seat, password: str, security: SecuritySettings) -> bool:
+    """Would looks_proved have to run scrypt (about 50 ms) to tell? Not when the stored check
+    or this process's memory proves the password, nor for a seat without one."""
+    key = check_key(security)
+    if not seat.password_hash:
+        return False
+    return not verified_at_once(password, seat.password_hash, check=seat.password_check, key=key)
 
 
 def check_key(security: SecuritySettings) -> bytes:

@@ -1,9 +1,14 @@
-"""Mail looked at ahead of its turn. While the daemon handles one mail, the next AHEAD are
-read, found recorded or not, and their seats' passwords checked (intake.look_ahead), each in
-a thread of its own. scrypt (about 50 ms at the production cost) lets go of the interpreter,
-so a daemon that has just started, which pays it once a seat, checks passwords on every core
-while it handles the mail before. A mail is claimed (pbem.store.claims) before it is looked
-at: with several daemons, none checks a password for mail another one takes in."""
+"""Mail looked at ahead of its turn. Before the daemon handles one mail, the next AHEAD are
+read, found recorded or not, and their seats' passwords checked as far as an HMAC tells
+(intake.look_ahead). What only scrypt can tell (about 50 ms at the production cost: a daemon
+just started without a check key pays it once a seat) runs in a thread of its own: scrypt
+lets go of the interpreter, so those checks use every core while the mail before is handled.
+
+The cheap part is done in line, not in the threads: in a wave of mail whose passwords are
+proved by their checks, threads only fought over the interpreter, and looking ahead in two
+of them cost a fifth of the daemon's time a mail (bench/intake_cpu.py). A mail is claimed
+(pbem.store.claims) before it is looked at: with several daemons, none checks a password for
+mail another one takes in."""
 
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from pbem.store.claims import Claims
 
 log = logging.getLogger(__name__)
 
-AHEAD = 2  # mails looked at ahead, and threads to do it
+AHEAD = 2  # mails looked at ahead, and threads to run their scrypt
 
 
 class Ahead:
@@ -27,27 +32,37 @@ class Ahead:
     def __init__(self, service: Service, claims: Claims) -> None:
         self._service = service
         self._claims = claims
+        # Its threads start at the first scrypt, if any.
         self._pool = ThreadPoolExecutor(AHEAD, thread_name_prefix="pbem-ahead")
-        self._looks: dict[str, Future[Looked]] = {}
+        self._looks: dict[str, tuple[Looked, Future[object] | None]] = {}
 
     def close(self) -> None:
-        """Wait for the looks begun; drop the ones not begun."""
+        """Wait for the checks begun; drop the ones not begun."""
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def begin(self, items: Sequence[InboxItem], index: int) -> None:
-        """Begin looking at the AHEAD mails after items[index] (those this daemon may claim)."""
+        """Look at the AHEAD mails after items[index] (those this daemon may claim), and
+        begin their scrypt, if any, in the threads."""
         for item in items[index + 1 : index + 1 + AHEAD]:
-            if item.key not in self._looks and self._claims.take(item.key):
-                self._looks[item.key] = self._pool.submit(look_ahead, self._service, item.raw)
+            if item.key in self._looks or not self._claims.take(item.key):
+                continue
+            try:
+                looked = look_ahead(self._service, item.raw)
+            except Exception as error:  # the mail's handling looks again, and tells it
+                log.debug("look-ahead of %s failed: %s", item.key, error)
+                continue
+            slow = self._pool.submit(looked.slow) if looked.slow is not None else None
+            self._looks[item.key] = (looked, slow)
 
     def result(self, key: str) -> Looked | None:
-        """The look at `key`, once done; None if none was begun or it failed (the mail's
-        handling then looks again, and a fault is told there as it should be)."""
-        look = self._looks.pop(key, None)
-        if look is None:
-            return None
+        """The look at `key`, its scrypt done; None if none was begun or it failed (the
+        mail's handling then looks again, and a fault is told there as it should be)."""
+        looked, slow = self._looks.pop(key, (None, None))
+        if looked is None or slow is None:
+            return looked
         try:
-            return look.result()
+            slow.result()
         except Exception as error:
             log.debug("look-ahead of %s failed: %s", key, error)
             return None
+        return looked

@@ -6,14 +6,16 @@ database (pbem.store.transient) is raised instead: the mail is taken in again la
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.games.games import find_seat
-from pbem.games.seat_passwords import looks_proved
+from pbem.games.seat_passwords import looks_proved, needs_scrypt
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
@@ -49,14 +51,17 @@ class Looked:
 
     mail: IncomingMail
     recorded: bool  # its Message-ID was recorded already
+    # What is left of the look: the seat's password to check by scrypt, which lets go of the
+    # interpreter and may run in another thread (pbem.intake.ahead). None: nothing is left.
+    slow: Callable[[], object] | None = None
 
 
 def look_ahead(service: Service, raw: bytes) -> Looked:
-    """Read the mail, find whether it was recorded, and check its seat's password (see
-    _look_ahead): all that needs no transaction of the mail's, so that it may be done in
-    another thread while the mail before is handled (pbem.intake.ahead)."""
+    """Read the mail, find whether it was recorded, and check its seat's password as far as
+    an HMAC tells (see _look_ahead): all that needs no transaction of the mail's, so that it
+    may be done before the mail before is handled. What only scrypt tells is left in `slow`."""
     mail = read_mail(raw, max_bytes=service.settings.mail.max_bytes)
-    return Looked(mail, _look_ahead(service, mail))
+    return _look_ahead(service, mail)
 
 
 def receive(
@@ -71,8 +76,11 @@ def receive(
     `looked`: the mail's look_ahead, done already."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
-        recorded = looked.recorded if looked else _look_ahead(service, mail)
-        if recorded:
+        if looked is None:
+            looked = _look_ahead(service, mail)
+            if looked.slow is not None:
+                looked.slow()  # scrypt, before the transaction (the write lock) begins
+        if looked.recorded:
             return Receipt(mail.message_id, "duplicate", "already recorded")
         return _receive(service, raw, mail, now, commit)
     except IntegrityError:
@@ -112,27 +120,30 @@ def _receive(
                 tx.rollback()
 
 
-def _look_ahead(service: Service, mail: IncomingMail) -> bool:
-    """Before the mail's transaction begins: has the mail been recorded already (True: a
-    mail taken in again, by this daemon after a crash or by another daemon)? If not, the
-    seat's password is checked here. scrypt takes about 50 ms; inside the transaction it would
-    hold the write lock (SQLite) that long, keeping the courier's sends and every other writer
-    waiting. The check inside then finds the password verified (pbem.passwords) and costs an
-    HMAC; a wrong one fails both, and is told there. A mail refused unread (too big, too
-    long) is not parsed here: walking 100,000 lines would hold up the mails behind it."""
+def _look_ahead(service: Service, mail: IncomingMail) -> Looked:
+    """Before the mail's transaction begins: has the mail been recorded already (a mail taken
+    in again, by this daemon after a crash or by another daemon)? If not, is the seat's
+    password proved by its check (an HMAC)? If only scrypt can tell, that is left in `slow`:
+    scrypt takes about 50 ms, and inside the transaction it would hold the write lock
+    (SQLite) that long, keeping the courier's sends and every other writer waiting. The check
+    inside then finds the password verified (pbem.passwords) and costs an HMAC; a wrong one
+    fails both, and is told there. A mail refused unread (too big, too long) is not parsed
+    here: walking 100,000 lines would hold up the mails behind it."""
     readable = not unread(mail, service.settings.limits.max_mail_lines)
     envelope = parse_envelope(mail.text) if readable else None
     with reading(service.db) as session:
         if _seen(session, mail.message_id):
-            return True
+            return Looked(mail, recorded=True)
         if envelope is None or envelope.problem:
-            return False
+            return Looked(mail, recorded=False)
         if not (envelope.game and envelope.seat and envelope.password):
-            return False  # no password to check, or one in a quoted or attached text: inside
+            # No password to check, or one in a quoted or attached text: inside.
+            return Looked(mail, recorded=False)
         seat = find_seat(session, envelope.game, envelope.seat)
-    if seat is not None:  # scrypt, if it comes to that, once the reading has ended
-        looks_proved(seat, envelope.password, service.settings.security)
-    return False
+    security, password = service.settings.security, envelope.password
+    if seat is None or not needs_scrypt(seat, password, security):
+        return Looked(mail, recorded=False)
+    return Looked(mail, recorded=False, slow=partial(looks_proved, seat, password, security))
 
 
 def _record_failure(

@@ -13,6 +13,7 @@ import pytest
 
 from pbem import passwords
 from pbem.games.service import Service
+from pbem.intake import ahead
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport, take_in
 from pbem.mail.maildir import MaildirInbox
@@ -98,3 +99,39 @@ def test_passwords_are_checked_ahead_in_threads_of_their_own_and_once(
     assert statuses["accepted"] == (3 if shared else 4)
     # The first mail is checked in line, the others ahead; each password once.
     assert sorted(threads) == ["MainThread"] + ["pbem-ahead"] * (2 if shared else 3)
+
+
+def test_passwords_proved_without_scrypt_are_looked_at_in_line_without_threads(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once each seat's password is verified (here by the first mails), the look-ahead costs
+    an HMAC a mail: it is done in line, and no thread is started to fight over the
+    interpreter for it."""
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    first = [("alice", "1"), ("bob", "1")]
+    then = [("alice", "2"), ("bob", "2"), ("alice", "3"), ("bob", "3")]
+    for seat, n in first:
+        inbox.deliver(order_mail("g1", seat, f"pw-{seat}", f"ADD {n}\n", message_id=f"{seat}{n}"))
+    assert take_in(service, inbox, now=now)["accepted"] == 2
+    submitted: list[object] = []
+
+    class Watched(ahead.ThreadPoolExecutor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
+            submitted.append(fn)
+            return super().submit(fn, *args, **kwargs)
+
+    monkeypatch.setattr(ahead, "ThreadPoolExecutor", Watched)
+    looked: list[str] = []
+    real_look = ahead.look_ahead
+
+    def watched_look(service: Service, raw: bytes) -> Any:
+        looked.append(threading.current_thread().name)
+        return real_look(service, raw)
+
+    monkeypatch.setattr(ahead, "look_ahead", watched_look)
+    for seat, n in then:
+        inbox.deliver(order_mail("g1", seat, f"pw-{seat}", f"ADD {n}\n", message_id=f"{seat}{n}"))
+    assert take_in(service, inbox, now=now)["accepted"] == 4
+    assert looked == ["MainThread"] * 3  # every mail but the first, which is looked at inside
+    assert submitted == []
