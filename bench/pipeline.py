@@ -147,7 +147,9 @@ def _create_games(service: Service, args: argparse.Namespace, reports: ReportOpt
             create_game(session, service.settings, spec, now=NOW)
 
 
-def _deliver_orders(service: Service, inbox: MaildirInbox) -> int:
+def _deliver_orders(service: Service, inbox: MaildirInbox, tag: str = "") -> int:
+    """Every seat's orders for its game's pending turn, mailed to `inbox`; `tag` makes their
+    Message-IDs new (the same orders mailed again)."""
     count = 0
     with transaction(service.db) as session:
         for game in session.exec(select(Game).order_by(col(Game.id))):
@@ -156,17 +158,17 @@ def _deliver_orders(service: Service, inbox: MaildirInbox) -> int:
             ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
             for seat in ruleset.seats_to_order(state):
                 text = ruleset.bot_orders(state, seat, game.seed)
-                inbox.deliver(_mail(game.id, seat, turn.number, text))
+                inbox.deliver(_mail(game.id, seat, turn.number, text, tag))
                 count += 1
     return count
 
 
-def _mail(game: str, seat: str, turn: int, orders: str) -> bytes:
+def _mail(game: str, seat: str, turn: int, orders: str, tag: str = "") -> bytes:
     message = EmailMessage()
     message["From"] = f"{seat}.{game[1:]}@bench.invalid"
     message["To"] = "moderator@pbem.localhost"
     message["Subject"] = f"{game} orders"
-    message["Message-ID"] = f"<{game}-{turn}-{seat}@bench.invalid>"
+    message["Message-ID"] = f"<{game}-{turn}-{seat}{tag}@bench.invalid>"
     body = f"GAME {game} SEAT {seat} PASSWORD pw-{seat}\nTURN {turn}\n{orders.strip()}\nEND\n"
     message.set_content(body)
     return message.as_bytes()

@@ -80,6 +80,7 @@ class Stage:
     mails: int
     seconds: float
     cpu: float = 0.0  # the daemons' CPU seconds (user + system) in the stage, if measured
+    main_cpu: float = 0.0  # of which the daemons' main threads' (intake, the clocks)
 
     @property
     def rate(self) -> float:
@@ -274,14 +275,15 @@ def _wave(table: Table, daemons: list[subprocess.Popen[bytes]], run: Run, wave: 
     _wait(lambda: _answered(db) >= answered and _unsent(db) == 0, 3600, "the replies")
     intake = Stage(
         f"{wave}: intake + replies", len(mails), time.perf_counter() - started,
-        _cpu_seconds(daemons) - cpu,
+        *(now - before for now, before in zip(_cpu_seconds(daemons), cpu, strict=True)),
     )  # fmt: skip
     _set_deadlines(db)
     with _probe(table, db) as latencies:
         begun, cpu = time.perf_counter(), _cpu_seconds(daemons)
         _wait(lambda: _pending_turns(db) == 0 and _unsent(db) == 0, 3600, "the reports")
-        seconds, cpu = time.perf_counter() - begun, _cpu_seconds(daemons) - cpu
-    reports = Stage(f"{wave}: resolve + reports", _bulk_mail(db) - bulk, seconds, cpu)
+        seconds = time.perf_counter() - begun
+        used = [now - before for now, before in zip(_cpu_seconds(daemons), cpu, strict=True)]
+    reports = Stage(f"{wave}: resolve + reports", _bulk_mail(db) - bulk, seconds, *used)
     run.stages += [intake, reports]
     run.probe[wave] = latencies
     print(f"  {wave}: {intake.seconds:.0f} s intake, {reports.seconds:.0f} s resolution")
@@ -420,14 +422,22 @@ def _log(table: Table) -> str:
     return path.read_text() if path.exists() else ""
 
 
-def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> float:
-    """The daemons' CPU time so far, user and system, every thread: pbem's own cost, which
-    the wall time hides when the mail servers and the daemon share the cores."""
-    ticks = 0
+def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
+    """The daemons' CPU time so far, user and system: every thread's, and the main threads'
+    alone. pbem's own cost, which the wall time hides when the mail servers and the daemon
+    share the cores; the main thread's tells whether intake is bound by it (busy all along)
+    or waits (for the interpreter, the write lock, the servers)."""
+    every = main = 0
     for daemon in daemons:
-        fields = Path(f"/proc/{daemon.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
-    return ticks / os.sysconf("SC_CLK_TCK")
+        every += _ticks(Path(f"/proc/{daemon.pid}/stat"))
+        main += _ticks(Path(f"/proc/{daemon.pid}/task/{daemon.pid}/stat"))
+    tick = os.sysconf("SC_CLK_TCK")
+    return every / tick, main / tick
+
+
+def _ticks(stat: Path) -> int:
+    fields = stat.read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
 
 
 def _peak_rss_mb(pid: int) -> float:
@@ -526,7 +536,12 @@ def _print(runs: list[Run], raw: list[Stage], args: argparse.Namespace) -> None:
         for stage in run.stages:
             base = {"SMTP in": smtp_in.rate, "intake": raw_intake, "resolve": raw_reports}
             ratio = next(rate for key, rate in base.items() if key in stage.name.split(": ")[1])
-            cpu = f"  pbem CPU {1000 * stage.cpu / stage.mails:5.1f} ms/mail" if stage.cpu else ""
+            cpu = (
+                f"  pbem CPU {1000 * stage.cpu / stage.mails:5.1f} ms/mail, main thread busy "
+                f"{100 * stage.main_cpu / stage.seconds:3.0f}%"
+                if stage.cpu
+                else ""
+            )
             print(
                 f"  {stage.name:<34} {stage.mails:6d} mails {stage.seconds:7.1f} s "
                 f"{stage.rate:8.1f} mails/s  {stage.rate / ratio:5.2f} x raw{cpu}"

@@ -3,7 +3,7 @@ made at another cost than the configured one is made anew the next time its pass
 (`rehashed`), so that raising `[security] password_cost` reaches every seat that plays.
 
 A password once verified is verified again at the cost of an HMAC for as long as the process
-runs (`_Verified`): a player mails every turn with the same password, and scrypt at the
+runs (`PasswordMemory`): a player mails every turn with the same password, and scrypt at the
 production cost (about 50 ms) would otherwise bound intake near 20 mails a second. A wrong
 password never gains from it: a guess that is not a password already verified pays scrypt in
 full. With a check key configured (kept outside the database), the same HMAC is stored beside
@@ -34,11 +34,10 @@ def hash_password(password: str, *, cost: int = DEFAULT_COST, salt: bytes | None
     return f"scrypt${n}${_R}${_P}${_b64(salt)}${_b64(digest)}"
 
 
-class _Verified:
-    """The checks this process has made and passed: for each stored hash, an HMAC of the
-    password that matched it, under a key made at start and never written anywhere. Keyed by
-    the hash, so a new password (a new hash) is checked by scrypt again. The oldest entries
-    go beyond `size`."""
+class PasswordMemory:
+    """Passwords this process has seen pass, each for a key of the caller's (a stored hash, a
+    seat): an HMAC of the password under a key made at start and never written anywhere. One
+    password a key: a new one replaces it. The oldest entries go beyond `size`."""
 
     def __init__(self, size: int = 20_000) -> None:
         self.size = size
@@ -46,28 +45,29 @@ class _Verified:
         self._entries: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
-    def holds(self, password: str, stored: str) -> bool:
-        mac = self._mac(password, stored)
+    def holds(self, password: str, key: str) -> bool:
+        mac = self._mac(password, key)
         with self._lock:
-            known = self._entries.get(stored)
+            known = self._entries.get(key)
             if known is None or not hmac.compare_digest(known, mac):
                 return False
-            self._entries.move_to_end(stored)
+            self._entries.move_to_end(key)
             return True
 
-    def add(self, password: str, stored: str) -> None:
-        mac = self._mac(password, stored)
+    def add(self, password: str, key: str) -> None:
+        mac = self._mac(password, key)
         with self._lock:
-            self._entries[stored] = mac
-            self._entries.move_to_end(stored)
+            self._entries[key] = mac
+            self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
-    def _mac(self, password: str, stored: str) -> bytes:
-        return _mac(self._key, password, stored)
+    def _mac(self, password: str, key: str) -> bytes:
+        return _mac(self._key, password, key)
 
 
-_VERIFIED = _Verified()
+# The checks scrypt passed, by stored hash: a new password (a new hash) is checked anew.
+_VERIFIED = PasswordMemory()
 
 
 def password_check(password: str, stored: str, key: bytes) -> str:

@@ -66,9 +66,9 @@ def test_a_verified_password_is_checked_again_without_scrypt_and_a_guess_never_i
 
 
 def test_the_verified_checks_keep_the_newest() -> None:
-    from pbem.passwords import _Verified
+    from pbem.passwords import PasswordMemory
 
-    verified = _Verified(size=2)
+    verified = PasswordMemory(size=2)
     for number in range(3):
         verified.add(f"pw{number}", f"hash{number}")
     assert not verified.holds("pw0", "hash0")  # the oldest went

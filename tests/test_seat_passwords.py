@@ -39,14 +39,14 @@ def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """A process just started (nothing verified in memory, the key not read yet), with the key
     in the environment; yields the passwords scrypt was run for."""
     monkeypatch.setenv("PBEM_TEST_CHECK_KEY", KEY)
-    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords.PasswordMemory())
     seat_passwords._key.cache_clear()
     yield counted_scrypt(monkeypatch)
     seat_passwords._key.cache_clear()
 
 
 def restart(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
-    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords.PasswordMemory())
     seat_passwords._key.cache_clear()
     calls.clear()
 

@@ -57,13 +57,12 @@ def looks_proved(seat: Seat, password: str, security: SecuritySettings) -> bool:
     return verify_password(password, seat.password_hash, check=seat.password_check, key=key)
 
 
-def needs_scrypt(seat: Seat, password: str, security: SecuritySettings) -> bool:
-    """Would looks_proved have to run scrypt (about 50 ms) to tell? Not when the stored check
-    or this process's memory proves the password, nor for a seat without one."""
+def proved_at_once(seat: Seat, password: str, security: SecuritySettings) -> bool:
+    """Does `password` prove the seat by what costs an HMAC: its stored check, or this
+    process's memory of a check passed? False says only that scrypt would have to tell (or
+    that the seat has no password, which nothing proves)."""
     key = check_key(security)
-    if not seat.password_hash:
-        return False
-    return not verified_at_once(password, seat.password_hash, check=seat.password_check, key=key)
+    return verified_at_once(password, seat.password_hash, check=seat.password_check, key=key)
 
 
 def check_key(security: SecuritySettings) -> bytes:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import Engine
 
 from pbem.config import Settings
+from pbem.passwords import PasswordMemory
 from pbem.store import make_engine
 
 
@@ -14,6 +15,9 @@ from pbem.store import make_engine
 class Service:
     db: Engine
     settings: Settings
+    # The seats (game and seat) whose password intake's look-ahead found proved, and with
+    # which password: their next mails are not looked up (pbem.intake.intake._look_ahead).
+    proved_seats: PasswordMemory = field(default_factory=PasswordMemory, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Service:

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from pbem.games.games import find_seat
-from pbem.games.seat_passwords import looks_proved, needs_scrypt
+from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
@@ -128,22 +128,50 @@ def _look_ahead(service: Service, mail: IncomingMail) -> Looked:
     (SQLite) that long, keeping the courier's sends and every other writer waiting. The check
     inside then finds the password verified (pbem.passwords) and costs an HMAC; a wrong one
     fails both, and is told there. A mail refused unread (too big, too long) is not parsed
-    here: walking 100,000 lines would hold up the mails behind it."""
-    readable = not unread(mail, service.settings.limits.max_mail_lines)
-    envelope = parse_envelope(mail.text) if readable else None
+    here: walking 100,000 lines would hold up the mails behind it.
+
+    A seat whose password was found proved here before, with this password, is not looked
+    up again (Service.proved_seats): nothing is left for scrypt, and a mail recorded already
+    is stopped at its record by the Message-ID's unique index. Should the seat's password
+    have changed meanwhile, the check inside tells, at scrypt's cost once."""
+    claim = _claimed_seat(mail, service.settings.limits.max_mail_lines)
+    if claim and service.proved_seats.holds(claim.password, claim.key):
+        return Looked(mail, recorded=False)
     with reading(service.db) as session:
         if _seen(session, mail.message_id):
             return Looked(mail, recorded=True)
-        if envelope is None or envelope.problem:
-            return Looked(mail, recorded=False)
-        if not (envelope.game and envelope.seat and envelope.password):
-            # No password to check, or one in a quoted or attached text: inside.
-            return Looked(mail, recorded=False)
-        seat = find_seat(session, envelope.game, envelope.seat)
-    security, password = service.settings.security, envelope.password
-    if seat is None or not needs_scrypt(seat, password, security):
+        seat = find_seat(session, claim.game, claim.seat) if claim else None
+    security = service.settings.security
+    if claim is None or seat is None or not seat.password_hash:
         return Looked(mail, recorded=False)
-    return Looked(mail, recorded=False, slow=partial(looks_proved, seat, password, security))
+    if proved_at_once(seat, claim.password, security):
+        service.proved_seats.add(claim.password, claim.key)
+        return Looked(mail, recorded=False)
+    return Looked(mail, recorded=False, slow=partial(looks_proved, seat, claim.password, security))
+
+
+@dataclass(frozen=True)
+class _Claim:
+    """The seat a mail's envelope names, and the password it gives."""
+
+    game: str
+    seat: str
+    password: str
+
+    @property
+    def key(self) -> str:  # in Service.proved_seats
+        return f"{self.game}\0{self.seat}".lower()
+
+
+def _claimed_seat(mail: IncomingMail, max_lines: int) -> _Claim | None:
+    """The seat and password of the mail's envelope; None if it gives none (no password, or
+    one in a quoted or attached text: told inside) or is not read at all."""
+    if unread(mail, max_lines):
+        return None
+    envelope = parse_envelope(mail.text)
+    if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
+        return None
+    return _Claim(envelope.game, envelope.seat, envelope.password)
 
 
 def _record_failure(

@@ -304,7 +304,7 @@ def test_the_password_is_checked_before_the_mail_holds_the_database(
         return real_scrypt(*args)
 
     monkeypatch.setattr(passwords, "_scrypt", watched)
-    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())  # nothing verified yet
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords.PasswordMemory())  # nothing verified yet
     raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
     assert receive(service, raw, now=now).status == "accepted"
     assert busy == [False]  # once, outside; inside, the check was remembered

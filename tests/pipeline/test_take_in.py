@@ -12,11 +12,14 @@ from typing import Any
 import pytest
 
 from pbem import passwords
+from pbem.games.games import find_seat
+from pbem.games.seat_passwords import give_password
 from pbem.games.service import Service
-from pbem.intake import ahead
+from pbem.intake import ahead, intake
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport, take_in
 from pbem.mail.maildir import MaildirInbox
+from pbem.store import transaction
 from pbem.store.claims import Claims
 from tests.support.games import inbound, new_game
 from tests.support.mails import order_mail
@@ -85,7 +88,7 @@ def test_passwords_are_checked_ahead_in_threads_of_their_own_and_once(
         return real_scrypt(*args)
 
     monkeypatch.setattr(passwords, "_scrypt", watched)
-    monkeypatch.setattr(passwords, "_VERIFIED", passwords._Verified())  # just started
+    monkeypatch.setattr(passwords, "_VERIFIED", passwords.PasswordMemory())  # just started
     inbox = MaildirInbox(tmp_path / "inbox")
     seats = [("g1", "alice"), ("g1", "bob"), ("g2", "alice"), ("g2", "bob")]
     keys = [
@@ -135,3 +138,41 @@ def test_passwords_proved_without_scrypt_are_looked_at_in_line_without_threads(
     assert take_in(service, inbox, now=now)["accepted"] == 4
     assert looked == ["MainThread"] * 3  # every mail but the first, which is looked at inside
     assert submitted == []
+
+
+def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_counts(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The look-ahead remembers a seat it found proved, with its password: that seat's next
+    mails cost it no reading of the database. The check inside is the one that counts: once
+    the seat's password has changed, the old one is refused though the look-ahead knew it."""
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+
+    def mails(password: str, *numbers: int) -> None:
+        for n in numbers:
+            raw = order_mail("g1", "alice", password, f"ADD {n}\n", message_id=f"a{n}")
+            inbox.deliver(raw)
+
+    mails("pw-alice", 1, 2, 3)
+    assert take_in(service, inbox, now=now)["accepted"] == 3  # the 2nd looked up, not the 3rd
+    looked_up: list[str] = []
+    real_find_seat = intake.find_seat
+
+    def watched(session: Any, game: str, seat: str) -> Any:
+        looked_up.append(seat)
+        return real_find_seat(session, game, seat)
+
+    monkeypatch.setattr(intake, "find_seat", watched)
+    mails("pw-alice", 4, 5, 6)
+    assert take_in(service, inbox, now=now)["accepted"] == 3
+    assert looked_up == []
+    with transaction(service.db) as session:
+        seat = find_seat(session, "g1", "alice")
+        assert seat is not None
+        give_password(seat, "a-new-one", service.settings.security)
+    mails("pw-alice", 7, 8)
+    assert take_in(service, inbox, now=now) == {"quarantined": 2}
+    assert [m.outcome for m in inbound(service)[-2:]] == [
+        "password: wrong password for seat alice in game g1"
+    ] * 2
