@@ -72,3 +72,19 @@ def test_mail_for_players_is_never_droppable(service: Service, now: datetime, ki
     topical = Letter(kind, "a@example.org", "s", "b", "<x@y>", topic="t")
     with transaction(service.db) as session, pytest.raises(ValueError, match="never dropped"):
         queue(session, service.settings, topical, now=now)
+
+
+def test_a_notice_queued_earlier_in_the_same_transaction_is_superseded_too(
+    service: Service, now: datetime
+) -> None:
+    """Queued rows are written with the rest of the transaction, not one by one: the
+    supersession must still find the notice queued just before it."""
+    older = Letter("clock", "a@example.org", "in 24h", "b", "<old@y>", topic="reminder g1 a")
+    newer = Letter("clock", "a@example.org", "in 2h", "b", "<new@y>", topic="reminder g1 a")
+    with transaction(service.db) as session:
+        queue(session, service.settings, older, now=now)
+        queue(session, service.settings, newer, now=now)
+    assert clock_rows(service) == [
+        ("in 24h", False, "superseded by a newer notice <new@y>"),
+        ("in 2h", False, ""),
+    ]
