@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar, cast
@@ -285,8 +285,13 @@ def wakeup(facts: Clock) -> datetime | None:
 
 def wakeups(session: Session, now: datetime) -> dict[str, datetime]:
     """Each running game's next wakeup (games with none are left out)."""
+    return wakeups_of(running_facts(session, now))
+
+
+def wakeups_of(games: Iterable[Clock]) -> dict[str, datetime]:
+    """The next wakeup of each of `games` read already (those with none are left out)."""
     found = {}
-    for facts in running_facts(session, now):
+    for facts in games:
         moment = wakeup(facts)
         if moment is not None:
             found[facts.game.id] = moment

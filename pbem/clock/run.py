@@ -55,10 +55,19 @@ class ClockSummary:
     reminders: int = 0  # reminder mails queued
     failed: list[str] = field(default_factory=list)  # games whose clock work raised
     left: list[str] = field(default_factory=list)  # due games `enough` left for the next call
+    # The running games' clocks as the pass read them, if it changed none of them (the
+    # daemon's schedule then needs no reading of its own); else None. What the pass read,
+    # not what it did: left out of comparisons.
+    games: list[Clock] | None = field(default=None, compare=False, repr=False)
 
     @property
     def unfinished(self) -> bool:
         return bool(self.left)
+
+    @property
+    def changed(self) -> bool:
+        """Did the pass change a game's clock (or fail to look at one)?"""
+        return bool(self.moved or self.turns or self.reminders or self.failed or self.left)
 
 
 def run_due(
@@ -96,6 +105,7 @@ def run_due(
     for game_id in [f.game.id for f in games if f.game.id in resolved or reminders_due(f, set())]:
         sent = _guarded(service, summary, game_id, partial(_remind, service, game_id, now))
         summary.reminders += sent or 0
+    summary.games = None if summary.changed else games
     return summary
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from datetime import datetime
 from types import FrameType
 
+from pbem.clock.due import Clock
 from pbem.daemon.courier import Courier
 from pbem.daemon.schedule import DaemonSchedule
 from pbem.daemon.transport import PacedSender, WaitingInbox
@@ -171,7 +172,7 @@ class Daemon:
                     continue
                 self._next_look = self._monotonic() + CLOCK_SECONDS
                 watch.mark()
-                self._refresh(schedule)
+                self._refresh(schedule, report.clocks)
                 self._sleep(LONG_SLEEP)
             log.info("%s: stopping", self.stop_reason)
         finally:
@@ -188,9 +189,9 @@ class Daemon:
         self._pass_wanted.clear()
         return wanted or self._monotonic() >= self._next_look
 
-    def _refresh(self, schedule: DaemonSchedule) -> None:
+    def _refresh(self, schedule: DaemonSchedule, clocks: list[Clock] | None = None) -> None:
         try:
-            schedule.refresh_games()
+            schedule.refresh_games(clocks)
             schedule.refresh_outbox()
         except Exception:  # the database went away since the pass: the safety poll remains
             log.exception("cannot renew the schedule; the next safety poll will")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.clock import run_due
+from pbem.clock.due import Clock
 from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
 from pbem.games.protocols import Inbox, InboxItem, Sender
@@ -45,6 +46,7 @@ class PollReport:
     elsewhere: int = 0  # waiting mails another daemon had in hand: left to it
     clock_work: bool = False  # a mail may have made clock work due (Receipt.clock_work)
     looked: bool = False  # the pass looked at the clocks
+    clocks: list[Clock] | None = None  # the games as the look read them, if it changed none
 
     @property
     def only_elsewhere(self) -> bool:
@@ -164,6 +166,7 @@ def _clock_work(
     clocks = run_due(service, now, enough=enough, resume=resume)
     report.turns, report.reminders = clocks.turns, clocks.reminders
     report.failed_games, report.due_left = list(clocks.failed), clocks.left
+    report.clocks = clocks.games
     if report.reminders:
         log.info("%d reminder(s) queued", report.reminders)
     for turn in report.turns:

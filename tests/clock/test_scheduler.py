@@ -12,12 +12,13 @@ from apscheduler.events import EVENT_JOB_EXECUTED, JobEvent
 
 from pbem.clock import next_wakeup, run_due
 from pbem.clock.control import pause
+from pbem.clock.due import wakeups, wakeups_of
 from pbem.daemon.schedule import DaemonSchedule
 from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.delivery import TemporaryFailure
-from pbem.store import transaction
+from pbem.store import reading, transaction
 from tests.clock.support import DEADLINE, HOUR, clock_game, command, orders
 from tests.conftest import NOW
 from tests.support.mails import mail
@@ -139,3 +140,25 @@ def test_a_started_schedule_runs_a_job_when_its_time_comes(service: Service) -> 
     assert "pass" in woken
     assert jobs == {"game:g2", "safety-poll", "outbox-watch"}
     assert not schedule.scheduler.running
+
+
+def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Service) -> None:
+    """A pass's look at the clocks that changed no game hands the games it read to the
+    schedule, which then reads none again and lays the same jobs; a look that changed one
+    (a reminder sent) hands none, and the schedule reads the games anew."""
+    _games(service)
+    quiet = run_due(service, NOW)
+    assert not quiet.changed and quiet.games is not None
+    assert sorted(facts.game.id for facts in quiet.games) == ["g1", "g2", "g3"]
+    from_clocks, from_database = _schedule(service, NOW), _schedule(service, NOW)
+    from_clocks.refresh_games(quiet.games)
+    from_database.refresh_games()
+    assert _game_jobs(from_clocks) == _game_jobs(from_database) == {"game:g1", "game:g2"}
+    with reading(service.db) as session:
+        assert wakeups_of(quiet.games) == wakeups(session, NOW)
+    reminding = run_due(service, DEADLINE - 24 * HOUR)  # g1's 24h reminders
+    assert reminding.reminders == 2 and reminding.games is None
+
+
+def _game_jobs(schedule: DaemonSchedule) -> set[str]:
+    return {job_id for job_id in schedule.due_times() if job_id.startswith("game:")}
