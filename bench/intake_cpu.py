@@ -29,7 +29,14 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.insert(0, str(_HERE))
 
-from pipeline import BARE, NOW, _create_games, _deliver_orders, database  # noqa: E402
+from pipeline import (  # noqa: E402
+    BARE,
+    NOW,
+    _create_games,
+    _deliver_orders,
+    database,
+    game_arguments,
+)
 
 from pbem.config import MaildirSettings, SecuritySettings, Settings  # noqa: E402
 from pbem.games.outbox import drain  # noqa: E402
@@ -56,12 +63,9 @@ def main() -> int:
 
 
 def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seats", type=int, default=6)
-    parser.add_argument("--ruleset", default="temples-and-swords")
-    # With the check key no password is checked by scrypt: its cost only slows the set-up.
-    parser.add_argument("--cost", type=int, default=10, help="scrypt cost (log2 n)")
+    # With the check key no password is checked by scrypt: its cost (--cost) only slows the
+    # set-up.
+    parser = game_arguments(__doc__)
     parser.add_argument("--repeat", type=int, default=3, help="runs; the least CPU is told")
     parser.add_argument("--backend", nargs="+", default=["sqlite"])
     parser.add_argument("--profile", default="", help="write a cProfile of intake here")

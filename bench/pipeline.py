@@ -74,14 +74,21 @@ def main() -> int:
 
 
 def _arguments() -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = game_arguments(__doc__)
+    parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each kind, alternated")
+    return parser.parse_args()
+
+
+def game_arguments(doc: str | None) -> argparse.ArgumentParser:
+    """A parser described by the first line of `doc`, with the options of the games the
+    benchmarks on this set-up make (bench/intake_cpu.py too)."""
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seats", type=int, default=6)
     parser.add_argument("--ruleset", default="temples-and-swords")
     parser.add_argument("--cost", type=int, default=10, help="scrypt cost (log2 n); config: 14")
-    parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each kind, alternated")
-    return parser.parse_args()
+    return parser
 
 
 @contextmanager
