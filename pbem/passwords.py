@@ -62,6 +62,10 @@ class PasswordMemory:
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+
     def _mac(self, password: str, key: str) -> bytes:
         return _mac(self._key, password, key)
 

@@ -5,8 +5,9 @@ just started without a check key pays it once a seat) runs in a thread of its ow
 lets go of the interpreter, so those checks use every core while the mail before is handled.
 
 The cheap part is done in line, not in the threads: in a wave of mail whose passwords are
-proved by their checks, threads only fought over the interpreter, and looking ahead in two
-of them cost a fifth of the daemon's time a mail (bench/intake_cpu.py). A mail is claimed
+proved by their checks, threads only fought over the interpreter: looking ahead in two of
+them cost about a fifth of intake's CPU in process (bench/intake_cpu.py), though the daemon
+beside its courier showed no difference by itself (docs/operations.md). A mail is claimed
 (pbem.store.claims) before it is looked at: with several daemons, none checks a password for
 mail another one takes in."""
 

@@ -54,6 +54,9 @@ class Looked:
     # What is left of the look: the seat's password to check by scrypt, which lets go of the
     # interpreter and may run in another thread (pbem.intake.ahead). None: nothing is left.
     slow: Callable[[], object] | None = None
+    # The seat's key in Service.proved_seats, if the look took the seat as proved from it
+    # without reading it: forgotten if the mail is then set aside (a password changed since).
+    remembered: str = ""
 
 
 def look_ahead(service: Service, raw: bytes) -> Looked:
@@ -82,7 +85,12 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, "duplicate", "already recorded")
-        return _receive(service, raw, mail, now, commit)
+        receipt = _receive(service, raw, mail, now, commit)
+        if looked.remembered and receipt.status == "quarantined":
+            # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
+            # not inside the transaction (under SQLite's write lock) at every mail.
+            service.proved_seats.forget(looked.remembered)
+        return receipt
     except IntegrityError:
         # Another process recorded the same Message-ID between our check and our commit.
         return Receipt(mail.message_id, "duplicate", "recorded by another process")
@@ -136,7 +144,7 @@ def _look_ahead(service: Service, mail: IncomingMail) -> Looked:
     have changed meanwhile, the check inside tells, at scrypt's cost once."""
     claim = _claimed_seat(mail, service.settings.limits.max_mail_lines)
     if claim and service.proved_seats.holds(claim.password, claim.key):
-        return Looked(mail, recorded=False)
+        return Looked(mail, recorded=False, remembered=claim.key)
     with reading(service.db) as session:
         if _seen(session, mail.message_id):
             return Looked(mail, recorded=True)

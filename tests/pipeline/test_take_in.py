@@ -176,3 +176,7 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
     assert [m.outcome for m in inbound(service)[-2:]] == [
         "password: wrong password for seat alice in game g1"
     ] * 2
+    # Refused, the seat is forgotten: its next mail is looked at in full (scrypt ahead).
+    mails("pw-alice", 9)
+    assert take_in(service, inbox, now=now) == {"quarantined": 1}
+    assert looked_up == ["alice"]
