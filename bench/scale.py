@@ -196,7 +196,7 @@ def _pbem(
         for wave in range(1, args.waves + 1):
             label = "cold" if wave == 1 else "warm"
             _wave(table, daemons, run, f"wave {wave} ({label})")
-        run.peak_rss_mb = sum(_peak_rss_mb(daemon.pid) for daemon in daemons)
+        run.peak_rss_mb = sum(_peak_rss_mb(pid) for pid in _processes(daemons))
     finally:
         for daemon in daemons:
             daemon.send_signal(signal.SIGTERM)
@@ -426,13 +426,22 @@ def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
     """The daemons' CPU time so far, user and system: every thread's, and the main threads'
     alone. pbem's own cost, which the wall time hides when the mail servers and the daemon
     share the cores; the main thread's tells whether intake is bound by it (busy all along)
-    or waits (for the interpreter, the write lock, the servers)."""
-    every = main = 0
-    for daemon in daemons:
-        every += _ticks(Path(f"/proc/{daemon.pid}/stat"))
-        main += _ticks(Path(f"/proc/{daemon.pid}/task/{daemon.pid}/stat"))
+    or waits (for the interpreter, the write lock, the servers). The daemons' own processes
+    (the courier's) count with them."""
+    every = sum(_ticks(Path(f"/proc/{pid}/stat")) for pid in _processes(daemons))
+    main = sum(_ticks(Path(f"/proc/{d.pid}/task/{d.pid}/stat")) for d in daemons)
     tick = os.sysconf("SC_CLK_TCK")
     return every / tick, main / tick
+
+
+def _processes(daemons: list[subprocess.Popen[bytes]]) -> list[int]:
+    """The daemons and the processes they started (the courier's)."""
+    pids = []
+    for daemon in daemons:
+        pids.append(daemon.pid)
+        for children in Path(f"/proc/{daemon.pid}/task").glob("*/children"):
+            pids.extend(int(pid) for pid in children.read_text().split())
+    return pids
 
 
 def _ticks(stat: Path) -> int:

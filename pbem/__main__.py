@@ -4,4 +4,5 @@ import sys
 
 from pbem.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when the courier's process (spawned) imports it again
+    sys.exit(main())

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlmodel import col, select
 
+from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.single import only_daemon
 from pbem.daemon.transport import open_transport
@@ -42,7 +43,9 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
 def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
-    daemon = Daemon(service, inbox, sender, clock=clock)
+    daemon = Daemon(
+        service, inbox, sender, clock=clock, courier_process=_courier_process(service, now)
+    )
     if not once:
         stop_on_signals(daemon)
         daemon.run()
@@ -57,6 +60,13 @@ def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     for line in summary(report):
         print(line)
     return 1 if report.failed else 0
+
+
+def _courier_process(service: Service, now: datetime | None) -> bool:
+    """[service] courier = "process", where the system can tie the courier's process to the
+    daemon's (Linux), and on the real clock (a process of its own keeps it)."""
+    wanted = service.settings.service.courier == "process" and now is None
+    return wanted and process_courier_possible()
 
 
 def summary(report: PollReport) -> list[str]:

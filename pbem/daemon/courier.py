@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
+from typing import Protocol
 
 from pbem.daemon.transport import PacedSender
 from pbem.games.outbox import drain
@@ -31,6 +32,15 @@ from pbem.store import reading, utc
 log = logging.getLogger(__name__)
 
 
+class Flag(Protocol):
+    """threading.Event, or multiprocessing's when the courier has a process of its own."""
+
+    def set(self) -> None: ...
+    def clear(self) -> None: ...
+    def is_set(self) -> bool: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
 class Courier:
     def __init__(
         self,
@@ -40,15 +50,21 @@ class Courier:
         clock: Callable[[], datetime],
         cap: float,
         monotonic: Callable[[], float] = time.monotonic,
+        woken: Flag | None = None,
+        stopping: Flag | None = None,
+        own_retries: bool = False,
     ) -> None:
         self.service = service
         self.sender = sender
         self._clock = clock
         self._cap = cap
-        self._woken = threading.Event()
-        self._stopping = threading.Event()
+        self._woken: Flag = woken or threading.Event()
+        self._stopping: Flag = stopping or threading.Event()
+        # A courier with no schedule beside it (a process of its own) wakes at the outbox's
+        # next retry itself; in the daemon's thread the schedule's outbox job wakes it.
+        self._own_retries = own_retries
         self._failures = Backoff(1.0, cap, clock=monotonic)
-        self._thread = threading.Thread(target=self._run, name="pbem-courier", daemon=True)
+        self._thread = threading.Thread(target=self.run, name="pbem-courier", daemon=True)
         self.after_drain: Callable[[], None] = lambda: None  # the schedule's outbox job
 
     def start(self) -> None:
@@ -67,7 +83,9 @@ class Courier:
             self._thread.join(timeout)
         return not self._thread.is_alive()
 
-    def _run(self) -> None:
+    def run(self) -> None:
+        """The courier's loop, in the calling thread (start() runs it in a thread of its own)
+        until stopped."""
         self._woken.wait()
         while not self._stopping.is_set():
             self._woken.clear()
@@ -82,8 +100,11 @@ class Courier:
                 due = next_send_time(session)
         except Exception:  # the database away: the next drain will say so
             return self._cap
-        if due is None or utc(due) > utc(self._clock()):
+        if due is None:
             return self._cap
+        until = (utc(due) - utc(self._clock())).total_seconds()
+        if until > 0:
+            return min(self._cap, until) if self._own_retries else self._cap
         return min(self._cap, self.sender.ready_in())
 
     def _reply_waiting(self) -> bool:

@@ -1,8 +1,9 @@
 """The daemon's loop: a pass (poll_once: intake and the clocks), then sleep until mail comes
 or one of the schedule's jobs (pbem.daemon.schedule: a game's deadline or reminder, the
 safety poll, another process's change) asks for a pass, and again, until SIGTERM or SIGINT.
-The outbox is sent by a thread of its own (pbem.daemon.courier), woken after each pass and by
-the schedule's outbox jobs, so a slow SMTP server never holds up intake. `run_once` (serve
+The outbox is sent by a courier of its own (pbem.daemon.courier; by default in a process of its
+own, pbem.daemon.courier_process), woken after each pass and by the schedule's outbox jobs, so
+a slow SMTP server never holds up intake. `run_once` (serve
 --once) makes one whole pass, outbox included, in this thread, with no scheduler. Passes
 that only take mail in look at the clocks CLOCK_SECONDS apart at most (the look reads every
 running game); several daemons on PostgreSQL share the inbox out by claims (pbem.store.claims).
@@ -26,6 +27,7 @@ from types import FrameType
 
 from pbem.clock.due import Clock
 from pbem.daemon.courier import Courier
+from pbem.daemon.courier_process import CourierProcess
 from pbem.daemon.schedule import DaemonSchedule
 from pbem.daemon.transport import PacedSender, WaitingInbox
 from pbem.games.outbox import last_outbox_id
@@ -65,8 +67,10 @@ class Daemon:
         clock: Callable[[], datetime] = utcnow,
         monotonic: Callable[[], float] = time.monotonic,
         rest_step: Callable[[float], None] = time.sleep,
+        courier_process: bool = False,
     ) -> None:
         self.service = service
+        self._courier_process = courier_process  # the courier in a process of its own
         self.inbox = inbox
         self.sender = sender
         self._clock = clock
@@ -137,9 +141,7 @@ class Daemon:
     def run(self) -> None:
         """Passes and sleeps until a stop is requested; closes the inbox at the end."""
         log.info("serving (a safety poll every %.0fs)", self.cap)
-        courier = Courier(
-            self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
-        )
+        courier = self._courier()
         watch = self._outbox_watch(courier)
         schedule = DaemonSchedule(
             self.service,
@@ -182,6 +184,13 @@ class Daemon:
             self.inbox.close()
             log.info("stopped")
 
+    def _courier(self) -> Courier | CourierProcess:
+        if self._courier_process:
+            return CourierProcess(self.service.settings, cap=self.cap, monotonic=self._monotonic)
+        return Courier(
+            self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
+        )
+
     def _clocks_wanted(self) -> bool:
         """Does this pass look at the clocks: a job asked for it, a wave goes on, or the last
         look is CLOCK_SECONDS old?"""
@@ -196,7 +205,7 @@ class Daemon:
         except Exception:  # the database went away since the pass: the safety poll remains
             log.exception("cannot renew the schedule; the next safety poll will")
 
-    def _stop_courier(self, courier: Courier) -> None:
+    def _stop_courier(self, courier: Courier | CourierProcess) -> None:
         # A send in hand ends at the SMTP timeout at the latest; a little more for the commit.
         if not courier.stop(timeout=self.service.settings.smtp.timeout_seconds + 5.0):
             log.warning("a send still hangs; its mail stays queued for the next start")
@@ -232,7 +241,7 @@ class Daemon:
         (from a thread; a signal cuts the sleep itself)."""
         return self._pass_wanted.is_set() or self._stop_requested
 
-    def _outbox_watch(self, courier: Courier) -> OutboxWatch:
+    def _outbox_watch(self, courier: Courier | CourierProcess) -> OutboxWatch:
         return OutboxWatch(self.service, courier, self._pass_wanted)
 
 
@@ -243,7 +252,9 @@ class OutboxWatch:
     last pass count (`mark`): the pass's own mail goes by the courier's wake after the pass,
     and mail waiting for a retry or the rate limit has its own job."""
 
-    def __init__(self, service: Service, courier: Courier, pass_wanted: threading.Event) -> None:
+    def __init__(
+        self, service: Service, courier: Courier | CourierProcess, pass_wanted: threading.Event
+    ) -> None:
         self.service = service
         self.courier = courier
         self.pass_wanted = pass_wanted

@@ -88,7 +88,7 @@ def open_transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
     missing secret stops the start with a clear error instead of failing every pass."""
     if settings.service.transport == "mail":
         imap, smtp = settings.imap, settings.smtp
-        inbox, sender = ImapInbox(imap), SmtpSender(smtp)
+        inbox = ImapInbox(imap)
         log.info(
             "transport: imap %s@%s:%d (%s), folder %s; smtp %s:%d (%s)",
             imap.user,
@@ -100,7 +100,14 @@ def open_transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
             smtp.effective_port,
             smtp.security,
         )
-        return inbox, sender
+        return inbox, open_sender(settings)
     inbox_path, outbox_path = Path(settings.maildir.inbox), Path(settings.maildir.outbox)
     log.info("transport: maildir, in %s, out %s", inbox_path, outbox_path)
-    return MaildirWatch(inbox_path), MaildirPost(outbox_path)
+    return MaildirWatch(inbox_path), open_sender(settings)
+
+
+def open_sender(settings: Settings) -> PacedSender:
+    """The sender alone (the courier's process)."""
+    if settings.service.transport == "mail":
+        return SmtpSender(settings.smtp)
+    return MaildirPost(Path(settings.maildir.outbox))

@@ -18,6 +18,7 @@ from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
+from pbem.store.write_turn import FileTurn
 
 _READING = "pbem_reading"  # the execution option of a `reading` connection
 
@@ -29,7 +30,7 @@ def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
         event.listen(engine, "do_connect", _open_writable)
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "handle_error", _sqlite_reopen)
-        _WriterQueue(busy_seconds).watch(engine)
+        _WriterQueue(busy_seconds, _file_turn(engine, busy_seconds)).watch(engine)
         return engine
     try:
         return create_engine(url, pool_pre_ping=True)
@@ -38,6 +39,14 @@ def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
             f"{url.split(':', 1)[0]} needs its driver ({error.name}): pip install "
             "'pbem[postgresql]' for PostgreSQL"
         ) from None
+
+
+def _file_turn(engine: Engine, patience: float) -> FileTurn | None:
+    """The write turn between processes, for a database file (not one in memory)."""
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return FileTurn(database, patience)
 
 
 def transient(error: BaseException) -> bool:
@@ -50,7 +59,7 @@ def transient(error: BaseException) -> bool:
 
 class _WriterQueue:
     """SQLite's write lock taken at BEGIN, and handed between this process's threads in the
-    order they asked for it.
+    order they asked for it, then between processes in turn (pbem.store.write_turn).
 
     Every pipeline transaction writes. Taking the write lock at BEGIN makes a second process
     wait its turn (up to the timeout) instead of failing when its read snapshot turns stale at
@@ -61,8 +70,8 @@ class _WriterQueue:
     and a thread that commits and begins again at once takes the lock every time. In a
     deadline wave the turns, back to back, kept the courier from recording a sent mail for
     seconds (bench/scale.py), and the check replies waited behind it. So the threads queue
-    here first, first come first served; another process still meets SQLite's wait. A thread
-    that has waited `patience` seconds goes on to SQLite's wait without its place.
+    here first, first come first served, and the processes on the file take turns (FileTurn).
+    A thread that has waited `patience` seconds goes on to SQLite's wait without its place.
 
     The turn is given back when the connection goes back to the pool, after its COMMIT or
     ROLLBACK, not at SQLAlchemy's commit event, which comes before them: the next thread's
@@ -70,9 +79,11 @@ class _WriterQueue:
     cost the courier nearly half of its statement time in a deadline wave."""
 
     _HOLDS = "pbem_write_turn"  # in a connection's info while its transaction has the turn
+    _HOLDS_FILE = "pbem_file_turn"  # ... and the turn between processes
 
-    def __init__(self, patience: float) -> None:
+    def __init__(self, patience: float, file_turn: FileTurn | None = None) -> None:
         self.patience = patience
+        self._file_turn = file_turn
         self._mutex = threading.Lock()
         self._held = False
         self._waiting: deque[threading.Event] = deque()
@@ -88,9 +99,13 @@ class _WriterQueue:
         # A connection that begins again before it is given back (migrations) has its turn.
         if not connection.info.get(self._HOLDS) and self._take():
             connection.info[self._HOLDS] = True
+            if self._file_turn is not None and self._file_turn.take():
+                connection.info[self._HOLDS_FILE] = True
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     def _give_back(self, info: dict[str, Any]) -> None:
+        if info.pop(self._HOLDS_FILE, False) and self._file_turn is not None:
+            self._file_turn.give_back()
         if info.pop(self._HOLDS, False):
             with self._mutex:
                 if self._waiting:

@@ -1,8 +1,11 @@
-"""SQLite's write lock between the threads of one process (pbem.store.db._WriterQueue)."""
+"""SQLite's write lock between the threads of one process (pbem.store.db._WriterQueue), and
+between processes (pbem.store.write_turn)."""
 
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -10,6 +13,7 @@ from pathlib import Path
 from sqlalchemy import Engine, event, text
 
 from pbem.store import make_engine, reading, transaction, upgrade
+from pbem.store.write_turn import FileTurn
 
 
 def _engine(tmp_path: Path, busy_seconds: float = 30.0) -> Engine:
@@ -106,3 +110,60 @@ def test_the_writer_handed_the_turn_never_meets_the_lock_still_held(tmp_path: Pa
     assert failures == []
     with reading(engine) as session:
         assert session.execute(text("SELECT count(*) FROM hits")).scalar() == 450
+
+
+_BUSY_PROCESS = """
+import sys, time
+from sqlalchemy import text
+from pbem.store import make_engine, transaction
+engine = make_engine(sys.argv[1])
+commits = []
+while len(commits) < 300:
+    with transaction(engine) as session:
+        session.execute(text("SELECT 1"))
+        time.sleep(0.01)  # a mail's work, with the lock held
+    commits.append(time.monotonic())
+    if len(commits) == 1:
+        print("writing", flush=True)
+print(" ".join(map(str, commits)), flush=True)
+"""
+
+
+def test_a_process_that_asks_for_the_lock_gets_it_after_another_process_that_writes_on(
+    tmp_path: Path,
+) -> None:
+    """Another process writes back to back (the daemon's intake, seen from the courier's
+    process); this one asks once (the courier recording a sent mail). It gets the lock when
+    the transaction in hand ends (pbem.store.write_turn): with SQLite's own wait alone, it
+    got it only when the other process stopped, 300 transactions later."""
+    engine = _engine(tmp_path)
+    busy = subprocess.Popen(
+        [sys.executable, "-c", _BUSY_PROCESS, str(engine.url)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert busy.stdout is not None
+    assert busy.stdout.readline().strip() == "writing"
+    time.sleep(0.05)
+    began = time.monotonic()
+    with transaction(engine) as session:
+        session.execute(text("SELECT 1"))
+        got = time.monotonic()
+    commits = [float(moment) for moment in busy.stdout.readline().split()]
+    busy.wait(30)
+    between = [moment for moment in commits if began < moment < got]
+    assert len(commits) == 300
+    assert len(between) <= 2, f"waited for {len(between)} of the other process's transactions"
+
+
+def test_the_turn_between_processes_is_let_go_when_its_patience_runs_out(tmp_path: Path) -> None:
+    database = str(tmp_path / "turns.db")
+    holder, waiter = FileTurn(database, 5.0), FileTurn(database, 0.05)
+    assert holder.take()
+    started = time.monotonic()
+    assert not waiter.take()  # held by the other: SQLite's own wait comes next
+    assert 0.05 <= time.monotonic() - started < 1.0
+    holder.give_back()
+    assert waiter.take()
+    waiter.give_back()
+    assert not FileTurn(str(tmp_path / "no such folder" / "x.db"), 5.0).take()

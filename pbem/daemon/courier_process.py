@@ -1,0 +1,132 @@
+"""The courier in a process of its own ([service] courier = "process", the default on Linux).
+
+One Python process runs its threads one at a time (the interpreter lock): in a deadline wave
+the courier thread's sending and recording held the lock a third of the time, and intake
+waited for it (bench/scale.py, "main thread busy"). In a process of its own the courier runs
+on another core, and intake has its process to itself.
+
+The process is started by `multiprocessing` ("spawn": a fresh interpreter, no copy of the
+daemon's threads and connections) and has the courier's loop, its own engine and its own
+sender; the daemon wakes and stops it through two shared events, as it does the thread. It
+ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole group): the daemon
+stops it after the mail in hand, as it stopped the thread. It dies with the daemon: the
+kernel sends it SIGKILL when the daemon's process ends, however it ends (PR_SET_PDEATHSIG),
+so a daemon killed and started again never has two couriers sending from one SQLite file.
+A courier process that ends on its own (killed by the system, a bug) is started again at
+the next wake, after a growing delay.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from pbem.config import Settings
+from pbem.daemon.courier import Courier
+from pbem.daemon.transport import open_sender
+from pbem.games.service import Service
+from pbem.logs import configure_logging
+from pbem.mail.backoff import Backoff
+from pbem.store import utcnow
+
+log = logging.getLogger(__name__)
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def process_courier_possible() -> bool:
+    """Only Linux tells a child of its parent's death (the courier must not outlive the
+    daemon): elsewhere the courier is a thread."""
+    return sys.platform == "linux"
+
+
+class CourierProcess:
+    """The daemon's side of the courier's process: start, wake, stop, as Courier's thread."""
+
+    def __init__(
+        self, settings: Settings, *, cap: float, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.settings = settings
+        self.cap = cap
+        self._context = multiprocessing.get_context("spawn")
+        self._woken = self._context.Event()
+        self._stopping = self._context.Event()
+        self._process: Any = None
+        self._restarts = Backoff(1.0, cap, clock=monotonic)
+        self.after_drain: Callable[[], None] = lambda: None  # the process wakes at retries itself
+
+    def start(self) -> None:
+        self._process = self._context.Process(
+            target=serve_courier,
+            args=(self.settings, self.cap, self._woken, self._stopping, os.getpid()),
+            name="pbem-courier",
+        )
+        self._process.start()
+        log.info("courier: process %d", self._process.pid)
+
+    def wake(self) -> None:
+        """Mail may be due: drain now (or right after the drain in hand)."""
+        self._woken.set()
+        if not self._process.is_alive() and not self._stopping.is_set():
+            self._start_again()
+
+    def stop(self, timeout: float) -> bool:
+        """Stop after the mail in hand; wait at most `timeout` seconds. False if it was still
+        busy (killed: its mail stays unsent, and goes at the next start)."""
+        self._stopping.set()
+        self._woken.set()
+        self._process.join(timeout)
+        if not self._process.is_alive():
+            return True
+        self._process.kill()
+        self._process.join()
+        return False
+
+    def _start_again(self) -> None:
+        if self._restarts.remaining() > 0:
+            return
+        log.error(
+            "the courier's process ended (exit code %s); starting it again",
+            self._process.exitcode,
+        )
+        self._restarts.failed()
+        self.start()
+
+
+def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, parent: int) -> None:
+    """The courier's process: its loop until the daemon stops it (or ends: then the kernel
+    ends this process too)."""
+    _die_with(parent)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the daemon stops us after the mail in hand
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    configure_logging(settings.logging)
+    sender = open_sender(settings)
+    courier = Courier(
+        Service.from_settings(settings),
+        sender,
+        clock=utcnow,
+        cap=cap,
+        woken=woken,
+        stopping=stopping,
+        own_retries=True,
+    )
+    try:
+        courier.run()
+    finally:
+        sender.close()
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel kill this process when the daemon's ends; if it has ended already (it
+    died while this one started), end now."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    if os.getppid() != parent:
+        os._exit(0)
