@@ -24,6 +24,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -59,6 +60,8 @@ class CourierProcess:
         self._stopping = self._context.Event()
         self._process: Any = None
         self._restarts = Backoff(1.0, cap, clock=monotonic)
+        # The loop and the schedule's thread both wake it: one of them starts it again.
+        self._starting = threading.Lock()
         self.after_drain: Callable[[], None] = lambda: None  # the process wakes at retries itself
 
     def start(self) -> None:
@@ -73,8 +76,9 @@ class CourierProcess:
     def wake(self) -> None:
         """Mail may be due: drain now (or right after the drain in hand)."""
         self._woken.set()
-        if not self._process.is_alive() and not self._stopping.is_set():
-            self._start_again()
+        with self._starting:
+            if not self._process.is_alive() and not self._stopping.is_set():
+                self._start_again()
 
     def stop(self, timeout: float) -> bool:
         """Stop after the mail in hand; wait at most `timeout` seconds. False if it was still
