@@ -5,15 +5,18 @@ the courier thread's sending and recording held the lock a third of the time, an
 waited for it (bench/scale.py, "main thread busy"). In a process of its own the courier runs
 on another core, and intake has its process to itself.
 
-The process is started by `multiprocessing` ("spawn": a fresh interpreter, no copy of the
-daemon's threads and connections) and has the courier's loop, its own engine and its own
-sender; the daemon wakes and stops it through two shared events, as it does the thread. It
-ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole group): the daemon
-stops it after the mail in hand, as it stopped the thread. It dies with the daemon: the
-kernel sends it SIGKILL when the daemon's process ends, however it ends (PR_SET_PDEATHSIG),
-so a daemon killed and started again never has two couriers sending from one SQLite file.
-A courier process that ends on its own (killed by the system, a bug) is started again at
-the next wake, after a growing delay.
+The process is forked at the daemon's start, while the daemon has one thread and no database
+connection open (its engine's are closed first: an SQLite connection must never cross a
+fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already; a
+fresh interpreter would take two seconds to import it. It has the courier's loop, its own
+engine and its own sender; the daemon wakes and stops it through two shared events, as it
+does the thread. It ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole
+group): the daemon stops it after the mail in hand, as it stopped the thread. It dies with
+the daemon: the kernel sends it SIGKILL when the daemon's process ends, however it ends
+(PR_SET_PDEATHSIG), so a daemon killed and started again never has two couriers sending from
+one SQLite file. A courier process that ends on its own (killed by the system, a bug) is
+started again at the next wake, after a growing delay, in a fresh interpreter ("spawn"): by
+then the daemon has threads, which a fork would copy mid-work.
 """
 
 from __future__ import annotations
@@ -51,27 +54,34 @@ class CourierProcess:
     """The daemon's side of the courier's process: start, wake, stop, as Courier's thread."""
 
     def __init__(
-        self, settings: Settings, *, cap: float, monotonic: Callable[[], float] = time.monotonic
+        self, service: Service, *, cap: float, monotonic: Callable[[], float] = time.monotonic
     ) -> None:
-        self.settings = settings
+        self.service = service
         self.cap = cap
-        self._context = multiprocessing.get_context("spawn")
-        self._woken = self._context.Event()
-        self._stopping = self._context.Event()
         self._process: Any = None
+        self._woken: Any = None  # the events of the process running, from its context
+        self._stopping: Any = None
         self._restarts = Backoff(1.0, cap, clock=monotonic)
         # The loop and the schedule's thread both wake it: one of them starts it again.
         self._starting = threading.Lock()
         self.after_drain: Callable[[], None] = lambda: None  # the process wakes at retries itself
 
     def start(self) -> None:
-        self._process = self._context.Process(
+        alone = threading.active_count() == 1
+        if alone:
+            self.service.db.dispose()  # no connection crosses the fork; the daemon opens anew
+        context = (
+            multiprocessing.get_context("fork") if alone else multiprocessing.get_context("spawn")
+        )
+        method = context.get_start_method()
+        self._woken, self._stopping = context.Event(), context.Event()
+        self._process = context.Process(
             target=serve_courier,
-            args=(self.settings, self.cap, self._woken, self._stopping, os.getpid()),
+            args=(self.service.settings, self.cap, self._woken, self._stopping, os.getpid()),
             name="pbem-courier",
         )
         self._process.start()
-        log.info("courier: process %d", self._process.pid)
+        log.info("courier: process %d (%s)", self._process.pid, method)
 
     def wake(self) -> None:
         """Mail may be due: drain now (or right after the drain in hand)."""
@@ -101,6 +111,7 @@ class CourierProcess:
         )
         self._restarts.failed()
         self.start()
+        self._woken.set()  # the new process drains at once
 
 
 def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, parent: int) -> None:

@@ -186,7 +186,7 @@ class Daemon:
 
     def _courier(self) -> Courier | CourierProcess:
         if self._courier_process:
-            return CourierProcess(self.service.settings, cap=self.cap, monotonic=self._monotonic)
+            return CourierProcess(self.service, cap=self.cap, monotonic=self._monotonic)
         return Courier(
             self.service, self.sender, clock=self._clock, cap=self.cap, monotonic=self._monotonic
         )

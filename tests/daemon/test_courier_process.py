@@ -4,11 +4,13 @@ again never has two couriers sending from one SQLite file."""
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -19,8 +21,9 @@ from pbem.cli import main
 from pbem.config import DatabaseSettings, MaildirSettings, Settings
 from pbem.daemon.courier_process import CourierProcess
 from pbem.games.outbox import Letter, queue
+from pbem.games.service import Service
 from pbem.mail.maildir import MaildirInbox
-from pbem.store import make_engine, transaction, upgrade, utcnow
+from pbem.store import transaction, upgrade, utcnow
 from tests.servers.moderated import logging_restored
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
@@ -51,7 +54,7 @@ def _parent_of(pid: int) -> int:
 
 def _couriers(log: Path) -> list[int]:
     text = log.read_text() if log.exists() else ""
-    return [int(pid) for pid in re.findall(r"courier: process (\d+)", text)]
+    return [int(pid) for pid in re.findall(r"courier: process (\d+) \(fork\)", text)]
 
 
 def _sent(workdir: Path) -> int:
@@ -93,28 +96,37 @@ def test_serve_sends_from_a_courier_process_that_ends_with_the_daemon(workdir: P
     assert _gone(second)  # stopped by the daemon before it ended
 
 
-def test_a_courier_process_that_ended_is_started_again_and_sends(tmp_path: Path) -> None:
+def test_a_courier_process_that_ended_is_started_again_and_sends(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     settings = Settings(
         database=DatabaseSettings(url=f"sqlite:///{tmp_path / 'pbem.db'}"),
         maildir=MaildirSettings(inbox=str(tmp_path / "in"), outbox=str(tmp_path / "out")),
     )
-    engine = make_engine(settings.database.url)
-    upgrade(engine)
-    courier = CourierProcess(settings, cap=60.0, monotonic=lambda: 0.0)
+    caplog.set_level(logging.INFO, logger="pbem.daemon.courier_process")
+    service = Service.from_settings(settings)
+    upgrade(service.db)
+    courier = CourierProcess(service, cap=60.0, monotonic=lambda: 0.0)
     courier.start()
+    busy = threading.Event()  # a thread of the daemon's at work (the schedule's, IMAP's)
+    beside = threading.Thread(target=busy.wait)
+    beside.start()
     try:
         first = courier._process.pid
         os.kill(first, signal.SIGKILL)
         wait_until(lambda: not courier._process.is_alive())
-        with transaction(engine) as session:
+        with transaction(service.db) as session:
             letter = Letter("reply", "a@example.org", "s", "text", "<m@example.org>")
             queue(session, settings, letter, now=utcnow() - timedelta(seconds=1))
-        courier.wake()  # finds it ended: a new one, which sends
+        courier.wake()  # finds it ended: a new one, in a fresh interpreter, which sends
         assert courier._process.pid != first
+        assert f"courier: process {courier._process.pid} (spawn)" in caplog.text
         wait_until(lambda: len(list((tmp_path / "out/new").glob("*"))) == 1, timeout=30)
         second = courier._process.pid
         courier.wake()  # while it runs, a wake starts nothing
         assert courier._process.pid == second
     finally:
+        busy.set()
+        beside.join()
         assert courier.stop(10)
-    engine.dispose()
+    service.db.dispose()
