@@ -152,7 +152,7 @@ class ServiceSettings:
     transport: Literal["maildir", "mail"] = "maildir"
     max_wait_seconds: Positive = 60  # the daemon looks at the clock and the outbox this often
     # process: the courier (sending the outbox) runs in a process of its own, on another core
-    # (Linux; elsewhere a thread); thread: in the daemon's process (about 60 MB less memory)
+    # (Linux; elsewhere a thread); thread: in the daemon's process (one process less)
     courier: Literal["process", "thread"] = "process"
 
 
