@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -24,20 +23,8 @@ from pbem.games.outbox import Letter, queue
 from pbem.games.service import Service
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import transaction, upgrade, utcnow
-from tests.servers.moderated import logging_restored
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("PBEM_CONFIG", raising=False)
-    (tmp_path / "pbem.toml").write_text(
-        '[security]\npassword_cost = 4\n[logging]\nfile = "pbem.log"\n'
-    )
-    with logging_restored():
-        yield tmp_path
 
 
 def _gone(pid: int) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,21 +11,9 @@ from sqlalchemy import Engine
 from pbem.cli import main
 from pbem.mail.maildir import MaildirInbox
 from tests.servers.dovecot import free_port
-from tests.servers.moderated import logging_restored
 from tests.support.mails import order_mail
 
 NOW = "2026-03-01T12:00:00+00:00"
-
-
-@pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("PBEM_CONFIG", raising=False)
-    (tmp_path / "pbem.toml").write_text(
-        '[security]\npassword_cost = 4\n[logging]\nfile = "pbem.log"\n'
-    )
-    with logging_restored():
-        yield tmp_path
 
 
 def pbem(capsys: pytest.CaptureFixture[str], *args: str, code: int = 0) -> list[str]:
