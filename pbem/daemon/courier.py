@@ -1,10 +1,12 @@
-"""The daemon's sender: drains the outbox in a thread of its own, so that an SMTP server that is
-slow, or accepts the connection and never answers, holds up only the sending (each send ends
-at [smtp] timeout_seconds), never intake or the clocks.
+"""The daemon's sender: drains the outbox in a thread of its own (or a process of its own,
+pbem.daemon.courier_process), so that an SMTP server that is slow, or accepts the connection
+and never answers, holds up only the sending (each send ends at [smtp] timeout_seconds),
+never intake or the clocks.
 
 The intake loop wakes it after each pass, and the schedule's jobs (pbem.daemon.schedule) at the
 outbox's next retry and when another process queued mail; after each drain it renews that
-retry job from the database (`after_drain`). Otherwise it sleeps while the sender is paced (its
+retry job from the database (`after_drain`), or, in a process of its own, wakes itself then
+(`own_retries`). Otherwise it sleeps while the sender is paced (its
 backoff, the rate limit: state of this process, not of the database), or until woken, at most
 the daemon's cap. It makes its first drain only when woken:
 at a start, the first pass (which may push back deadlines after an outage, superseding stale

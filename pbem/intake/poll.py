@@ -134,7 +134,7 @@ def poll_once(
     clocks: bool = True,
 ) -> PollReport:
     """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
-    (the daemon sends from a thread of its own, pbem.daemon.courier). With `turn_seconds`,
+    (the daemon sends from a courier of its own, pbem.daemon.courier). With `turn_seconds`,
     due turns are resolved for about that long and the rest left for the next pass
     (`due_left`, given back as `resume`): a deadline wave of many games then never holds up
     the replies to mail that comes meanwhile. With `clocks` False the pass looks at the
