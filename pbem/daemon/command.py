@@ -43,9 +43,7 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
 def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
-    daemon = Daemon(
-        service, inbox, sender, clock=clock, courier_process=_courier_process(service, now)
-    )
+    daemon = Daemon(service, inbox, sender, clock=clock, courier_process=_courier_process(service))
     if not once:
         stop_on_signals(daemon)
         daemon.run()
@@ -62,11 +60,11 @@ def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
     return 1 if report.failed else 0
 
 
-def _courier_process(service: Service, now: datetime | None) -> bool:
+def _courier_process(service: Service) -> bool:
     """[service] courier = "process", where the system can tie the courier's process to the
-    daemon's (Linux), and on the real clock (a process of its own keeps it)."""
-    wanted = service.settings.service.courier == "process" and now is None
-    return wanted and process_courier_possible()
+    daemon's (Linux). Only the daemon has a courier, and it runs on the real clock (--now
+    goes with --once)."""
+    return service.settings.service.courier == "process" and process_courier_possible()
 
 
 def summary(report: PollReport) -> list[str]:
