@@ -4,7 +4,8 @@ For --games games of 6 seats with a check key (the production setting for a busy
 docs/operations.md "The check key"), the seats' order mails go through `take_in` and the
 check replies through `drain`; then the same orders are mailed again, as to a daemon that has
 seen every seat. Prints CPU milliseconds and SQL statements a mail, each part apart, for both
-rounds; --profile writes a cProfile of the first intake to that file (read it with pstats).
+rounds; --profile writes a cProfile of the first intake to that file and of the second to
+that file with ".again" added (read them with pstats).
 The machines here vary by a fifth from one minute to the next: compare two commits by runs
 taken in turns (one of each, again and again), not by one run each.
 
@@ -106,7 +107,8 @@ def _bench(url: str, folder: Path, args: argparse.Namespace) -> tuple[Figures, F
         statements[0] += 1
 
     first = _round(service, inbox, sender, statements, "", args.profile)
-    again = _round(service, inbox, sender, statements, "-again", "")
+    again_profile = f"{args.profile}.again" if args.profile else ""
+    again = _round(service, inbox, sender, statements, "-again", again_profile)
     service.db.dispose()
     return first, again
 
@@ -128,7 +130,7 @@ def _round(
     if profiler:
         profiler.dump_stats(profile)
     began, before = time.process_time(), statements[0]
-    replies = drain(service, sender, now=NOW).sent
+    replies = drain(service, sender, now=NOW, limit=count).sent
     reply, reply_statements = time.process_time() - began, statements[0] - before
     assert statuses == {"accepted": count} and replies == count, (statuses, replies)
     return Figures(

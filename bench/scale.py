@@ -15,7 +15,8 @@ The first wave meets a daemon just started, the second one the same daemon a tur
 check remembered). With a check key (the default, as docs/operations.md advises) the first wave
 finds every seat's check stored when its game was made, as a restarted daemon does; with
 --no-check-key it checks every password by scrypt. Then the raw stack does the same work with
-smtplib and imap-tools: the same order mails in, fetched and flagged by IMAP, and the replies
+smtplib and imap-tools: the same order mails in, fetched by IMAP and moved to the processed
+folder a hundred at a time (as the daemon does, with the default settings), and the replies
 and reports pbem stored sent out again as they stand. Prints each stage's figures, the ratio of
 pbem's throughput to the raw stack's, the daemon's peak RSS and the probe's latencies, for
 SQLite and PostgreSQL.
@@ -47,7 +48,7 @@ from email.policy import SMTP
 from email.utils import make_msgid
 from pathlib import Path
 
-from imap_tools import MailBoxUnencrypted, MailMessageFlags
+from imap_tools import MailBoxUnencrypted
 from sqlalchemy import Engine, func, update
 from sqlmodel import col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -181,7 +182,6 @@ def _pbem(
     print(f"{backend}: {args.games} games created in {time.perf_counter() - started:.0f} s")
     more: dict[str, dict[str, str | int]] = {
         "service": {"max_wait_seconds": 2},  # notices the deadlines set from outside soon
-        "imap": {"processed_folder": ""},  # flagged, as the raw stack does
         "security": {"check_key_file": key},
     }
     config = serve_config(
@@ -481,7 +481,7 @@ def _raw(world: MailWorld, run: Run) -> list[Stage]:
     _submit(world, run.mails, to=sink.address)
     smtp_in = Stage("SMTP in", len(run.mails), time.perf_counter() - started)
     started = time.perf_counter()
-    fetched = _fetch_and_flag(world, sink)
+    fetched = _fetch_and_move(world, sink)
     fetching = time.perf_counter() - started
     assert fetched == len(run.mails), (fetched, len(run.mails))
     started = time.perf_counter()
@@ -492,24 +492,25 @@ def _raw(world: MailWorld, run: Run) -> list[Stage]:
     reports = time.perf_counter() - started
     return [
         smtp_in,
-        Stage("IMAP fetch + flag", fetched, fetching),
+        Stage("IMAP fetch + move", fetched, fetching),
         Stage("SMTP out: replies", len(run.replies), replies),
         Stage("SMTP out: reports", len(run.reports), reports),
     ]
 
 
-def _fetch_and_flag(world: MailWorld, account: Account) -> int:
-    """Every unflagged message fetched a hundred at a time and flagged one by one, as pbem's
-    inbox does."""
+def _fetch_and_move(world: MailWorld, account: Account) -> int:
+    """Every message fetched a hundred at a time and the hundred moved to the processed folder
+    in one command, as pbem's inbox does (pbem.intake.poll marks a batch done at once)."""
     count = 0
     with MailBoxUnencrypted("127.0.0.1", world.dovecot.imap_port, timeout=30) as box:
         box.login(account.address, account.password, initial_folder="INBOX")
-        while uids := box.uids("UNFLAGGED")[:100]:
+        box.folder.create("Processed")
+        box.folder.set("INBOX")
+        while uids := box.uids("ALL")[:100]:
             typ, data = box.client.uid("FETCH", ",".join(uids), "(UID BODY.PEEK[])")
             assert typ == "OK", data
             count += sum(1 for part in data if isinstance(part, tuple))
-            for uid in uids:
-                box.flag(uid, MailMessageFlags.FLAGGED, True)
+            box.move(uids, "Processed")
     return count
 
 

@@ -21,8 +21,9 @@ class Inbox(Protocol):
         """Messages not yet marked done, oldest first."""
         ...
 
-    def mark_done(self, key: str) -> None:
-        """Called only after the message's transaction committed."""
+    def mark_done(self, *keys: str) -> None:
+        """Called only after the messages' transactions committed; several at once where the
+        inbox can mark them together (one IMAP command, one directory fsync)."""
         ...
 
 

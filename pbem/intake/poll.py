@@ -1,6 +1,6 @@
-"""One pass of the moderator: take every waiting mail in (marking each done only after its
-transaction committed), do the clocks' work that is due (turns, reminders), and drain the
-outbox (unless the caller sends apart, as the daemon does).
+"""One pass of the moderator: take every waiting mail in (marking them done, together, only
+after their transactions committed), do the clocks' work that is due (turns, reminders), and
+drain the outbox (unless the caller sends apart, as the daemon does).
 
 An inbox that cannot be reached (the IMAP server is away) ends the intake part of the pass
 only: deadlines and the outbox must keep running while it is away."""
@@ -84,24 +84,31 @@ def take_in(
     shutdown finishes the current one); `report`, if given, learns of an unreachable inbox
     and of the mail another daemon had in hand (pbem.store.claims), which is left to it."""
     statuses: Counter[str] = Counter()
+    done: list[str] = []  # received and committed, to be marked done
     try:
+        # Claims are let go of when the claims close, after the marks: another daemon then
+        # finds the mail gone, not waiting, and does not look at it again.
         with Claims(service.db) as claims, closing(Ahead(service, claims)) as ahead:
             items = inbox.pending()
-            for index, item in enumerate(items):
-                if stop():
-                    break
-                if not claims.take(item.key):
+            try:
+                for index, item in enumerate(items):
+                    if stop():
+                        break
+                    if not claims.take(item.key):
+                        if report is not None:
+                            report.elsewhere += 1
+                        continue
+                    ahead.begin(items, index)
+                    receipt = _take_one(service, item, now, ahead.result(item.key))
+                    done.append(item.key)
+                    statuses[receipt.status] += 1
                     if report is not None:
-                        report.elsewhere += 1
-                    continue
-                ahead.begin(items, index)
-                try:
-                    receipt = _take_one(service, inbox, item, now, ahead.result(item.key))
-                finally:
-                    claims.release(item.key)
-                statuses[receipt.status] += 1
-                if report is not None:
-                    report.clock_work |= receipt.clock_work
+                        report.clock_work |= receipt.clock_work
+            finally:
+                # After the commits, all at once: a crash before here means a redo, which the
+                # Message-ID stops at the look-ahead (recorded already) without a second answer.
+                if done:
+                    inbox.mark_done(*done)
     except ImapUnavailable as error:
         # Whatever was received is committed; unmarked mail comes again and is a duplicate.
         log.warning("inbox unavailable: %s", error)
@@ -110,15 +117,12 @@ def take_in(
     return statuses
 
 
-def _take_one(
-    service: Service, inbox: Inbox, item: InboxItem, now: datetime, looked: Looked | None
-) -> Receipt:
-    """Receive one mail (`looked` at ahead, or not), then mark it done."""
+def _take_one(service: Service, item: InboxItem, now: datetime, looked: Looked | None) -> Receipt:
+    """Receive one mail (`looked` at ahead, or not); the caller marks it done."""
     with log_context(message=item.key):
         receipt = receive(service, item.raw, now=now, looked=looked)
     with log_context(game=receipt.game_id or "-", message=receipt.message_id):
         log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
-    inbox.mark_done(item.key)  # after the commit: a crash before here means a redo
     return receipt
 
 

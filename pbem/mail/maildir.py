@@ -56,19 +56,29 @@ class MaildirInbox:
                 continue  # taken by another process between listing and reading
         return items
 
-    def mark_done(self, key: str) -> None:
-        """Move the message to cur/ with the 'S' flag. Idempotent; KeyError for an unknown key."""
+    def mark_done(self, *keys: str) -> None:
+        """Move each message to cur/ with the 'S' flag, then make the moves durable, once for
+        them all. Idempotent; KeyError for an unknown key (the keys before it are marked)."""
+        moved = False
+        try:
+            for key in keys:
+                moved = self._mark(key) or moved
+        finally:
+            if moved:
+                _fsync_dir(self.path / "cur")
+
+    def _mark(self, key: str) -> bool:
+        """Move one message to cur/ with the 'S' flag; False if it was there already."""
         for _attempt in range(3):
             file = self._find(key)
             if file is None:
                 raise KeyError(key)
             target = self._done_name(key, file)
             if target is None:
-                return  # already done
+                return False  # already done
             try:
                 os.replace(file, target)
-                _fsync_dir(target.parent)
-                return
+                return True
             except FileNotFoundError:
                 continue  # another process moved it meanwhile; look again
         raise KeyError(key)

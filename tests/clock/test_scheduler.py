@@ -162,3 +162,28 @@ def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Serv
 
 def _game_jobs(schedule: DaemonSchedule) -> set[str]:
     return {job_id for job_id in schedule.due_times() if job_id.startswith("game:")}
+
+
+def test_a_renewal_leaves_the_jobs_whose_moment_stands_and_lays_the_rest_again(
+    service: Service,
+) -> None:
+    """Renewing after every look re-added a thousand jobs: a job at the same moment stands
+    (the same job, its run time kept); one whose moment moved, or that ran, is laid anew."""
+    _games(service)
+    schedule = _schedule(service, NOW)
+    schedule.refresh_games()
+    first = {job.id: job for job in schedule.scheduler.get_jobs()}
+    schedule.refresh_games()
+    again = {job.id: job for job in schedule.scheduler.get_jobs()}
+    assert again.keys() == first.keys() == {"game:g1", "game:g2"}
+    assert all(again[job_id] is first[job_id] for job_id in again)
+
+    schedule.scheduler.remove_job("game:g2")  # as a one-shot job is once it has run
+    orders(service, "alice", "ADD 1", NOW + HOUR)
+    orders(service, "bob", "ADD 1", NOW + HOUR)
+    run_due(service, NOW + HOUR)  # g1 resolved early: its next wakeup is turn 2's, an hour on
+    schedule.refresh_games()
+    last = {job.id: job for job in schedule.scheduler.get_jobs()}
+    assert last.keys() == {"game:g1", "game:g2"}
+    assert last["game:g1"] is not first["game:g1"] and last["game:g2"] is not first["game:g2"]
+    assert last["game:g1"].next_run_time > first["game:g1"].next_run_time

@@ -75,20 +75,20 @@ def test_the_loop_passes_sleeps_and_stops(service: Service, now: datetime, tmp_p
 
 
 def test_a_stop_during_intake_finishes_the_current_mail_only(
-    service: Service, now: datetime, tmp_path: Path
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     new_game(service, now)
     inbox = MaildirWatch(tmp_path / "in")
     daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
     for n in (1, 2):
         inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id=f"{n}@x"))
-    receive_one = inbox.mark_done
 
-    def mark_done_then_stop(key: str) -> None:
-        receive_one(key)
+    def receive_then_stop(*args: Any, **kwargs: Any) -> Any:
+        receipt = receive(*args, **kwargs)
         daemon.request_stop("test")
+        return receipt
 
-    inbox.mark_done = mark_done_then_stop  # type: ignore[method-assign]
+    monkeypatch.setattr("pbem.intake.poll.receive", receive_then_stop)
     daemon.run()
     assert len(inbox.pending()) == 1
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]

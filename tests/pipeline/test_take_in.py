@@ -21,7 +21,7 @@ from pbem.intake.poll import PollReport, take_in
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import transaction
 from pbem.store.claims import Claims
-from tests.support.games import inbound, new_game
+from tests.support.games import inbound, new_game, outbox
 from tests.support.mails import order_mail
 
 
@@ -48,6 +48,40 @@ def test_a_mail_another_daemon_has_in_hand_is_left_to_it(
     assert take_in(service, inbox, now=now)["accepted"] == (1 if shared else 0)
     assert inbox.pending() == []
     assert len(inbound(service)) == 3
+
+
+def test_a_batch_is_marked_done_at_once_after_its_commits_and_a_crash_before_is_a_redo(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One mark for the batch (an IMAP round trip a mail was a sixth of a wave's intake),
+    after every mail's commit. A crash before it leaves the mails waiting: taken in again,
+    each is found recorded and marked, with no second answer."""
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    keys = [
+        inbox.deliver(order_mail("g1", "alice", "pw-alice", f"ADD {n}\n", message_id=f"m{n}"))
+        for n in range(1, 4)
+    ]
+    marks: list[tuple[str, ...]] = []
+    real_mark = inbox.mark_done
+
+    def crash(*keys: str) -> None:
+        marks.append(keys)
+        assert len(inbound(service)) == 3  # every mail committed before the mark
+        raise KeyboardInterrupt  # the process dies here
+
+    monkeypatch.setattr(inbox, "mark_done", crash)
+    with pytest.raises(KeyboardInterrupt):
+        take_in(service, inbox, now=now)
+    assert marks == [tuple(keys)]
+    assert [item.key for item in inbox.pending()] == keys
+    replies = len(outbox(service))
+
+    monkeypatch.setattr(inbox, "mark_done", lambda *keys: (marks.append(keys), real_mark(*keys)))
+    assert take_in(service, inbox, now=now) == {"duplicate": 3}
+    assert marks[1:] == [tuple(keys)]
+    assert inbox.pending() == []
+    assert len(outbox(service)) == replies
 
 
 def test_a_mail_taken_in_again_is_known_before_its_password_is_checked(

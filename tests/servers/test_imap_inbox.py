@@ -7,6 +7,7 @@ import logging
 import threading
 import time
 from email import message_from_bytes
+from typing import Any
 
 import pytest
 from imap_tools import MailBoxUnencrypted
@@ -81,6 +82,39 @@ def test_mark_done_moves_to_the_processed_folder_and_survives_a_restart(
         second
     ]
     assert message_ids([done]) == [first]
+
+
+@pytest.mark.parametrize("processed_folder", ["Done", ""])
+def test_several_marked_done_go_in_one_command(world: MailWorld, processed_folder: str) -> None:
+    """A deadline wave's intake marks its batch together: one UID MOVE (or STORE) for them
+    all, not a round trip a mail. A key of an older UIDVALIDITY among them is left alone."""
+    moderator, alice = world.account("moderator"), world.player("alice")
+    sent = [alice.send(moderator.address, f"STATUS {n}\n") for n in range(4)]
+    settings = world.imap_settings(moderator, processed_folder=processed_folder)
+
+    with ImapInbox(settings) as inbox:
+        items = inbox.pending()
+        uidvalidity, uid = items[3].key.split(":")
+        stale = f"{int(uidvalidity) + 1}:{uid}"
+        commands: list[tuple[str, ...]] = []
+        client = inbox._connected().box.client
+        real_uid = client.uid
+
+        def counted(command: str, *args: str) -> Any:
+            commands.append((command, *args))
+            return real_uid(command, *args)
+
+        client.uid = counted  # type: ignore[method-assign]
+        inbox.mark_done(*(item.key for item in items[:3]), stale)
+        assert [command[:2] for command in commands] == [
+            (
+                "MOVE" if processed_folder else "STORE",
+                ",".join(i.key.split(":")[1] for i in items[:3]),
+            )
+        ]
+        inbox.mark_done()  # nothing: no command
+        assert len(commands) == 1
+        assert message_ids(inbox.pending()) == [sent[3]]
 
 
 @pytest.mark.parametrize("flag", ["\\Flagged", "\\Seen", "$PbemDone"])
