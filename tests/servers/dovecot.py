@@ -75,7 +75,9 @@ class Dovecot:
         return Account(address, password)
 
     def knows(self, address: str) -> bool:
-        return address.lower() in self._users
+        """An account's address, or one with a detail after '+' (alice+g7@...: alice's)."""
+        local, _, domain = address.lower().partition("@")
+        return f"{local.split('+', 1)[0]}@{domain}" in self._users
 
     def accounts(self) -> dict[str, str]:
         """Address to password, for the SMTP server's AUTH."""
@@ -152,6 +154,8 @@ auth_mechanisms = plain login
 auth_failure_delay = 0
 first_valid_uid = 1
 mail_location = maildir:~/Maildir
+# alice+g7@... is delivered to alice's INBOX (bench/scale.py gives each seat an address).
+recipient_delimiter = +
 {unprivileged}
 passdb {{
   driver = passwd-file
