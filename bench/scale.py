@@ -525,7 +525,8 @@ def _fetch_and_move(world: MailWorld, account: Account) -> int:
     count = 0
     with MailBoxUnencrypted("127.0.0.1", world.dovecot.imap_port, timeout=30) as box:
         box.login(account.address, account.password, initial_folder="INBOX")
-        box.folder.create("Processed")
+        if not box.folder.exists("Processed"):  # made by the first pass
+            box.folder.create("Processed")
         box.folder.set("INBOX")
         while uids := box.uids("ALL")[:100]:
             typ, data = box.client.uid("FETCH", ",".join(uids), "(UID BODY.PEEK[])")
