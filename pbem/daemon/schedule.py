@@ -96,11 +96,13 @@ class DaemonSchedule:
             with reading(self.service.db) as session:
                 found = wakeups(session, now)
         wanted = {GAME_JOB + game_id: moment for game_id, moment in found.items()}
-        standing = set()
+        standing = set()  # game jobs still laid at the moment wanted
         for job in self.scheduler.get_jobs():
-            if job.id.startswith(GAME_JOB) and job.id not in wanted:
+            if not job.id.startswith(GAME_JOB):
+                continue
+            if job.id not in wanted:
                 job.remove()
-            elif self._moments.get(job.id) == wanted.get(job.id):
+            elif self._moments.get(job.id) == wanted[job.id]:
                 standing.add(job.id)
         # A job that stands at the same moment is left as it is: adding a thousand again took
         # a tenth of a look at a thousand games. One that ran is gone, and so added again.
