@@ -25,6 +25,15 @@ def seats_of(session: Session, game_id: str) -> list[Seat]:
     return list(session.exec(query))
 
 
+def seats_of_games(session: Session, game_ids: Collection[str]) -> dict[str, list[Seat]]:
+    """The seats of each of the games, in one query (a game with none is left out)."""
+    query = select(Seat).where(col(Seat.game_id).in_(game_ids)).order_by(col(Seat.position))
+    seats: dict[str, list[Seat]] = {}
+    for seat in session.exec(query):
+        seats.setdefault(seat.game_id, []).append(seat)
+    return seats
+
+
 def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
     return seat_named(seats_of(session, game_id), name)
 

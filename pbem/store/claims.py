@@ -15,6 +15,7 @@ once. On SQLite (one daemon: pbem.daemon.single) every claim is granted at once.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from types import TracebackType
 
 from sqlalchemy import Connection, Engine, text
@@ -46,13 +47,23 @@ class Claims:
 
     def take(self, key: str) -> bool:
         """Claim `key`: True if it is now ours (or already was), False if another holds it."""
-        if self._db.dialect.name != "postgresql" or key in self._held:
-            return True
-        query = text("SELECT pg_try_advisory_lock(hashtextextended(:key, 0))")
-        if self._connected().execute(query, {"key": _NAMESPACE + key}).scalar_one():
-            self._held.add(key)
-            return True
-        return False
+        return key in self.take_all([key])
+
+    def take_all(self, keys: Sequence[str]) -> set[str]:
+        """Claim each of `keys`, in one statement: those now ours (or ours already). Mail is
+        claimed a block at a time (pbem.intake.ahead): a claim a mail was one round trip."""
+        if self._db.dialect.name != "postgresql":
+            return set(keys)
+        wanted = [key for key in keys if key not in self._held]
+        if wanted:
+            # The lock is tried for every key (the function is volatile: once a row).
+            query = text(
+                "SELECT key FROM unnest(CAST(:keys AS text[])) AS key "
+                "WHERE pg_try_advisory_lock(hashtextextended(:namespace || key, 0))"
+            )
+            rows = self._connected().execute(query, {"keys": wanted, "namespace": _NAMESPACE})
+            self._held.update(rows.scalars())
+        return {key for key in keys if key in self._held}
 
     def release(self, key: str) -> None:
         if key not in self._held or self._connection is None:

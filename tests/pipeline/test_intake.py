@@ -163,7 +163,7 @@ def test_a_mail_recorded_after_it_was_looked_at_is_still_not_applied_again(
     in by another daemon) was recorded: the Message-ID's unique index stops it at its record."""
     new_game(service, now)
     raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n")
-    looked = look_ahead(service, raw)
+    [looked] = look_ahead(service, [raw])
     assert not looked.recorded
     assert receive(service, raw, now=now).status == "accepted"
     again = receive(service, raw, now=now, looked=looked)

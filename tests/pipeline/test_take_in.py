@@ -5,6 +5,7 @@ its password costs scrypt."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -159,18 +160,19 @@ def test_passwords_proved_without_scrypt_are_looked_at_in_line_without_threads(
             return super().submit(fn, *args, **kwargs)
 
     monkeypatch.setattr(ahead, "ThreadPoolExecutor", Watched)
-    looked: list[str] = []
+    looked: list[tuple[str, int]] = []
     real_look = ahead.look_ahead
 
-    def watched_look(service: Service, raw: bytes) -> Any:
-        looked.append(threading.current_thread().name)
-        return real_look(service, raw)
+    def watched_look(service: Service, raws: Sequence[bytes]) -> Any:
+        looked.append((threading.current_thread().name, len(raws)))
+        return real_look(service, raws)
 
     monkeypatch.setattr(ahead, "look_ahead", watched_look)
     for seat, n in then:
         inbox.deliver(order_mail("g1", seat, f"pw-{seat}", f"ADD {n}\n", message_id=f"{seat}{n}"))
     assert take_in(service, inbox, now=now)["accepted"] == 4
-    assert looked == ["MainThread"] * 3  # every mail but the first, which is looked at inside
+    # Every mail but the first (looked at inside), together, in line.
+    assert looked == [("MainThread", 3)]
     assert submitted == []
 
 
@@ -189,15 +191,15 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
             inbox.deliver(raw)
 
     mails("pw-alice", 1, 2, 3)
-    assert take_in(service, inbox, now=now)["accepted"] == 3  # the 2nd looked up, not the 3rd
-    looked_up: list[str] = []
-    real_find_seat = intake.find_seat
+    assert take_in(service, inbox, now=now)["accepted"] == 3  # the 2nd and 3rd in one look
+    looked_up: list[list[str]] = []
+    real_seats = intake.seats_of_games
 
-    def watched(session: Any, game: str, seat: str) -> Any:
-        looked_up.append(seat)
-        return real_find_seat(session, game, seat)
+    def watched(session: Any, games: Collection[str]) -> Any:
+        looked_up.append(sorted(games))
+        return real_seats(session, games)
 
-    monkeypatch.setattr(intake, "find_seat", watched)
+    monkeypatch.setattr(intake, "seats_of_games", watched)
     mails("pw-alice", 4, 5, 6)
     assert take_in(service, inbox, now=now)["accepted"] == 3
     assert looked_up == []
@@ -213,4 +215,4 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
     # Refused, the seat is forgotten: its next mail is looked at in full (scrypt ahead).
     mails("pw-alice", 9)
     assert take_in(service, inbox, now=now) == {"quarantined": 1}
-    assert looked_up == ["alice"]
+    assert looked_up == [["g1"]]

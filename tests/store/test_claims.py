@@ -4,7 +4,9 @@ pool; on SQLite every claim is granted."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, text
+from typing import Any
+
+from sqlalchemy import Engine, event, text
 
 from pbem.store.claims import Claims
 
@@ -19,6 +21,27 @@ def test_a_key_claimed_by_one_is_refused_to_another_until_let_go(db: Engine) -> 
         assert second.take("1:7")
     # SQLite has one daemon (pbem.daemon.single): nothing to share, every claim granted.
     assert refused is (db.dialect.name == "sqlite")
+
+
+def test_a_block_of_keys_is_claimed_in_one_statement_but_the_ones_another_holds(
+    db: Engine,
+) -> None:
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(args[2])
+
+    with Claims(db) as first, Claims(db) as second:
+        assert first.take("1:8")
+        event.listen(db, "before_cursor_execute", count)
+        try:
+            taken = second.take_all(["1:7", "1:8", "1:9"])
+            assert second.take_all(["1:7", "1:9"]) == {"1:7", "1:9"}  # ours already: no statement
+        finally:
+            event.remove(db, "before_cursor_execute", count)
+    shared = db.dialect.name == "postgresql"
+    assert taken == ({"1:7", "1:9"} if shared else {"1:7", "1:8", "1:9"})
+    assert len(statements) == (1 if shared else 0)
 
 
 def test_closing_lets_go_of_every_claim(db: Engine) -> None:
