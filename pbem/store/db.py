@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,7 +14,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlmodel import Session
 
@@ -33,12 +34,43 @@ def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
         _WriterQueue(busy_seconds, _file_turn(engine, busy_seconds)).watch(engine)
         return engine
     try:
-        return create_engine(url, pool_pre_ping=True)
+        engine = create_engine(url)
     except ModuleNotFoundError as error:  # the driver is an extra: pbem[postgresql]
         raise DatabaseNotReady(
             f"{url.split(':', 1)[0]} needs its driver ({error.name}): pip install "
             "'pbem[postgresql]' for PostgreSQL"
         ) from None
+    _ping_when_idle(engine)
+    return engine
+
+
+# A pooled connection idle this long is pinged before it is used again.
+IDLE_PING_SECONDS = 10.0
+_IDLE_SINCE = "pbem_idle_since"  # in a pooled connection's info: time.monotonic()
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """SQLAlchemy's pool_pre_ping, for a connection that sat in the pool IDLE_PING_SECONDS:
+    one the server ended meanwhile (restarted, timed out) is replaced before it is used.
+    pool_pre_ping pinged at every checkout, a round trip of the eighteen a mail took in a
+    deadline wave. A connection that dies while in use fails its statement, which is
+    transient (the pass backs off; the pool then opens its connections anew)."""
+
+    def idle_from_now(_dbapi: Any, record: Any, *_: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    def ping_if_idle(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is not None and time.monotonic() - since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:  # the pool opens another connection in its place
+            raise DisconnectionError(f"the pooled connection is gone: {error}") from error
+
+    event.listen(engine, "connect", idle_from_now)
+    event.listen(engine, "checkin", idle_from_now)
+    event.listen(engine, "checkout", ping_if_idle)
 
 
 def _file_turn(engine: Engine, patience: float) -> FileTurn | None:

@@ -12,12 +12,13 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import DataError, IntegrityError, OperationalError
 
 from pbem.config import Settings
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from pbem.store import db as store_db
 from pbem.store import make_engine, transient
 from tests.support.databases import migrated_engine, postgres_database
 from tests.support.games import inbound, new_game, quarantined
@@ -132,3 +133,46 @@ def test_a_sqlite_file_that_cannot_be_written_is_not_opened_read_only(
     new_game(service, now)  # the same engine writes at once, now that it can
     assert receive(service, MAIL, now=now).status == "accepted"
     assert [row.status for row in inbound(service)] == ["accepted"]
+
+
+def test_a_connection_ended_while_idle_in_the_pool_is_replaced_and_a_busy_one_not_pinged(
+    settings: Settings, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A pooled connection is pinged only after IDLE_PING_SECONDS in the pool (a ping at
+    every use was a round trip a mail): one the server ended meanwhile is replaced."""
+    with postgres_database() as url:
+        migrated_engine(url).dispose()
+        engine = make_engine(url)
+        try:
+            _idle_connection_replaced(engine, settings, now, monkeypatch)
+        finally:
+            engine.dispose()
+
+
+def _idle_connection_replaced(
+    engine: Engine, settings: Settings, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pings: list[object] = []
+    real_ping = engine.dialect.do_ping
+
+    def ping(dbapi_connection: object) -> bool:
+        pings.append(dbapi_connection)
+        return bool(real_ping(dbapi_connection))
+
+    monkeypatch.setattr(engine.dialect, "do_ping", ping)
+    service = Service(engine, settings)
+    new_game(service, now)
+    assert receive(service, MAIL, now=now).status == "accepted"
+    assert pings == []  # its connections were busy all along
+    with engine.connect() as connection:
+        pids = {connection.exec_driver_sql("SELECT pg_backend_pid()").scalar_one()}
+    killer = make_engine(engine.url.render_as_string(hide_password=False))
+    with killer.connect() as other:  # the server ends it (a restart, a timeout)
+        for pid in pids:
+            other.exec_driver_sql(f"SELECT pg_terminate_backend({pid})")
+    killer.dispose()
+    monkeypatch.setattr(store_db, "IDLE_PING_SECONDS", 0.0)  # as if it sat idle that long
+    again = order_mail("g1", "bob", "pw-bob", "ADD 3", message_id="idle@example.org")
+    assert receive(service, again, now=now).status == "accepted"
+    assert pings
+    assert [row.status for row in inbound(service)] == ["accepted", "accepted"]
