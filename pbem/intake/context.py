@@ -13,9 +13,14 @@ from sqlmodel import Session, select
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, replies_allowed
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
+from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
 from pbem.store import InboundMessage, Outbox, Quarantine, Referee, Seat, flushed_id, utc
 from pbem.templates import render
+
+# A mail in one of these ends is never handled again (replay is for quarantined mail): the
+# passwords in it are masked in the stored copy (pbem.mail.masking).
+_DONE = frozenset({"accepted", "answered"})
 
 
 @dataclass
@@ -33,6 +38,8 @@ class MailContext:
     seats: list[Seat] = field(default_factory=list)
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
+    _unmasked: bytes = b""  # the stored mail as it came, once masked
+    _masked: int = 0  # how many of the passwords are masked in it
 
     def finish(self, status: str, outcome: str) -> None:
         self.inbound.status = status
@@ -64,6 +71,7 @@ class MailContext:
             ),
             attachments=attachments,
         )
+        self.mask_passwords()
         self.replies.append(queue(self.session, self.settings, letter, now=self.now))
 
     def to_referees(
@@ -100,6 +108,18 @@ class MailContext:
             details=list(details),
             hint=hint,
         )
+
+    def mask_passwords(self) -> None:
+        """Mask the passwords in the stored mail if it is done, or unmask it if it is no
+        longer. Done before the reply is queued, too: the reply's flush then writes the row's
+        status and masked mail in one UPDATE (one round trip of a mail's dozen, saved)."""
+        done = self.inbound.status in _DONE
+        if done and self.passwords and self._masked != len(self.passwords):
+            self._unmasked = self._unmasked or self.inbound.raw
+            self.inbound.raw = masked_mail(self._unmasked, self.passwords)
+            self._masked = len(self.passwords)
+        elif not done and self._unmasked:
+            self.inbound.raw, self._unmasked, self._masked = self._unmasked, b"", 0
 
     def set_aside(self, reason: str, error: str) -> None:
         """Quarantine the mail without a reply (the caller answers, or nobody should)."""

@@ -15,18 +15,12 @@ from pbem.intake.press import Block, cut_press, relay_blocks, relay_reply
 from pbem.intake.referee_mail import handle_referee_mail
 from pbem.mail.envelope import Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
-from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
-
-# A mail in one of these ends is never handled again (replay is for quarantined mail): the
-# passwords in it are masked in the stored copy (pbem.mail.masking).
-_DONE = frozenset({"accepted", "answered"})
 
 
 def handle(context: MailContext) -> None:
     _handle(context)
-    if context.passwords and context.inbound.status in _DONE:
-        context.inbound.raw = masked_mail(context.inbound.raw, context.passwords)
+    context.mask_passwords()
 
 
 def _handle(context: MailContext) -> None:

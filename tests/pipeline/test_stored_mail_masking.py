@@ -8,10 +8,14 @@ from datetime import datetime
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
+from sqlalchemy import event
+
 from pbem.games.service import Service
+from pbem.intake.context import MailContext
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import replay
 from pbem.mail.masking import masked_mail
+from pbem.mail.reading import read_mail
 from pbem.store import transaction
 from pbem.store.models import InboundMessage
 from tests.support.games import inbound, new_game
@@ -89,3 +93,41 @@ def test_masking_leaves_a_mail_without_the_password_as_it_was() -> None:
     assert masked_mail(raw, []) == raw
     head = b"Content-Transfer-Encoding: base64\r\n\r\n"
     assert masked_mail(head + b"!!!pw-alice", ["pw-alice"]) == head + b"!!!********"
+
+
+def test_the_status_and_the_masked_mail_are_written_in_one_update(
+    service: Service, now: datetime
+) -> None:
+    """The mask is laid before the check reply is queued: the reply's flush writes the row
+    once (a second UPDATE was a round trip of a mail's dozen on PostgreSQL)."""
+    new_game(service, now)
+    updates: list[str] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("UPDATE inbound_message"):
+            updates.append(statement)
+
+    event.listen(service.db, "before_cursor_execute", watch)
+    try:
+        raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
+        assert receive(service, raw, now=now).status == "accepted"
+    finally:
+        event.remove(service.db, "before_cursor_execute", watch)
+    assert len(updates) == 1 and "raw" in updates[0] and "status" in updates[0]
+    assert b"pw-alice" not in inbound(service)[0].raw
+
+
+def test_a_mail_masked_then_set_aside_is_kept_whole_again(service: Service, now: datetime) -> None:
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
+    with transaction(service.db) as session:
+        row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
+        session.add(row)
+        session.flush()
+        context = MailContext(session, service.settings, row, read_mail(raw), now)
+        context.passwords.append("pw-alice")
+        context.finish("accepted", "orders")
+        context.mask_passwords()
+        assert b"pw-alice" not in row.raw
+        context.set_aside("error", "found wrong after all")  # a replay needs the password
+        context.mask_passwords()
+        assert row.raw == raw
