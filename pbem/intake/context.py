@@ -123,6 +123,8 @@ class MailContext:
 
     def set_aside(self, reason: str, error: str) -> None:
         """Quarantine the mail without a reply (the caller answers, or nobody should)."""
+        if self.inbound.id is None:  # not written yet (pbem.intake.intake._receive)
+            self.session.flush()
         self.session.add(
             Quarantine(
                 inbound_id=flushed_id(self.inbound.id),

@@ -94,8 +94,9 @@ def receive(
             service.proved_seats.forget(looked.remembered)
         return receipt
     except IntegrityError:
-        # Another process recorded the same Message-ID between our check and our commit.
-        return Receipt(mail.message_id, "duplicate", "recorded by another process")
+        # The same Message-ID was recorded between the look-ahead and the mail's first flush
+        # (the same mail twice in the inbox, another daemon): nothing of this one is kept.
+        return Receipt(mail.message_id, "duplicate", "recorded meanwhile")
     except Exception as error:
         if not commit:
             return Receipt(mail.message_id, "quarantined", traceback.format_exc())
@@ -113,12 +114,11 @@ def _receive(
     with new_session(service.db) as session:
         tx = session.begin()
         try:
-            # The look-ahead found it unrecorded; if it was recorded since (the same mail twice
-            # in the inbox, another daemon), the Message-ID's unique index says so here.
-            try:
-                inbound = _record(session, raw, mail, now)
-            except IntegrityError:
-                return Receipt(mail.message_id, "duplicate", "already recorded")
+            # Written at the mail's first flush (with its reply, or at the commit), with its
+            # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
+            # unrecorded; if it was recorded since (the same mail twice in the inbox, another
+            # daemon), the Message-ID's unique index says so at that flush (receive).
+            inbound = _record(session, raw, mail, now)
             context = MailContext(session, service.settings, inbound, mail, now)
             handle(context)
             receipt = _receipt(context)
@@ -214,6 +214,7 @@ def _record_failure(
         if _recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, "duplicate", "already recorded")
         inbound = _record(session, raw, mail, now)
+        session.flush()
         inbound.status = "quarantined"
         inbound.outcome = "error: " + error.strip().splitlines()[-1]
         session.add(
@@ -239,7 +240,6 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
         received_at=utc(now),
     )
     session.add(inbound)
-    session.flush()
     return inbound
 
 

@@ -167,7 +167,7 @@ def test_a_mail_recorded_after_it_was_looked_at_is_still_not_applied_again(
     assert not looked.recorded
     assert receive(service, raw, now=now).status == "accepted"
     again = receive(service, raw, now=now, looked=looked)
-    assert (again.status, again.outcome, again.replies) == ("duplicate", "already recorded", [])
+    assert (again.status, again.outcome, again.replies) == ("duplicate", "recorded meanwhile", [])
     assert len(inbound(service)) == 1
     assert len(outbox(service, "reply")) == 1
     assert len(orders(service)) == 1
