@@ -1,5 +1,5 @@
-"""Intake: one inbound mail, one transaction. The mail is recorded first (its Message-ID is
-unique, so a mail seen before is never applied again); then it is handled; a mail whose
+"""Intake: one inbound mail, one transaction, which records the mail (its Message-ID is
+unique, so a mail seen before is never applied again) and handles it; a mail whose
 handling fails on its own is quarantined with the error, never dropped. A fault of the
 database (pbem.store.transient) is raised instead: the mail is taken in again later."""
 
