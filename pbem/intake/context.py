@@ -111,8 +111,8 @@ class MailContext:
 
     def mask_passwords(self) -> None:
         """Mask the passwords in the stored mail if it is done, or unmask it if it is no
-        longer. Done before the reply is queued, too: the reply's flush then writes the row's
-        status and masked mail in one UPDATE (one round trip of a mail's dozen, saved)."""
+        longer. Done before the reply is queued, too: the reply's flush then writes the row
+        once, with its status and masked mail (pbem.intake.intake._receive)."""
         done = self.inbound.status in _DONE
         if done and self.passwords and self._masked != len(self.passwords):
             self._unmasked = self._unmasked or self.inbound.raw

@@ -94,9 +94,13 @@ def receive(
             service.proved_seats.forget(looked.remembered)
         return receipt
     except IntegrityError:
-        # The same Message-ID was recorded between the look-ahead and the mail's first flush
-        # (the same mail twice in the inbox, another daemon): nothing of this one is kept.
-        return Receipt(mail.message_id, "duplicate", "recorded meanwhile")
+        if not commit:
+            return Receipt(mail.message_id, "duplicate", "already recorded")
+        # Most likely the same Message-ID, recorded between the look-ahead and the mail's
+        # first flush (the same mail twice in the inbox, another daemon): _record_failure
+        # finds it so and keeps nothing. Any other constraint is a fault of the handling,
+        # and the mail is quarantined with it, not dropped as a duplicate.
+        return _record_failure(service, raw, mail, traceback.format_exc(), now)
     except Exception as error:
         if not commit:
             return Receipt(mail.message_id, "quarantined", traceback.format_exc())
@@ -117,7 +121,7 @@ def _receive(
             # Written at the mail's first flush (with its reply, or at the commit), with its
             # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
             # unrecorded; if it was recorded since (the same mail twice in the inbox, another
-            # daemon), the Message-ID's unique index says so at that flush (receive).
+            # daemon), the Message-ID's unique index says so at that flush (see receive).
             inbound = _record(session, raw, mail, now)
             context = MailContext(session, service.settings, inbound, mail, now)
             handle(context)
@@ -214,9 +218,9 @@ def _record_failure(
         if _recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, "duplicate", "already recorded")
         inbound = _record(session, raw, mail, now)
-        session.flush()
         inbound.status = "quarantined"
         inbound.outcome = "error: " + error.strip().splitlines()[-1]
+        session.flush()  # its id, for the quarantine
         session.add(
             Quarantine(
                 inbound_id=flushed_id(inbound.id), reason="error", error=error, created_at=utc(now)

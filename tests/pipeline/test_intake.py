@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from pbem import passwords
@@ -167,7 +168,7 @@ def test_a_mail_recorded_after_it_was_looked_at_is_still_not_applied_again(
     assert not looked.recorded
     assert receive(service, raw, now=now).status == "accepted"
     again = receive(service, raw, now=now, looked=looked)
-    assert (again.status, again.outcome, again.replies) == ("duplicate", "recorded meanwhile", [])
+    assert (again.status, again.outcome, again.replies) == ("duplicate", "already recorded", [])
     assert len(inbound(service)) == 1
     assert len(outbox(service, "reply")) == 1
     assert len(orders(service)) == 1
@@ -330,3 +331,20 @@ def _database_held(service: Service) -> bool:
             " WHERE state = 'idle in transaction' AND datname = current_database()"
         )
         return bool(connection.exec_driver_sql(query).scalar())
+
+
+def test_a_constraint_other_than_the_message_id_quarantines_the_mail_not_drops_it(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row is written at the mail's first flush, so the Message-ID's unique index speaks
+    there, beside every other constraint: only a Message-ID found recorded is a duplicate."""
+    new_game(service, now)
+
+    def broken(context: Any) -> None:
+        raise IntegrityError("INSERT INTO order_set ...", {}, Exception("a constraint"))
+
+    monkeypatch.setattr(intake, "handle", broken)
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
+    assert receipt.status == "quarantined"
+    assert [row.status for row in inbound(service)] == ["quarantined"]
+    assert [row.reason for row in quarantined(service)] == ["error"]
