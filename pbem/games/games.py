@@ -55,6 +55,29 @@ def find_game(session: Session, game_id: str, *, lock: bool = False) -> Game | N
     return session.get(Game, game_id.lower())
 
 
+def game_with_turn(session: Session, game_id: str) -> tuple[Game, Turn | None] | None:
+    """find_game(lock=True) and the game's current turn (its `game.turn` row, if any) in one
+    statement: an order mail reads both, and a deadline wave has thousands."""
+    current = (col(Turn.game_id) == col(Game.id)) & (col(Turn.number) == col(Game.turn))
+    query = (
+        select(Game, Turn)
+        .outerjoin(Turn, current)
+        .where(col(Game.id) == game_id.lower())
+        .with_for_update(of=Game)  # not the turn: it may be missing (the outer join)
+        .execution_options(populate_existing=True)
+    )
+    found = session.exec(query).first()
+    return (found[0], found[1]) if found is not None else None
+
+
+def taking_orders(game: Game, turn: Turn | None) -> Turn | None:
+    """Of the game's current turn (`turn`, its `game.turn` row), the one orders go to:
+    pending_turn's or paused_turn's, without reading it again."""
+    if turn is None or game.status not in ("running", "paused"):
+        return None
+    return turn if game.status == "running" or turn.resolved_at is None else None
+
+
 def pending_turn(session: Session, game: Game) -> Turn | None:
     if game.status != "running":
         return None

@@ -4,7 +4,14 @@ address, never to whoever claims to be it."""
 
 from __future__ import annotations
 
-from pbem.games.games import NO_PLAYER, find_game, find_seat, seat_named, seats_of
+from pbem.games.games import (
+    NO_PLAYER,
+    find_game,
+    find_seat,
+    game_with_turn,
+    seat_named,
+    seats_of,
+)
 from pbem.games.played import BOT
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
@@ -22,15 +29,20 @@ REFUSED_SEAT = tuple(
 
 
 def find_running_game(
-    context: MailContext, envelope: Envelope, *, allow_ended: bool = False
+    context: MailContext, envelope: Envelope, *, allow_ended: bool = False, turn: bool = False
 ) -> Game | None:
+    """The game the mail names, unless it is not running. `turn`: read the game's current
+    turn with it, into context.turn (orders)."""
     sender = context.mail.sender
     if not envelope.game:
         context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
         return None
     # Locked at its first read: whatever the mail does to the game, no turn of it is
     # resolved meanwhile (orders are never stored for a turn resolved in between).
-    game = find_game(context.session, envelope.game, lock=True)
+    if turn:
+        game, context.turn = game_with_turn(context.session, envelope.game) or (None, None)
+    else:
+        game = find_game(context.session, envelope.game, lock=True)
     if game is None:
         context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
         return None
@@ -47,11 +59,12 @@ def find_running_game(
 
 
 def authenticate(
-    context: MailContext, envelope: Envelope, *, allow_ended: bool = False
+    context: MailContext, envelope: Envelope, *, allow_ended: bool = False, turn: bool = False
 ) -> tuple[Game, Seat] | None:
     """The game and seat the mail proves, or None (the mail quarantined, the seat told).
-    `allow_ended`: an ended game's seats are still proved (press after the end)."""
-    game = find_running_game(context, envelope, allow_ended=allow_ended)
+    `allow_ended`: an ended game's seats are still proved (press after the end). `turn`: the
+    game's current turn is read with it, into context.turn."""
+    game = find_running_game(context, envelope, allow_ended=allow_ended, turn=turn)
     if game is None:
         return None
     sender = context.mail.sender

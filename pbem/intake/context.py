@@ -15,7 +15,7 @@ from pbem.games.outbox import Letter, queue, replies_allowed
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
-from pbem.store import InboundMessage, Outbox, Quarantine, Referee, Seat, flushed_id, utc
+from pbem.store import InboundMessage, Outbox, Quarantine, Referee, Seat, Turn, flushed_id, utc
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
@@ -36,6 +36,8 @@ class MailContext:
     clock_work: bool = True
     # The seats of the mail's game, as authenticate read them in this transaction.
     seats: list[Seat] = field(default_factory=list)
+    # The game's current turn, read with the game by authenticate when asked (order mail).
+    turn: Turn | None = None
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
     _unmasked: bytes = b""  # the stored mail as it came, once masked

@@ -9,7 +9,7 @@ from pbem.clock.due import Facts, facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.games import paused_turn, pending_turn, still_waiting, stored_orders
+from pbem.games.games import still_waiting, stored_orders, taking_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -18,7 +18,7 @@ from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
 
 
 def take_orders(context: MailContext, envelope: Envelope) -> None:
-    found = authenticate(context, envelope)
+    found = authenticate(context, envelope, turn=True)
     if found is None:
         return
     game, seat = found
@@ -87,8 +87,9 @@ def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:
 
 def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
     """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
-    # authenticate read the game under its row's lock: no turn of it is resolved meanwhile.
-    turn = pending_turn(context.session, game) or paused_turn(context.session, game)
+    # authenticate read the game under its row's lock, and its turn with it: no turn of it
+    # is resolved meanwhile.
+    turn = taking_orders(game, context.turn)
     if turn is None:
         why = "has not begun" if game.status == "open" else f"is {game.status}"
         context.quarantine(

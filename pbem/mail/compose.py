@@ -26,6 +26,8 @@ _STANDS = re.compile(r"[\x21-\x7e]+(?: [\x21-\x7e]+)*")
 # And Message-IDs it writes as they stand: <dot-atom@dot-atom>, one space apart.
 _ATOM = r"[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*"
 _IDS = re.compile(rf"<{_ATOM}@{_ATOM}>(?: <{_ATOM}@{_ATOM}>)*")
+# And an address that is a bare addr-spec, dot-atom@dot-atom: a player's, nearly always.
+_BARE_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}")
 _ID_HEADERS = frozenset({"Message-ID", "In-Reply-To", "References"})
 _ADDRESS_HEADERS = frozenset({"From", "To"})
 _TEXT_HEAD = b'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: 7bit\n'
@@ -94,9 +96,11 @@ def _head(fields: list[tuple[str, str]]) -> bytes:
 
 
 def _header_line(name: str, value: str) -> bytes:
-    if name in _ADDRESS_HEADERS:
-        return _rendered(name, value)  # parsed and written again: quoting, encoded words
     line = f"{name}: {value}"
+    if name in _ADDRESS_HEADERS:
+        if len(line) <= _FOLD_AT and _BARE_ADDRESS.fullmatch(value) and "=?" not in value:
+            return line.encode("ascii") + b"\n"
+        return _rendered(name, value)  # parsed and written again: quoting, encoded words
     stands = _IDS if name in _ID_HEADERS else _STANDS
     if len(line) <= _FOLD_AT and stands.fullmatch(value) and "=?" not in value:
         return line.encode("ascii") + b"\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import email.policy
 from email.message import EmailMessage
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pbem.mail.compose import mail_bytes
@@ -21,7 +21,12 @@ _WORDS = st.lists(st.from_regex(r"[!-~]{1,12}", fullmatch=True), max_size=10).ma
 _ADDRESSES = st.sampled_from(
     ["alice@example.org", "pbem <m@x.org>", '"A, B" <a@b.c>', "A.B <a@b>", "Zoë <z@x.org>"]
 )
-_FIELD = st.one_of(_ANY, _ASCII, _IDS, _WORDS, _ADDRESSES)
+# Bare addresses, which are written without the package, and near misses (quoted, spaced,
+# encoded-word, non-ASCII, long enough to fold).
+_BARE = st.from_regex(
+    r"[A-Za-z0-9.!#$%&'*+/=?^_`{|}~\-\"\\ é]{1,70}@[A-Za-z0-9.\[\]=?_ -]{1,15}", fullmatch=True
+)
+_FIELD = st.one_of(_ANY, _ASCII, _IDS, _WORDS, _ADDRESSES, _BARE)
 
 
 def _as_the_email_package_writes(
@@ -58,6 +63,24 @@ def test_the_bytes_are_the_email_packages(**fields: object) -> None:
         expected = _as_the_email_package_writes(**fields)  # type: ignore[arg-type]
     except Exception:  # the package's parser breaks on some ("<>", "<0@[>")
         return  # fields the package cannot write at all: nothing to compare with
+    assert mail_bytes(**fields) == expected  # type: ignore[arg-type]
+
+
+@settings(max_examples=300, deadline=None)
+@given(to=_BARE)
+@example(to="x" * 75 + "@b.c")  # folded onto a line of its own
+@example(to="=?utf-8?q?x?=@b.c")  # an encoded word, decoded by the package
+@example(to="a@=?utf-8?q?x?=")
+def test_a_players_bare_address_is_written_as_the_package_writes_it(to: str) -> None:
+    fields = {
+        "sender": "pbem <m@x.org>", "to": to, "subject": "s", "body": "ok\n",
+        "message_id": "<a@b>", "in_reply_to": "", "references": (), "loop_token": "t",
+        "auto": "auto-replied",
+    }  # fmt: skip
+    try:
+        expected = _as_the_email_package_writes(**fields)  # type: ignore[arg-type]
+    except Exception:
+        return  # as above: nothing to compare with
     assert mail_bytes(**fields) == expected  # type: ignore[arg-type]
 
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -58,6 +59,33 @@ def test_orders_are_checked_stored_and_answered(service: Service, now: datetime)
     [message] = inbound(service)
     assert (message.status, message.game_id, message.seat) == ("accepted", "g1", "alice")
     assert message.raw == raw.replace(b"pw-alice", b"********")  # kept, its password masked
+
+
+def test_an_order_mail_reads_its_game_and_turn_in_one_statement_under_the_games_lock(
+    service: Service, now: datetime
+) -> None:
+    """A round trip fewer a mail on PostgreSQL: the game, locked against a turn resolved
+    meanwhile, and its pending turn come together."""
+    new_game(service, now)
+    reads: list[str] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("SELECT") and ("FROM game" in statement or " turn" in statement):
+            reads.append(" ".join(statement.split()))
+
+    event.listen(service.db, "before_cursor_execute", watch)
+    try:
+        receipt = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    finally:
+        event.remove(service.db, "before_cursor_execute", watch)
+    assert receipt.outcome == "orders stored for alice, turn 1: 1 accepted, 0 rejected"
+    [read] = reads
+    assert (
+        "FROM game LEFT OUTER JOIN turn ON turn.game_id = game.id AND turn.number = game.turn"
+        in read
+    )
+    if service.db.dialect.name == "postgresql":
+        assert read.endswith("FOR UPDATE OF game")
 
 
 def test_a_later_mail_replaces_the_earlier_orders_whole(service: Service, now: datetime) -> None:
