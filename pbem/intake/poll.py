@@ -104,17 +104,31 @@ def take_in(
                     statuses[receipt.status] += 1
                     if report is not None:
                         report.clock_work |= receipt.clock_work
-            finally:
-                # After the commits, all at once: a crash before here means a redo, which the
-                # Message-ID stops at the look-ahead (recorded already) without a second answer.
-                if done:
-                    inbox.mark_done(*done)
+            except BaseException:
+                _mark_done_failing(inbox, done)
+                raise
+            # After the commits, all at once: a crash before here means a redo, which the
+            # Message-ID stops at the look-ahead (recorded already) without a second answer.
+            if done:
+                inbox.mark_done(*done)
     except ImapUnavailable as error:
         # Whatever was received is committed; unmarked mail comes again and is a duplicate.
         log.warning("inbox unavailable: %s", error)
         if report is not None:
             report.inbox_error = str(error)
     return statuses
+
+
+def _mark_done_failing(inbox: Inbox, done: list[str]) -> None:
+    """Mark the mail committed before a failure done, if the inbox lets us: the failure
+    (a database fault, say) is the one told, not an inbox gone away with it. Unmarked, the
+    mails come again and are found recorded."""
+    if not done:
+        return
+    try:
+        inbox.mark_done(*done)
+    except ImapUnavailable as error:
+        log.warning("%d mail(s) taken in but not marked done: %s", len(done), error)
 
 
 def _take_one(service: Service, item: InboxItem, now: datetime, looked: Looked | None) -> Receipt:

@@ -11,14 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from pbem import passwords
 from pbem.games.games import find_seat
 from pbem.games.seat_passwords import give_password
 from pbem.games.service import Service
-from pbem.intake import ahead, intake
+from pbem.intake import ahead, intake, poll
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport, take_in
+from pbem.mail.imap import ImapUnavailable
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import transaction
 from pbem.store.claims import Claims
@@ -83,6 +85,46 @@ def test_a_batch_is_marked_done_at_once_after_its_commits_and_a_crash_before_is_
     assert marks[1:] == [tuple(keys)]
     assert inbox.pending() == []
     assert len(outbox(service)) == replies
+
+
+def test_a_database_fault_is_the_failure_told_when_the_inbox_fails_too(
+    service: Service,
+    now: datetime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database fails on the second mail, and the mark of the first then fails too (the
+    network gone): the database fault goes on to the daemon, which backs off for it, where
+    it was swallowed as "inbox unavailable"."""
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    keys = [
+        inbox.deliver(order_mail("g1", "alice", "pw-alice", f"ADD {n}\n", message_id=f"m{n}"))
+        for n in range(1, 3)
+    ]
+    fault = OperationalError("INSERT", {}, Exception("database is locked"))
+    calls: list[bytes] = []
+
+    def failing_receive(service: Service, raw: bytes, **options: Any) -> intake.Receipt:
+        calls.append(raw)
+        if len(calls) == 2:
+            raise fault
+        return receive(service, raw, **options)
+
+    def gone(*keys: str) -> None:
+        marks.append(keys)
+        raise ImapUnavailable("connection reset by peer")
+
+    marks: list[tuple[str, ...]] = []
+    monkeypatch.setattr(poll, "receive", failing_receive)
+    monkeypatch.setattr(inbox, "mark_done", gone)
+    with pytest.raises(OperationalError) as raised:
+        take_in(service, inbox, now=now)
+    assert raised.value is fault
+    assert marks == [(keys[0],)]
+    assert "1 mail(s) taken in but not marked done: connection reset by peer" in caplog.text
+    assert len(inbound(service)) == 1
 
 
 def test_a_mail_taken_in_again_is_known_before_its_password_is_checked(
