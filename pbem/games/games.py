@@ -88,8 +88,7 @@ def paused_turn(session: Session, game: Game) -> Turn | None:
     """The turn a paused game will resume with: orders for it are kept meanwhile."""
     if game.status != "paused":
         return None
-    turn = turn_of(session, game.id, game.turn)
-    return turn if turn is not None and turn.resolved_at is None else None
+    return taking_orders(game, turn_of(session, game.id, game.turn))
 
 
 def turn_of(session: Session, game_id: str, number: int) -> Turn | None:

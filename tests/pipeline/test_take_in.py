@@ -105,6 +105,7 @@ def test_a_database_fault_is_the_failure_told_when_the_inbox_fails_too(
     ]
     fault = OperationalError("INSERT", {}, Exception("database is locked"))
     calls: list[bytes] = []
+    marks: list[tuple[str, ...]] = []
 
     def failing_receive(service: Service, raw: bytes, **options: Any) -> intake.Receipt:
         calls.append(raw)
@@ -116,7 +117,6 @@ def test_a_database_fault_is_the_failure_told_when_the_inbox_fails_too(
         marks.append(keys)
         raise ImapUnavailable("connection reset by peer")
 
-    marks: list[tuple[str, ...]] = []
     monkeypatch.setattr(poll, "receive", failing_receive)
     monkeypatch.setattr(inbox, "mark_done", gone)
     with pytest.raises(OperationalError) as raised:
