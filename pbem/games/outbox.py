@@ -44,6 +44,7 @@ from pbem.store import Outbox, Referee, reading, reading_rows, transaction, utc
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
+_QUEUED_TO = "pbem_queued_to"  # in a session's info: queued_to
 # The columns a drain reads of a row it may send: the mail, and whether it is still due.
 _SENDING: tuple[Any, ...] = (
     Outbox.raw, Outbox.game_id, Outbox.message_id, Outbox.sent_at, Outbox.bounced_at,
@@ -104,13 +105,14 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
     )
     session.add(row)
     session.flush()
+    queued_to(session).add(row.recipient)
     return row
 
 
 def replies_allowed(session: Session, settings: Settings, to: str, *, now: datetime) -> bool:
     """Under the per-address reply limit? Counted from the outbox itself, so it survives
     restarts and holds across processes."""
-    since = utc(now) - timedelta(minutes=settings.limits.reply_window_minutes)
+    since = _window_start(settings, now)
     limit = settings.limits.replies_per_sender
     recent = (col(Outbox.recipient) == to.lower(), col(Outbox.created_at) > since)
     # Every mail to the address is counted first, from the (recipient, created_at) index
@@ -119,6 +121,32 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     if _count_to(session, recent, limit) < limit:
         return True
     return _count_to(session, (*recent, col(Outbox.kind) == "reply"), limit) < limit
+
+
+def room_for_replies(
+    address: ColumnElement[str], settings: Settings, now: datetime
+) -> ColumnElement[bool]:
+    """SQL, true when `address` (a column of the query's own rows, an ASCII address) has had
+    fewer mails than the reply limit in the window: replies_allowed's first count, read with
+    the row that holds the address (a seat's: pbem.intake.context), a round trip fewer a mail.
+    Past the limit, replies_allowed tells the replies apart. It stops at the limit too: is
+    there a limit-th row?"""
+    recent = (
+        col(Outbox.recipient) == func.lower(address),
+        col(Outbox.created_at) > _window_start(settings, now),
+    )
+    limit = settings.limits.replies_per_sender
+    nth = select(Outbox.id).where(*recent).offset(limit - 1).limit(1).scalar_subquery()
+    return nth.is_(None)
+
+
+def queued_to(session: Session) -> set[str]:
+    """The addresses the session queued mail to (lower-cased), in its transactions so far."""
+    return cast(set[str], session.info.setdefault(_QUEUED_TO, set()))
+
+
+def _window_start(settings: Settings, now: datetime) -> datetime:
+    return utc(now) - timedelta(minutes=settings.limits.reply_window_minutes)
 
 
 def _count_to(session: Session, where: tuple[ColumnElement[bool], ...], limit: int) -> int:

@@ -10,7 +10,6 @@ from pbem.games.games import (
     find_seat,
     game_with_turn,
     seat_named,
-    seats_of,
 )
 from pbem.games.played import BOT
 from pbem.games.seat_passwords import password_holds
@@ -68,8 +67,7 @@ def authenticate(
     if game is None:
         return None
     sender = context.mail.sender
-    context.seats = seats_of(context.session, game.id)
-    seat = seat_named(context.seats, envelope.seat) if envelope.seat else None
+    seat = seat_named(context.read_seats(game.id), envelope.seat) if envelope.seat else None
     if seat is None:
         names = ", ".join(s.name for s in context.seats)
         wanted = envelope.seat or "(none)"

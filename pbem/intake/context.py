@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from pbem.config import Settings
-from pbem.games.outbox import Letter, queue, replies_allowed
+from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_for_replies
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
@@ -40,6 +40,8 @@ class MailContext:
     turn: Turn | None = None
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
+    # Seats' addresses (lower-cased) read_seats found under the reply limit, as of that read.
+    _room: set[str] = field(default_factory=set)
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
 
@@ -52,12 +54,26 @@ class MailContext:
         body = render(template, moderator=self.settings.mail.name, **context)
         self.reply_text(to, body)
 
+    def read_seats(self, game_id: str) -> list[Seat]:
+        """The game's seats, into `seats`, and whether each address is under the reply limit
+        (room_for_replies), in one statement: the seat is who an order mail's reply goes to.
+        Only an ASCII address is judged by the database's lower(), which may fold other
+        letters unlike Python's."""
+        room = room_for_replies(Seat.__table__.c.address, self.settings, self.now)  # type: ignore[attr-defined]
+        query = select(Seat, room).where(Seat.game_id == game_id).order_by(col(Seat.position))
+        rows = self.session.exec(query).all()
+        self.seats = [seat for seat, _ in rows]
+        self._room = {
+            seat.address.lower() for seat, under in rows if under and seat.address.isascii()
+        }
+        return self.seats
+
     def reply_text(self, to: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:
         """Queue a reply to `to`, unless that address has had its share of replies lately."""
         if not to:
             self._note("no reply: no address to answer")
             return
-        if not replies_allowed(self.session, self.settings, to, now=self.now):
+        if not self._under_limit(to):
             self._note(f"no reply to {to}: reply rate limit reached")
             return
         letter = Letter(
@@ -136,6 +152,14 @@ class MailContext:
             )
         )
         self.finish("quarantined", f"{reason}: {error}")
+
+    def _under_limit(self, to: str) -> bool:
+        """replies_allowed, unless read_seats found the address under the limit and nothing
+        was queued to it since."""
+        address = to.lower()
+        if address in self._room and address not in queued_to(self.session):
+            return True
+        return replies_allowed(self.session, self.settings, to, now=self.now)
 
     def _reply_id(self) -> str:
         # Stable: the same mail on the same attempt always gets the same reply id, so a rerun

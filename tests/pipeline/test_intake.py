@@ -17,11 +17,13 @@ from pbem import passwords
 from pbem.config import LimitSettings, SecuritySettings
 from pbem.games.service import Service
 from pbem.intake import finding, intake
+from pbem.intake.context import MailContext
 from pbem.intake.finding import line_count
 from pbem.intake.intake import look_ahead, receive
 from pbem.mail import envelope
+from pbem.mail.reading import read_mail
 from pbem.passwords import verify_password
-from pbem.store import Seat, loads, transaction
+from pbem.store import InboundMessage, Seat, loads, transaction
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
@@ -238,6 +240,55 @@ def test_only_replies_count_towards_the_reply_limit(service: Service, now: datet
     receive(limited, mail("HELP", message_id="h2@x"), now=now)
     receive(limited, mail("HELP", message_id="h3@x"), now=now)
     assert len(outbox(limited, "reply")) == 2
+
+
+def test_an_order_mail_reads_its_seats_room_for_replies_with_them(
+    service: Service, now: datetime
+) -> None:
+    """A round trip fewer a mail: whether the seat's address is under the reply limit comes
+    with the seats; past it (every mail counted), the replies alone are counted, as before."""
+    limited = Service(service.db, replace(service.settings, limits=LimitSettings(3)))
+    new_game(limited, now)  # a start mail to alice: one of her three
+    counts: list[int] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        counts[-1] += statement.startswith("SELECT count(")
+
+    event.listen(service.db, "before_cursor_execute", watch)
+    try:
+        for number in range(4):
+            counts.append(0)
+            mail = order_mail(
+                "g1", "alice", "pw-alice", f"ADD {1 + number % 3}\n", message_id=f"o{number}@x"
+            )
+            assert receive(limited, mail, now=now).status == "accepted"
+    finally:
+        event.remove(service.db, "before_cursor_execute", watch)
+    # Two replies under the limit, told with the seats; from three mails on, replies_allowed
+    # counts (every mail, then the replies: two, room for one more; then three, none).
+    assert len(outbox(limited, "reply")) == 3
+    assert counts == [0, 0, 2, 2]
+    assert inbound(limited)[3].outcome.endswith(
+        "no reply to alice@example.org: reply rate limit reached"
+    )
+
+
+def test_mail_queued_to_a_seat_in_the_same_transaction_is_counted_for_its_reply(
+    service: Service, now: datetime
+) -> None:
+    """The room read with the seats holds only until mail is queued to the address."""
+    limited = Service(service.db, replace(service.settings, limits=LimitSettings(2)))
+    new_game(limited, now)  # a start mail to alice: one of her two
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
+    with transaction(service.db) as session:
+        row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
+        context = MailContext(session, limited.settings, row, read_mail(raw), now)
+        context.read_seats("g1")
+        context.reply_text("alice@example.org", "one")  # the second mail: the limit
+        context.reply_text("Alice@Example.org", "two")  # counted: two mails, one reply
+        context.reply_text("alice@example.org", "three")  # two replies: no more
+    assert [body(reply) for reply in outbox(limited, "reply")] == ["one\n", "two\n"]
+    assert row.outcome == "no reply to alice@example.org: reply rate limit reached"
 
 
 def test_a_crash_in_handling_quarantines_the_mail_without_reply(
