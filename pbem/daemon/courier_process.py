@@ -69,7 +69,7 @@ class CourierProcess:
     def start(self) -> None:
         alone = threading.active_count() == 1
         if alone:
-            self.service.db.dispose()  # no connection crosses the fork; the daemon opens anew
+            self.service.dispose()  # no connection crosses the fork; the daemon opens anew
         context = (
             multiprocessing.get_context("fork") if alone else multiprocessing.get_context("spawn")
         )

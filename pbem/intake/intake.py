@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -76,9 +77,12 @@ def receive(
     now: datetime,
     commit: bool = True,
     looked: Looked | None = None,
+    deferred: bool = False,
 ) -> Receipt:
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
-    `looked`: the mail's look_ahead, done already."""
+    `looked`: the mail's look_ahead, done already. `deferred`: commit on Service.intake_db,
+    whose commits may not be on disk yet; the caller makes them durable (make_durable)
+    before it marks the mail done."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
         if looked is None:
@@ -87,7 +91,8 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, "duplicate", "already recorded")
-        receipt = _receive(service, raw, mail, now, commit)
+        engine = service.intake_db if deferred else service.db
+        receipt = _receive(service, engine, raw, mail, now, commit)
         if looked.remembered and receipt.status == "quarantined":
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
             # not inside the transaction (under SQLite's write lock) at every mail.
@@ -113,9 +118,9 @@ def receive(
 
 
 def _receive(
-    service: Service, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
+    service: Service, engine: Engine, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
 ) -> Receipt:
-    with new_session(service.db) as session:
+    with new_session(engine) as session:
         tx = session.begin()
         try:
             # Written at the mail's first flush (with its reply, or at the commit), with its

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine, event
 from sqlalchemy.exc import OperationalError
 
 from pbem import passwords
+from pbem.config import DatabaseSettings
 from pbem.games.games import find_seat
 from pbem.games.seat_passwords import give_password
 from pbem.games.service import Service
@@ -258,3 +261,58 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
     mails("pw-alice", 9)
     assert take_in(service, inbox, now=now) == {"quarantined": 1}
     assert looked_up == [["g1"]]
+
+
+def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_their_mark(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL: each mail commits on the deferred engine (synchronous_commit off: no wait
+    for the disk); before the batch is marked done, one synchronous commit that writes a
+    record puts the log on disk up to it, every mail's commit included. SQLite has no
+    deferred engine: its commits are as its pragmas make them."""
+    url = service.db.url.render_as_string(hide_password=False)
+    from_settings = Service.from_settings(replace(service.settings, database=DatabaseSettings(url)))
+    if service.db.dialect.name == "sqlite":
+        assert from_settings.deferred is None and from_settings.intake_db is from_settings.db
+        return
+    deferred = from_settings.deferred
+    assert deferred is not None
+    durable = Service(service.db, service.settings, deferred=deferred)
+    with deferred.connect() as connection, service.db.connect() as usual:
+        assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+        assert usual.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+    new_game(durable, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    keys = [
+        inbox.deliver(order_mail("g1", "alice", "pw-alice", f"ADD {n}\n", message_id=f"m{n}"))
+        for n in range(1, 4)
+    ]
+    commits: list[str] = []
+
+    def committed(_connection: object) -> None:
+        commits.append("mail")
+
+    event.listen(deferred, "commit", committed)
+    logged: list[str] = []  # the log's end when the mails were all committed
+    real_durable = poll.make_durable
+
+    def make_durable(engine: Engine) -> None:
+        with service.db.connect() as connection:
+            logged.append(connection.exec_driver_sql("SELECT pg_current_wal_insert_lsn()").one()[0])
+        real_durable(engine)
+
+    def mark_done(*marked: str) -> None:
+        with service.db.connect() as connection:
+            on_disk = "SELECT pg_current_wal_flush_lsn() >= %(lsn)s::pg_lsn"
+            assert connection.exec_driver_sql(on_disk, {"lsn": logged[0]}).scalar()
+        commits.append("mark")
+        assert marked == tuple(keys)
+
+    monkeypatch.setattr(poll, "make_durable", make_durable)
+    monkeypatch.setattr(inbox, "mark_done", mark_done)
+    try:
+        assert take_in(durable, inbox, now=now) == {"accepted": 3}
+    finally:
+        event.remove(deferred, "commit", committed)
+        deferred.dispose()
+    assert commits == ["mail", "mail", "mail", "mark"]
