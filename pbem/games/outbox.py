@@ -310,8 +310,10 @@ def _deliver_claimed(
     FOR UPDATE SKIP LOCKED and stays locked while the transport works, so no other daemon
     sends it meanwhile (it skips the row for the next). The lock is the row's alone: intake,
     the clocks and the other rows go on. A daemon killed mid-send lets go of it with its
-    connection, and another sends the row: at least once, never lost."""
-    with transaction(service.db) as session:
+    connection, and another sends the row: at least once, never lost. The record's commit
+    does not wait for the disk (Service.deferred): if the database server crashes before it
+    is written, the mail goes again under its Message-ID, as after a crash mid-send."""
+    with transaction(service.deferred_db) as session:
         claim = select(Outbox).where(Outbox.id == row_id).with_for_update(skip_locked=True)
         row = session.exec(claim).first()
         if row is None or not is_due(row, now):

@@ -18,10 +18,12 @@ class Service:
     # The seats (game and seat) whose password intake's look-ahead found proved, and with
     # which password: their next mails are not looked up (pbem.intake.intake._look_ahead).
     proved_seats: PasswordMemory = field(default_factory=PasswordMemory, compare=False, repr=False)
-    # PostgreSQL: the engine of intake's mail transactions, whose commits do not wait for the
-    # disk (make_engine's `deferred`). A wave's COMMIT waited about a millisecond for it, the
-    # longest round trip of a mail; take_in makes a batch durable at once before it marks the
-    # mails done (pbem.intake.poll). None: intake commits on `db`, as SQLite does.
+    # PostgreSQL: an engine whose commits do not wait for the disk (make_engine's `deferred`),
+    # for work that a crash of the database server may take back safely: intake's mails
+    # (take_in makes a batch durable before it marks the mails done) and the courier's
+    # records of mail sent (a lost one sends the mail again, under its Message-ID). In a
+    # wave a COMMIT waited about a millisecond for the disk, the longest round trip of each.
+    # None: those commits wait too, as SQLite's are.
     deferred: Engine | None = field(default=None, compare=False, repr=False)
 
     @classmethod
@@ -32,8 +34,8 @@ class Service:
         return cls(db, settings, deferred=deferred)
 
     @property
-    def intake_db(self) -> Engine:
-        """The engine of intake's mail transactions: `deferred` if there is one."""
+    def deferred_db(self) -> Engine:
+        """The engine for the commits that need not wait for the disk: `deferred` if any."""
         return self.deferred or self.db
 
     def dispose(self) -> None:

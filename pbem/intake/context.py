@@ -15,7 +15,17 @@ from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_fo
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
-from pbem.store import InboundMessage, Outbox, Quarantine, Referee, Seat, Turn, flushed_id, utc
+from pbem.store import (
+    InboundMessage,
+    OrderSet,
+    Outbox,
+    Quarantine,
+    Referee,
+    Seat,
+    Turn,
+    flushed_id,
+    utc,
+)
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
@@ -38,6 +48,8 @@ class MailContext:
     seats: list[Seat] = field(default_factory=list)
     # The game's current turn, read with the game by authenticate when asked (order mail).
     turn: Turn | None = None
+    # The orders stored for that turn, by seat, read with the seats (read_seats).
+    turn_orders: dict[str, OrderSet] | None = None
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
     # Seats' addresses (lower-cased) read_seats found under the reply limit, as of that read.
@@ -58,14 +70,28 @@ class MailContext:
         """The game's seats, into `seats`, and whether each address is under the reply limit
         (room_for_replies), in one statement: the seat is who an order mail's reply goes to.
         Only an ASCII address is judged by the database's lower(), which may fold other
-        letters unlike Python's."""
+        letters unlike Python's. With `turn` read (order mail), the orders stored for it come
+        too, into `turn_orders`: each order set is a seat's, under its name (unique a turn)."""
         room = room_for_replies(Seat.__table__.c.address, self.settings, self.now)  # type: ignore[attr-defined]
-        query = select(Seat, room).where(Seat.game_id == game_id).order_by(col(Seat.position))
+        turn = self.turn.number if self.turn is not None else None
+        of_seat = (
+            (col(OrderSet.game_id) == col(Seat.game_id))
+            & (col(OrderSet.turn) == turn)
+            & (col(OrderSet.seat) == col(Seat.name))
+        )
+        query = (
+            select(Seat, room, OrderSet)
+            .outerjoin(OrderSet, of_seat)  # no row of it without a turn
+            .where(Seat.game_id == game_id)
+            .order_by(col(Seat.position))
+        )
         rows = self.session.exec(query).all()
-        self.seats = [seat for seat, _ in rows]
+        self.seats = [seat for seat, _, _ in rows]
         self._room = {
-            seat.address.lower() for seat, under in rows if under and seat.address.isascii()
+            seat.address.lower() for seat, under, _ in rows if under and seat.address.isascii()
         }
+        if turn is not None:
+            self.turn_orders = {orders.seat: orders for _, _, orders in rows if orders}
         return self.seats
 
     def reply_text(self, to: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:

@@ -80,7 +80,7 @@ def receive(
     deferred: bool = False,
 ) -> Receipt:
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
-    `looked`: the mail's look_ahead, done already. `deferred`: commit on Service.intake_db,
+    `looked`: the mail's look_ahead, done already. `deferred`: commit on Service.deferred_db,
     whose commits may not be on disk yet; the caller makes them durable (make_durable)
     before it marks the mail done."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
@@ -91,7 +91,7 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, "duplicate", "already recorded")
-        engine = service.intake_db if deferred else service.db
+        engine = service.deferred_db if deferred else service.db
         receipt = _receive(service, engine, raw, mail, now, commit)
         if looked.remembered and receipt.status == "quarantined":
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,

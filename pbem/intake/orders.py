@@ -43,13 +43,15 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
     parsed = ruleset.parse_orders(state, seat.name, text)
-    have = stored_orders(context.session, game.id, turn.number)
+    have = context.turn_orders  # authenticate read them with the seats
+    if have is None:
+        have = stored_orders(context.session, game.id, turn.number)
     stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines], have)
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
     check = check_lines(lines, parsed, envelope)
-    # The turn's orders are read once, and its seats were by authenticate: for the reply
-    # and the clock's test.
+    # The turn's orders and its seats, as authenticate read them: for the reply and the
+    # clock's test.
     expected = list(seats_asked(game.ruleset, turn.state_before))  # remembered by digest
     waiting = still_waiting(expected, have, context.seats)
     facts = facts_from(game, turn, context.seats, frozenset(have), context.now)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 
@@ -142,8 +142,18 @@ class Quarantine(SQLModel, table=True):
     released_at: datetime | None = None  # set when replayed
 
 
+# An outbox row still to send (pbem.games.outbox_rows.waiting): the rows a drain reads, in
+# its order, from an index of their own (the outbox keeps every mail ever sent).
+_WAITING = text("sent_at IS NULL AND bounced_at IS NULL AND dropped_at IS NULL")
+
+
 class Outbox(SQLModel, table=True):
-    __table_args__ = (Index("ix_outbox_recipient_created", "recipient", "created_at"),)
+    __table_args__ = (
+        Index("ix_outbox_recipient_created", "recipient", "created_at"),
+        Index(
+            "ix_outbox_waiting", "priority", "id", postgresql_where=_WAITING, sqlite_where=_WAITING
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)
     # reply (to a mail just received) | report | game-end | clock (deadlines, reminders,

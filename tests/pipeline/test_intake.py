@@ -204,6 +204,39 @@ def test_a_mail_recorded_after_it_was_looked_at_is_still_not_applied_again(
     assert len(orders(service)) == 1
 
 
+def test_an_order_mail_reads_the_seats_their_room_and_the_turns_orders_in_one_statement(
+    service: Service, now: datetime
+) -> None:
+    """Two round trips fewer a mail: the seats come with their addresses' room for replies
+    and the orders stored for the turn, which the second mail of a seat replaces."""
+    new_game(service, now)
+    reads: list[str] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, *_: object) -> None:
+        if statement.startswith("SELECT") and (
+            "FROM seat" in statement or "FROM order_set" in statement
+        ):
+            reads.append(" ".join(statement.split()))
+
+    event.listen(service.db, "before_cursor_execute", watch)
+    try:
+        for number, text in enumerate(("ADD 2\n", "ADD 3\n")):
+            raw = order_mail("g1", "alice", "pw-alice", text, message_id=f"o{number}@x")
+            receive(service, raw, now=now)
+        receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="b@x"), now=now)
+    finally:
+        event.remove(service.db, "before_cursor_execute", watch)
+    # The look-ahead's read of the seats, then the mail's own; nothing else reads them.
+    per_mail = [read for read in reads if "JOIN order_set" in read]
+    assert len(per_mail) == 3 and len(reads) == 6, reads
+    assert all("FROM seat LEFT OUTER JOIN order_set" in read for read in per_mail)
+    assert [(row.seat, row.version, row.text) for row in orders(service)] == [
+        ("alice", 2, "ADD 3"),
+        ("bob", 1, "ADD 1"),
+    ]
+    assert "Still to send orders" not in body(outbox(service, "reply")[-1])
+
+
 def test_auto_replies_and_bounces_are_recorded_never_answered(
     service: Service, now: datetime
 ) -> None:

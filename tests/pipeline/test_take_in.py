@@ -273,7 +273,7 @@ def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_th
     url = service.db.url.render_as_string(hide_password=False)
     from_settings = Service.from_settings(replace(service.settings, database=DatabaseSettings(url)))
     if service.db.dialect.name == "sqlite":
-        assert from_settings.deferred is None and from_settings.intake_db is from_settings.db
+        assert from_settings.deferred is None and from_settings.deferred_db is from_settings.db
         return
     deferred = from_settings.deferred
     assert deferred is not None
