@@ -7,6 +7,7 @@ from sqlalchemy import Engine
 from sqlmodel import SQLModel
 
 import pbem.store.models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from pbem.store.migrate import on_this_database
 
 engine: Engine = context.config.attributes["engine"]
 
@@ -15,6 +16,7 @@ with engine.connect() as connection:
         connection=connection,
         target_metadata=SQLModel.metadata,
         render_as_batch=connection.dialect.name == "sqlite",  # SQLite alters by copying
+        include_object=on_this_database(connection.dialect.name),
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from alembic import command
 from alembic.config import Config
@@ -12,12 +14,25 @@ from sqlalchemy import Engine
 
 import pbem.migrations
 
+IncludeObject = Callable[[Any, Any, Any, Any, Any], bool]
+
 
 def alembic_config(engine: Engine) -> Config:
     config = Config()
     config.set_main_option("script_location", str(Path(pbem.migrations.__file__).parent))
     config.attributes["engine"] = engine
     return config
+
+
+def on_this_database(dialect: str) -> IncludeObject:
+    """Alembic's include_object for `dialect`: a model's object made on one kind of database
+    only (`info={"only": ...}`, with its `ddl_if`) is left out of the comparison on others."""
+
+    def include(item: Any, _name: Any, _type: Any, _reflected: Any, _compare_to: Any) -> bool:
+        only = getattr(item, "info", {}).get("only")
+        return only is None or only == dialect
+
+    return include
 
 
 def upgrade(engine: Engine, revision: str = "heads") -> None:

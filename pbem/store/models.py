@@ -142,8 +142,9 @@ class Quarantine(SQLModel, table=True):
     released_at: datetime | None = None  # set when replayed
 
 
-# An outbox row still to send (pbem.games.outbox_rows.waiting): the rows a drain reads, in
-# its order, from an index of their own (the outbox keeps every mail ever sent).
+# An outbox row still to send (pbem.games.outbox_rows.waiting): on PostgreSQL the rows a drain
+# reads, in its order, from an index of their own (the outbox keeps every mail ever sent).
+# SQLite's planner reads them by ix_outbox_sent_at (sent_at IS NULL) and would not use it.
 _WAITING = text("sent_at IS NULL AND bounced_at IS NULL AND dropped_at IS NULL")
 
 
@@ -151,8 +152,12 @@ class Outbox(SQLModel, table=True):
     __table_args__ = (
         Index("ix_outbox_recipient_created", "recipient", "created_at"),
         Index(
-            "ix_outbox_waiting", "priority", "id", postgresql_where=_WAITING, sqlite_where=_WAITING
-        ),
+            "ix_outbox_waiting",
+            "priority",
+            "id",
+            postgresql_where=_WAITING,
+            info={"only": "postgresql"},
+        ).ddl_if(dialect="postgresql"),
     )
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)

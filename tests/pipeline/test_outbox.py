@@ -10,11 +10,14 @@ from collections.abc import Callable
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from pbem.games.outbox import READ_AHEAD, Letter, drain, queue
+from pbem.games.outbox_rows import next_rows
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
@@ -140,3 +143,29 @@ def test_a_mail_sent_whose_record_failed_is_recorded_later_not_sent_again(
     assert (row.sent_at, row.attempts) == (now, 1)
     sender.other.close()
     engine.dispose()
+
+
+def test_a_drain_reads_the_waiting_rows_from_their_own_index(
+    service: Service, now: datetime
+) -> None:
+    """The outbox keeps every mail ever sent; a drain, every READ_AHEAD mails, reads only the
+    rows still to send: on PostgreSQL in its order (ix_outbox_waiting), on SQLite by the
+    index of the rows not sent (its planner's choice, which the other would not change)."""
+    new_game(service, now)
+    read: list[tuple[str, Any]] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, parameters: Any, *_: object) -> None:
+        if statement.startswith("SELECT"):  # not SQLite's BEGIN
+            read.append((statement, parameters))
+
+    with transaction(service.db) as session:
+        event.listen(service.db, "before_cursor_execute", watch)
+        try:
+            assert len(next_rows(session, now, READ_AHEAD, skip=frozenset({1}))) == 1
+        finally:
+            event.remove(service.db, "before_cursor_execute", watch)
+        [(statement, parameters)] = read
+        explain = "EXPLAIN" if service.db.dialect.name == "postgresql" else "EXPLAIN QUERY PLAN"
+        plan = session.connection().exec_driver_sql(f"{explain} {statement}", parameters)
+        index = "ix_outbox_waiting" if explain == "EXPLAIN" else "ix_outbox_sent_at (sent_at=?)"
+        assert index in " ".join(str(row) for row in plan)

@@ -9,12 +9,14 @@ from sqlalchemy import Engine, inspect
 from sqlmodel import SQLModel
 
 from pbem.store import upgrade
-from pbem.store.migrate import alembic_config, downgrade
+from pbem.store.migrate import alembic_config, downgrade, on_this_database
 
 
 def test_upgrade_head_matches_the_models(db: Engine) -> None:
     with db.connect() as connection:
-        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        include = on_this_database(connection.dialect.name)
+        opts = {"compare_type": True, "include_object": include}
+        context = MigrationContext.configure(connection, opts=opts)
         assert compare_metadata(context, SQLModel.metadata) == []
 
 
