@@ -5,8 +5,9 @@ The outbox is sent by a courier of its own (pbem.daemon.courier; by default in a
 own, pbem.daemon.courier_process), woken after each pass and by the schedule's outbox jobs, so
 a slow SMTP server never holds up intake. `run_once` (serve
 --once) makes one whole pass, outbox included, in this thread, with no scheduler. Passes
-that only take mail in look at the clocks CLOCK_SECONDS apart at most (the look reads every
-running game); several daemons on PostgreSQL share the inbox out by claims (pbem.store.claims).
+that only take mail in look at the clocks CLOCK_SECONDS apart at most, or further if a look
+would otherwise take more than LOOK_SHARE of the time (the look reads every running game);
+several daemons on PostgreSQL share the inbox out by claims (pbem.store.claims).
 
 A stop request is honoured between steps: the mail being received is finished (its
 transaction committed, the IMAP message marked), then the IMAP connection is closed. A signal
@@ -45,11 +46,17 @@ TURN_SECONDS = 0.5
 # Another daemon has in hand every mail a pass saw (PostgreSQL, several daemons): wait this
 # long before looking again, rather than fetch the same mails over and over until it is done.
 ELSEWHERE_SECONDS = 0.2
-# Looking at the clocks reads every running game (about 0.3 s at a thousand games, and as
-# much again to renew the schedule): between passes that only take mail in, they are looked
-# at this far apart at most. A job of the schedule (a deadline, a reminder, the safety poll)
-# gets its look at once, and a pass that skipped the look is followed by one in time.
+# Looking at the clocks reads every running game (about 0.1 s at a thousand games, and
+# about as much again to renew the schedule): between passes that only take mail in, they
+# are looked at this far apart at most. A job of the schedule (a deadline, a reminder, the
+# safety poll) gets its look at once, and a pass that skipped the look is followed by one in
+# time.
 CLOCK_SECONDS = 2.0
+# ...or further apart, so that those looks take at most this share of the daemon's time:
+# they find nothing to do while mail that leaves its turn waiting comes in (a deadline wave's
+# intake spent a tenth of its main thread on them at 1,000 games), and their cost grows with
+# the games.
+LOOK_SHARE = 0.05
 
 
 class _WakeUp(BaseException):
@@ -118,6 +125,7 @@ class Daemon:
                 turn_seconds=turn_seconds,
                 resume=self._due_left,
                 clocks=clocks,
+                monotonic=self._monotonic,
             )
         except Exception as error:
             self._log_failure(error, self._failures.failed())
@@ -172,9 +180,10 @@ class Daemon:
                 if not report.looked:  # mail only: the clocks' look comes when it may
                     self._sleep(self._next_look - self._monotonic())
                     continue
-                self._next_look = self._monotonic() + CLOCK_SECONDS
                 watch.mark()
+                renewed = self._monotonic()
                 self._refresh(schedule, report.clocks)
+                self._next_look = self._monotonic() + self._look_spacing(report, renewed)
                 self._sleep(LONG_SLEEP)
             log.info("%s: stopping", self.stop_reason)
         finally:
@@ -197,6 +206,16 @@ class Daemon:
         wanted = self._pass_wanted.is_set() or bool(self._due_left)
         self._pass_wanted.clear()
         return wanted or self._monotonic() >= self._next_look
+
+    def _look_spacing(self, report: PollReport, renewed: float) -> float:
+        """How long after this look the next one comes, at the latest: CLOCK_SECONDS, or
+        more if the look (and the schedule's renewal after it, from `renewed`) took more than
+        LOOK_SHARE of that. Only a look that found nothing to do (report.clocks) counts: one
+        that resolved turns was not the reading's cost."""
+        if report.clocks is None:
+            return CLOCK_SECONDS
+        took = report.look_seconds + self._monotonic() - renewed
+        return max(CLOCK_SECONDS, took / LOOK_SHARE)
 
     def _refresh(self, schedule: DaemonSchedule, clocks: list[Clock] | None = None) -> None:
         try:

@@ -47,6 +47,7 @@ class PollReport:
     elsewhere: int = 0  # waiting mails another daemon had in hand: left to it
     clock_work: bool = False  # a mail may have made clock work due (Receipt.clock_work)
     looked: bool = False  # the pass looked at the clocks
+    look_seconds: float = 0.0  # how long that look took
     clocks: list[Clock] | None = None  # the games as the look read them, if it changed none
 
     @property
@@ -160,6 +161,7 @@ def poll_once(
     turn_seconds: float | None = None,
     resume: Sequence[str] = (),
     clocks: bool = True,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> PollReport:
     """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
     (the daemon sends from a courier of its own, pbem.daemon.courier). With `turn_seconds`,
@@ -167,14 +169,16 @@ def poll_once(
     (`due_left`, given back as `resume`): a deadline wave of many games then never holds up
     the replies to mail that comes meanwhile. With `clocks` False the pass looks at the
     clocks only if a mail may have made work due for them (Receipt.clock_work: the last
-    orders of a turn, a command); the daemon looks at every game a few seconds apart."""
+    orders of a turn, a command); the daemon looks at every game a few seconds apart (how
+    long the look took is in the report, timed by `monotonic`)."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
         return report
     if clocks or report.clock_work:
+        began = monotonic()
         _clock_work(service, report, now, _enough(stop, turn_seconds), resume)
-        report.looked = True
+        report.looked, report.look_seconds = True, monotonic() - began
     if stop():
         return report
     if sender is not None:

@@ -32,7 +32,7 @@ from pbem.store import OrderSet, transaction
 from pbem.store.claims import Claims
 from tests.servers.fake_time import FakeTime
 from tests.support.databases import empty_all_tables
-from tests.support.games import game_row, new_game, outbox, turns
+from tests.support.games import game_row, inbound, new_game, outbox, turns
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
 
@@ -381,3 +381,36 @@ def test_passes_that_only_take_mail_in_look_at_the_clocks_seconds_apart(
     assert looks == [1000.0, 1002.0, 1007.0]
     assert [turn.number for turn in turns(service)] == [1, 2]
     assert time.sleeps == [1.0] * 8
+
+
+def test_a_look_at_the_clocks_takes_at_most_its_share_of_the_daemons_time(
+    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A look that finds nothing to do comes again CLOCK_SECONDS later, or later still if it
+    took more than LOOK_SHARE of that: one that took 1 s (a site of many games, while mail
+    that leaves its turn waiting keeps coming) comes again 20 s later."""
+    new_game(service, now)
+    time = FakeTime()
+    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
+    daemon = Daemon(
+        service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
+    )
+    looks: list[float] = []
+    real_run_due = run_due
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        looks.append(time.clock())
+        time.advance(1.0)
+        return real_run_due(*args, **kwargs)
+
+    def mail(number: int) -> Callable[[], None]:
+        raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id=f"a{number}@x")
+        return lambda: inbox.deliver(raw) and None
+
+    monkeypatch.setattr("pbem.intake.poll.run_due", slow)
+    monkeypatch.setattr("pbem.daemon.loop.CLOCK_SECONDS", 5.0)
+    Scripted(time, *[mail(number) for number in range(30)], daemon.request_stop)
+    daemon.run()
+
+    assert looks == [1000.0, 1021.0]  # 5 s apart (1006, 1012...) without the share
+    assert len(inbound(service)) == 30

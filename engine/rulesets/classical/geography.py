@@ -189,13 +189,18 @@ def _adjacency(lines: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     return {label: tuple(sorted(near, key=reading_key)) for label, near in found.items()}
 
 
-def distances(board: Board, origin: str) -> dict[str, int]:
-    """Spaces between `origin` and every territory, over land and sea alike."""
+def distances(board: Board, origin: str, within: int | None = None) -> dict[str, int]:
+    """Spaces between `origin` and every territory, over land and sea alike; with `within`,
+    only the territories that many spaces away or nearer (a city's spacing is checked at
+    every first-city order, and the whole map need not be walked for it)."""
+    adjacency = _adjacency(tuple(board.rows))
     seen = {origin: 0}
     queue = deque([origin])
     while queue:
         here = queue.popleft()
-        for near in neighbours(board, here):
+        if within is not None and seen[here] >= within:
+            continue
+        for near in adjacency[here]:
             if near not in seen:
                 seen[near] = seen[here] + 1
                 queue.append(near)

@@ -25,8 +25,8 @@ def refuse_first_city(state: GameState, space: str) -> Refusal | None:
         return Refusal(f"{space} is sea; a city stands on land", "placement")
     if spot.settlement:
         return Refusal(f"{space} already holds a city", "placement")
-    far = distances(state.board, space)
-    close = [c for c in state.all_cities() if far.get(c, 99) < CITY_SPACING]
+    near = distances(state.board, space, within=CITY_SPACING - 1)
+    close = [c for c in state.all_cities() if c in near]
     if close:
         return Refusal(f"{space} is within 2 spaces of the city in {close[0]}", "placement")
     return None

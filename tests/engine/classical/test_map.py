@@ -31,6 +31,17 @@ def test_every_start_reaches_every_other_and_cities_are_spaced(seats: int) -> No
             assert all(geography.reachable(board, site, other) for other in sites)
 
 
+def test_distances_within_a_reach_are_the_whole_walks_as_far_as_it() -> None:
+    """The first-city check walks the map only as far as a city's spacing."""
+    for seed in SEEDS[:4]:
+        board = geography.generate(6, "normal", 55, Dice(seed, 0, "", "map"))
+        for origin in sorted(board.territories)[::7]:
+            whole = geography.distances(board, origin)
+            for reach in (0, 1, 2, 5):
+                near = {label: d for label, d in whole.items() if d <= reach}
+                assert geography.distances(board, origin, within=reach) == near
+
+
 def test_resources_are_rolled_on_the_land_and_sea_tables() -> None:
     """Set up: "roll on the Land and sea tables to determine the Resource type for each
     individual Territory" - 1D8 on land, 1D6 at sea, the die kept to be shown."""
