@@ -18,7 +18,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, func, update
+from sqlalchemy import ColumnElement, Connection, Update, func, update
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
@@ -285,11 +285,7 @@ def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) 
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
     unless another drain recorded the row meanwhile. Until it is recorded, the mail is
     remembered as sent (_SENT_UNRECORDED): a failure of the database leaves it there."""
-    sent = (
-        update(Outbox)
-        .where(col(Outbox.id) == row_id, *waiting())
-        .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
-    )
+    sent = _sent(row_id, now)
     key = _sent_key(service, row_id)
     _SENT_UNRECORDED.add(key)
     # A connection, not a session: on the courier's path a session cost as much again as
@@ -303,6 +299,15 @@ def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) 
     return "sent", ""
 
 
+def _sent(row_id: int, now: datetime) -> Update:
+    """The statement that records a row sent (as _record would), if it is still waiting."""
+    return (
+        update(Outbox)
+        .where(col(Outbox.id) == row_id, *waiting())
+        .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
+    )
+
+
 def _deliver_claimed(
     service: Service, sender: Sender, row_id: int, now: datetime
 ) -> tuple[str, str]:
@@ -312,17 +317,38 @@ def _deliver_claimed(
     the clocks and the other rows go on. A daemon killed mid-send lets go of it with its
     connection, and another sends the row: at least once, never lost. The record's commit
     does not wait for the disk (Service.deferred): if the database server crashes before it
-    is written, the mail goes again under its Message-ID, as after a crash mid-send."""
-    with transaction(service.deferred_db) as session:
-        claim = select(Outbox).where(Outbox.id == row_id).with_for_update(skip_locked=True)
-        row = session.exec(claim).first()
-        if row is None or not is_due(row, now):
+    is written, the mail goes again under its Message-ID, as after a crash mid-send. A mail
+    sent is read and recorded through the connection alone (a session cost the courier as
+    much as the statements did); anything else becomes of it through a session."""
+    with service.deferred_db.begin() as connection:
+        claim = select(*_SENDING).where(Outbox.id == row_id).with_for_update(skip_locked=True)
+        sending = connection.execute(claim).first()
+        if sending is None or not is_due(sending, now):
             return "skipped", ""  # another daemon has it, or has sent it
-        if expired(row, now):
-            return _drop(row, now)
-        with log_context(game=row.game_id or "-", message=row.message_id):
-            failure = _send(sender, row.raw, row.message_id)
-            return _record(session, service.settings, row, failure, now), row.last_error
+        if expired(sending, now):
+            return _in_session(connection, row_id, lambda _, row: _drop(row, now))
+        with log_context(game=sending.game_id or "-", message=sending.message_id):
+            failure = _send(sender, sending.raw, sending.message_id)
+            if failure is None:
+                connection.execute(_sent(row_id, now))
+                return "sent", ""
+
+            def record(session: Session, row: Outbox) -> tuple[str, str]:
+                return _record(session, service.settings, row, failure, now), row.last_error
+
+            return _in_session(connection, row_id, record)
+
+
+def _in_session(
+    connection: Connection, row_id: int, work: Callable[[Session, Outbox], tuple[str, str]]
+) -> tuple[str, str]:
+    """`work` on the row, as an entity, in the connection's transaction (its lock held)."""
+    with Session(bind=connection) as session:
+        row = session.get(Outbox, row_id)
+        assert row is not None  # locked by this transaction
+        done = work(session, row)
+        session.flush()
+        return done
 
 
 def _drop(row: Outbox, now: datetime) -> tuple[str, str]:
