@@ -354,26 +354,9 @@ def test_passes_that_only_take_mail_in_look_at_the_clocks_seconds_apart(
     waiting is taken in without a look, and the look comes CLOCK_SECONDS after the last. The
     orders that complete a turn get their look at once: the turn resolves then."""
     new_game(service, now)  # alice and bob; the turn resolves once both have sent orders
-    time = FakeTime()
-    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
-    daemon = Daemon(
-        service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
-    )
-    looks: list[float] = []
-    real_run_due = run_due
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        looks.append(time.clock())
-        return real_run_due(*args, **kwargs)
-
-    def mail(seat: str, number: int) -> Callable[[], None]:
-        raw = order_mail("g1", seat, f"pw-{seat}", "ADD 1\n", message_id=f"{seat}{number}@x")
-        return lambda: inbox.deliver(raw) and None
-
-    monkeypatch.setattr("pbem.intake.poll.run_due", counted)
-    monkeypatch.setattr("pbem.daemon.loop.CLOCK_SECONDS", 5.0)
-    quiet = [lambda: None] * 4
-    Scripted(time, mail("alice", 1), mail("bob", 1), mail("alice", 2), *quiet, daemon.request_stop)
+    daemon, time, inbox, looks = _looked_at(service, now, tmp_path, monkeypatch)
+    mails = [_ordering(inbox, "alice", 1), _ordering(inbox, "bob", 1), _ordering(inbox, "alice", 2)]
+    Scripted(time, *mails, *[lambda: None] * 4, daemon.request_stop)
     daemon.run()
 
     # At the start; not at alice's mail (1001); at bob's, which completes turn 1 (1002); not
@@ -390,6 +373,24 @@ def test_a_look_at_the_clocks_takes_at_most_its_share_of_the_daemons_time(
     took more than LOOK_SHARE of that: one that took 1 s (a site of many games, while mail
     that leaves its turn waiting keeps coming) comes again 20 s later."""
     new_game(service, now)
+    daemon, time, inbox, looks = _looked_at(service, now, tmp_path, monkeypatch, taking=1.0)
+    mails = [_ordering(inbox, "alice", number) for number in range(30)]
+    Scripted(time, *mails, daemon.request_stop)
+    daemon.run()
+
+    assert looks == [1000.0, 1021.0]  # 5 s apart (1006, 1012...) without the share
+    assert len(inbound(service)) == 30
+
+
+def _looked_at(
+    service: Service,
+    now: datetime,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    taking: float = 0.0,
+) -> tuple[Daemon, FakeTime, MaildirWatch, list[float]]:
+    """A daemon on a fake clock, CLOCK_SECONDS 5, and when it looks at the clocks (each look
+    `taking` that long)."""
     time = FakeTime()
     inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
     daemon = Daemon(
@@ -398,19 +399,17 @@ def test_a_look_at_the_clocks_takes_at_most_its_share_of_the_daemons_time(
     looks: list[float] = []
     real_run_due = run_due
 
-    def slow(*args: Any, **kwargs: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         looks.append(time.clock())
-        time.advance(1.0)
+        time.advance(taking)
         return real_run_due(*args, **kwargs)
 
-    def mail(number: int) -> Callable[[], None]:
-        raw = order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id=f"a{number}@x")
-        return lambda: inbox.deliver(raw) and None
-
-    monkeypatch.setattr("pbem.intake.poll.run_due", slow)
+    monkeypatch.setattr("pbem.intake.poll.run_due", counted)
     monkeypatch.setattr("pbem.daemon.loop.CLOCK_SECONDS", 5.0)
-    Scripted(time, *[mail(number) for number in range(30)], daemon.request_stop)
-    daemon.run()
+    return daemon, time, inbox, looks
 
-    assert looks == [1000.0, 1021.0]  # 5 s apart (1006, 1012...) without the share
-    assert len(inbound(service)) == 30
+
+def _ordering(inbox: MaildirWatch, seat: str, number: int) -> Callable[[], None]:
+    """A step that delivers the seat's order mail number `number`."""
+    raw = order_mail("g1", seat, f"pw-{seat}", "ADD 1\n", message_id=f"{seat}{number}@x")
+    return lambda: inbox.deliver(raw) and None
