@@ -43,9 +43,8 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
     parsed = ruleset.parse_orders(state, seat.name, text)
-    have = context.turn_orders  # authenticate read them with the seats
-    if have is None:
-        have = stored_orders(context.session, game.id, turn.number)
+    have = context.turn_orders
+    assert have is not None  # authenticate read them with the seats, the turn being read
     stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines], have)
     detail = f"{seat.name} turn {turn.number} mail {stored.version}"
     audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
