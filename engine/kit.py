@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from engine.mapdata import MapView, Standings
 from engine.recorder import Recorder
 from engine.records import Outcome, ParsedOrders, Resolution
+from engine.rehearsal import Phases, judge
 from engine.ruleset import EditError, OptionError, Ruleset, State
 from engine.serial import Serialisable
 from engine.state_clock import StateClockAnswers
@@ -92,7 +94,9 @@ class Parts(Generic[G]):
     - views: the report texts; bot: a legal order text for a seat;
     - pictures: the map and the standings as data, for pictures and the report's JSON;
     - edits: referee corrections; examples: the position the order reference's examples are
-      written for, by variant name ('' for the default).
+      written for, by variant name ('' for the default);
+    - phases: how a seat's turn runs phase by phase, so that each order is judged against the
+      position its phase will meet (engine.rehearsal).
     """
 
     parse: Callable[[G, str, str], ParsedOrders]
@@ -102,6 +106,7 @@ class Parts(Generic[G]):
     edits: Edits[G]
     examples: Callable[[str], G] | None = None
     pictures: Pictures[G] | None = None
+    phases: Phases[G] | None = None
 
 
 class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
@@ -135,7 +140,12 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         game = self.load(state)
         if seat not in {s.name for s in game.seats}:
             raise KeyError(f"no seat {seat!r} in this game")
-        return self.parts.parse(game, seat, text)
+        if self.parts.phases is None:
+            return self.parts.parse(game, seat, text)
+        # Each rehearsal plays on a copy of its own: loading the JSON again is cheaper than
+        # copy.deepcopy of the loaded game (docs/operations.md).
+        copy = partial(self.load, state)
+        return judge(game, copy, seat, text, self.parts.parse, self.parts.phases)
 
     def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
         game = self.load(state)

@@ -57,6 +57,9 @@ class ParsedOrders:
     orders: list[Any] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     ignored: list[tuple[int, str]] = field(default_factory=list)  # (line_no, why)
+    # (line_no, note) for accepted lines judged where they take effect (engine.rehearsal):
+    # possible only after the seat's earlier orders, or decided by the dice
+    notes: list[tuple[int, str]] = field(default_factory=list)
 
     def understood(self) -> list[tuple[int, str]]:
         """(line_no, what the order was understood as) for every order read, in line order.

@@ -44,9 +44,14 @@ def check_lines(
         return lines[number - 1][1].strip() if 1 <= number <= len(lines) else ""
 
     # Each accepted order beside what the engine understood it as, so that a player sees
-    # which seat 'c' was taken for and how "LABOR D4, 1." was read.
+    # which seat 'c' was taken for and how "LABOR D4, 1." was read; and, where its phase of
+    # the turn decides it, what the engine found there (engine.rehearsal).
+    notes = dict(parsed.notes)
     accepted = [
-        _echo(f"line {mail_line(number)}: {written(number)}\n  read as: {understood}")
+        _echo(
+            f"line {mail_line(number)}: {written(number)}\n  read as: {understood}"
+            + (f"\n  note: {mail.in_text(notes[number])}" if number in notes else "")
+        )
         for number, understood in parsed.understood()
     ]
     rejected = [

@@ -38,6 +38,7 @@ class MedievalMicromanager(GameRuleset[GameState]):
         edits=edits,
         examples=examples.position,
         pictures=pictures,
+        phases=turn.PHASES_OF_ORDERS,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -4,12 +4,22 @@ seat wins by playing earlier in the round."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from engine.recorder import Recorder
+from engine.rehearsal import Phases
 from engine.rulesets.medieval_micromanager.activities import perform
 from engine.rulesets.medieval_micromanager.model import GameState, Seat
-from engine.rulesets.medieval_micromanager.orders import Attack, Defend, Order, Spare
+from engine.rulesets.medieval_micromanager.orders import (
+    Attack,
+    BreakGround,
+    Build,
+    Buy,
+    Defend,
+    Order,
+    Spare,
+    Work,
+)
 from engine.rulesets.medieval_micromanager.seat_turn import PHASES, SeatTurn
 from engine.rulesets.medieval_micromanager.sequence import (
     break_ground,
@@ -38,9 +48,16 @@ def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> R
 
 
 def play_seat(turn: SeatTurn) -> None:
+    for _phase in seat_phases(turn):
+        pass
+
+
+def seat_phases(turn: SeatTurn) -> Iterator[str]:
+    """The eight steps in order, each one's name given just before it runs."""
     attacks: list[tuple[Attack, int]] = []
     for phase in PHASES:
         turn.phase = phase
+        yield phase
         if phase == PHASES[0] and turn.state.round > 1:
             remove_units(turn)
         elif phase == PHASES[1]:
@@ -57,6 +74,24 @@ def play_seat(turn: SeatTurn) -> None:
             resolve_attacks(turn, attacks)
         elif phase == PHASES[7]:
             surplus_units(turn)
+
+
+def rehearse(
+    game: GameState, seat: str, orders: list[Order], seed: int, rec: Recorder
+) -> Iterator[str]:
+    """The seat's turn alone, its standing orders first, for judging orders where they take
+    effect (engine.rehearsal); `orders` is the list its steps read."""
+    player = game.seat(seat)
+    if game.winners or not player.alive:
+        return
+    _standing_orders(game, {seat: orders}, rec)
+    yield from seat_phases(SeatTurn(game, player, orders, rec, seed))
+
+
+PHASES_OF_ORDERS = Phases(
+    rehearse,
+    {BreakGround: PHASES[2], Build: PHASES[3], Work: PHASES[3], Buy: PHASES[3], Attack: PHASES[3]},
+)
 
 
 def _standing_orders(game: GameState, orders: Mapping[str, Sequence[Order]], rec: Recorder) -> None:

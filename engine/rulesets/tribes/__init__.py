@@ -9,7 +9,7 @@ from engine.rulesets.tribes import bot, edits, examples, orders, pictures, rende
 from engine.rulesets.tribes.model import GameState
 from engine.rulesets.tribes.rules import OPTIONS
 from engine.rulesets.tribes.setup import setup
-from engine.rulesets.tribes.turn import play
+from engine.rulesets.tribes.turn import PHASES_OF_ORDERS, play
 
 
 class Tribes(GameRuleset[GameState]):
@@ -29,6 +29,7 @@ class Tribes(GameRuleset[GameState]):
         edits=edits,
         examples=examples.position,
         pictures=pictures,
+        phases=PHASES_OF_ORDERS,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -3,12 +3,22 @@ sequential mode), elimination and victory checked after every seat's turn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.recorder import Recorder
+from engine.rehearsal import Phases, phase_by_phase, play_phases
 from engine.rulesets.tribes.camp import bribes_and_buildings
 from engine.rulesets.tribes.model import GameState, Seat
-from engine.rulesets.tribes.orders import Order
+from engine.rulesets.tribes.orders import (
+    Attack,
+    Bribe,
+    Build,
+    Convert,
+    Grow,
+    Move,
+    Order,
+    Upgrade,
+)
 from engine.rulesets.tribes.seat_turn import PHASES, SeatTurn
 from engine.rulesets.tribes.upkeep import work_and_upkeep
 from engine.rulesets.tribes.war import battle, movement
@@ -29,9 +39,7 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
     def play_seat(seat: Seat) -> None:
         if seat.alive:
             turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
-            for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
-                turn.phase = phase
-                step(turn)
+            play_phases(turn, PHASES, PHASE_STEPS)
         state.tidy()
         _eliminate(state, rec)
 
@@ -49,6 +57,31 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         state.seats.append(state.seats.pop(0))  # the first tribe plays last next round
     state.tidy()
     return rec
+
+
+def rehearse(
+    state: GameState, seat: str, orders: list[Order], seed: int, rec: Recorder
+) -> Iterator[str]:
+    """The seat's turn alone, for judging orders where they take effect (engine.rehearsal);
+    `orders` is the list its phases read."""
+    player = state.seat(seat)
+    if state.winners or not player.alive:
+        return
+    yield from phase_by_phase(SeatTurn(state, player, orders, rec, seed), PHASES, PHASE_STEPS)
+
+
+PHASES_OF_ORDERS = Phases(
+    rehearse,
+    {
+        Move: PHASES[0],
+        Attack: PHASES[1],
+        Bribe: PHASES[2],
+        Build: PHASES[2],
+        Convert: PHASES[2],
+        Upgrade: PHASES[2],
+        Grow: PHASES[3],
+    },
+)
 
 
 def _fame_victory(state: GameState, rec: Recorder) -> None:
