@@ -57,3 +57,20 @@ def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
     assert (
         "Ignored (2):\n  line 2: a greeting, not an order\n  line 5: a greeting, not an order\n"
     ) in reply
+
+
+def test_a_line_its_phase_decides_is_read_back_with_a_note(service: Service, now: datetime) -> None:
+    """An order is judged against the position its phase will meet (engine.rehearsal): the
+    check reply says under the line what that position decides, in the mail's own line
+    numbers and in 72 columns."""
+    new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=7)
+    text = "Here they come\nLABOR D4 0\nBUILD D4 ROAD\n"
+    receipt = receive(service, order_mail("g1", "ann", "pw-ann", text), now=now)
+    reply = body(receipt.replies[0])
+    assert (
+        "  line 4: BUILD D4 ROAD\n"
+        "    read as: build a road in D4, spending what it needs\n"
+        "    note: as things stand it fails at phase 5 Build: no build points in\n"
+        "      D4: no laborers or slaves there\n"
+    ) in reply
+    assert [line for line in reply.splitlines() if len(line) > 72] == []
