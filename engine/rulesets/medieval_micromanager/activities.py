@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from engine.rulesets.medieval_micromanager.cards import CARDS, UNIT_PRICE, Card, Group, counted
 from engine.rulesets.medieval_micromanager.model import Building, Seat
-from engine.rulesets.medieval_micromanager.orders import Attack, Build, Buy, Order, Work
+from engine.rulesets.medieval_micromanager.orders import (
+    ANY_TOOLS,
+    Attack,
+    Build,
+    Buy,
+    Order,
+    Work,
+)
 from engine.rulesets.medieval_micromanager.rules import RULES
 from engine.rulesets.medieval_micromanager.seat_turn import SeatTurn
 from engine.words import plural
@@ -66,20 +73,22 @@ def _build(turn: SeatTurn, order: Build) -> None:
     if building is None:
         return
     card = CARDS[building.kind]
-    removed = did = 0
+    removed = did = tooled = 0
     full = f"{building.label} takes no more units this turn"
     units, why = _units(turn, order.count, building.free_places, full)
     for _ in range(units):
         if not building.damage:
             why = f"{building.label} has no damage token left"
             break
-        tokens = 2 if building.damage >= 2 and seat.tools_free() and _pays(seat, card, 2) else 1
+        tool = building.damage >= 2 and _tool(seat, order.tools, tooled) and _pays(seat, card, 2)
+        tokens = 2 if tool else 1
         if not _pays(seat, card, tokens):
             why = f"not enough {card.cost_text()} a token"
             break
         for what, n in card.cost.items():
             seat.stock[what] -= n * tokens
-        seat.tools_used += tokens == 2
+        seat.tools_used += tool
+        tooled += tool
         building.damage -= tokens
         building.workers += 1
         removed += tokens
@@ -90,6 +99,12 @@ def _build(turn: SeatTurn, order: Build) -> None:
     if did and not building.damage:
         turn.event(f"complete:{building.kind}", f"{building.label} stands complete.", public=True)
     _report(turn, order, order.count, did, what, why)
+
+
+def _tool(seat: Seat, limit: int, used: int) -> bool:
+    """A tool for the next unit of a line: one is free (a school stands) and the line's
+    TOOLS limit is not reached ("optionally tools with a school built")."""
+    return bool(seat.tools_free()) and (limit == ANY_TOOLS or used < limit)
 
 
 def _pays(seat: Seat, card: Card, tokens: int) -> bool:
@@ -107,18 +122,20 @@ def _work(turn: SeatTurn, order: Work) -> None:
         )
         return
     card = CARDS[building.kind]
-    made = did = 0
+    made = did = tooled = 0
     full = f"{building.label} takes no more units this turn"
     units, why = _units(turn, order.count, building.free_places, full)
     for _ in range(units):
-        amount = 2 if seat.tools_free() and _has_input(seat, card, 2) else 1
+        tool = _tool(seat, order.tools, tooled) and _has_input(seat, card, 2)
+        amount = 2 if tool else 1
         if not _has_input(seat, card, amount):
             why = f"no {card.uses} left to make {card.makes} of"
             break
         if card.uses:
             seat.stock[card.uses] -= amount
         seat.stock[card.makes] += amount * card.amount
-        seat.tools_used += amount == 2
+        seat.tools_used += tool
+        tooled += tool
         building.workers += 1
         made += amount * card.amount
         did += 1

@@ -182,8 +182,10 @@ def _attack(plan: _Plan) -> None:
         return
     target = max(weak, key=lambda s: (s.cathedrals(), len(s.of_kind("cathedral")), -s.units))
     plan.free -= units
-    # Raze a Cathedral standing; otherwise take a kind of commodity (stone, with luck).
-    then = "RAZE" if target.cathedrals() else "LOOT"
+    # Raze a Cathedral standing; otherwise take a kind of commodity (stone, with luck). Loot
+    # of one piece (the option `loot` = piece) is worth less than a token: raze then.
+    piece = plan.game.options.get("loot") == "piece"
+    then = "RAZE" if target.cathedrals() or piece else "LOOT"
     plan.other.append(f"ATTACK {target.name} WITH {units} SWORDS {swords} {then}")
 
 

@@ -2,7 +2,7 @@
 them into JSON and back). Derived figures (work places, storage, housing) are computed here,
 never stored.
 
-A seat is its units (the text's "units" and "workers" are the same pieces), its commodities
+A seat is its units (the text's "units" and its "worker" are the same pieces), its commodities
 and its building cards, each with its damage and depletion tokens and the units working on it
 this turn.
 """
@@ -101,6 +101,12 @@ class Seat:
 
     def working(self) -> int:
         return sum(b.workers for b in self.buildings)
+
+    def at_home(self) -> int:
+        """Units on no building, who may defend: completion of "the defended decides how many
+        of his units will defend". Units on a building (where they worked in the seat's last
+        turn, until its next turn begins) are at work; new units bought this turn are home."""
+        return max(0, self.units - self.working())
 
     def idle(self) -> int:
         """Units that may still act this turn (units bought this turn act from the next)."""

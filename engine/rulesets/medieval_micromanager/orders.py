@@ -36,25 +36,35 @@ class BreakGround(Order):
         return f"break ground on a new {self.kind}, to be called {self.label}"
 
 
+ANY_TOOLS = -1  # a BUILD or WORK line without TOOLS: a tool for every unit that can use one
+
+
+def _tools_text(tools: int) -> str:
+    if tools == ANY_TOOLS:
+        return ""
+    return ", no tool" if tools == 0 else f", at most {plural(tools, 'tool')}"
+
+
 @dataclass(frozen=True)
 class Build(Order):
     count: int
     label: str
+    tools: int = ANY_TOOLS  # at most this many of the units use a tool
 
     def understood(self) -> str:
         verb = "builds or repairs" if self.count == 1 else "build or repair"
-        return f"{plural(self.count, 'unit')} {verb} {self.label}"
+        return f"{plural(self.count, 'unit')} {verb} {self.label}{_tools_text(self.tools)}"
 
 
 @dataclass(frozen=True)
 class Work(Order):
     count: int
     label: str
+    tools: int = ANY_TOOLS  # at most this many of the units use a tool
 
     def understood(self) -> str:
-        return (
-            f"{plural(self.count, 'unit')} {'works' if self.count == 1 else 'work'} at {self.label}"
-        )
+        verb = "works" if self.count == 1 else "work"
+        return f"{plural(self.count, 'unit')} {verb} at {self.label}{_tools_text(self.tools)}"
 
 
 @dataclass(frozen=True)
@@ -168,6 +178,18 @@ def _count(words: list[str], keyword: str) -> tuple[int, list[str]]:
     return count, [w for w in words[1:] if w.upper() not in FILLER]
 
 
+def _tools(rest: list[str], count: int, keyword: str) -> tuple[int, list[str]]:
+    """A closing TOOLS <n> on a BUILD or WORK line: "(and optionally tools with a school
+    built to double production)" - at most n of the line's units use a tool, TOOLS 0 none.
+    Without it, every unit that can use a tool does. Returns the limit and the other words."""
+    if len(rest) < 2 or rest[-2].upper() not in ("TOOLS", "TOOL"):
+        return ANY_TOOLS, rest
+    tools = parse_count(rest[-1], "tools", EXAMPLES[keyword] + " TOOLS 0")
+    if tools > count:
+        raise illegal(f"{plural(tools, 'tool')} for {plural(count, 'unit')}", RULES["tools"])
+    return tools, rest[:-2]
+
+
 def _act(context: _Context, count: int) -> None:
     """ "Each unit may perform one action": no more actions than units. Called after the
     line's other checks and before it changes anything else in the context, so that a refused
@@ -228,6 +250,7 @@ def _break(base: Order, words: list[str], context: _Context) -> BreakGround:
 
 def _build(base: Order, words: list[str], context: _Context) -> Build:
     count, rest = _count(words, "BUILD")
+    tools, rest = _tools(rest, count, "BUILD")
     building = _building(rest, context, "BUILD")
     if not building.damage:
         raise illegal(
@@ -237,11 +260,12 @@ def _build(base: Order, words: list[str], context: _Context) -> Build:
         )
     _place(context, building, count)
     context.built.add(building.label)
-    return Build(base.line_no, base.text, count, building.label)
+    return Build(base.line_no, base.text, count, building.label, tools)
 
 
 def _work(base: Order, words: list[str], context: _Context) -> Work:
     count, rest = _count(words, "WORK")
+    tools, rest = _tools(rest, count, "WORK")
     building = _building(rest, context, "WORK")
     card = CARDS[building.kind]
     if card.group not in (Group.RAW, Group.GOODS):
@@ -257,7 +281,7 @@ def _work(base: Order, words: list[str], context: _Context) -> Work:
             RULES["damaged"],
         )
     _place(context, building, count)
-    return Work(base.line_no, base.text, count, building.label)
+    return Work(base.line_no, base.text, count, building.label, tools)
 
 
 def _buy(base: Order, words: list[str], context: _Context) -> Buy:
@@ -300,7 +324,7 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
         raise illegal(f"{target} is attacked on an earlier line", RULES["attack_twice"])
     if swords > count:
         raise illegal(f"{plural(swords, 'sword')} for {plural(count, 'unit')}", RULES["swords"])
-    places = sum(b.places for b in context.seat.of_kind("academy"))
+    places = sum(b.places for b in _academies(context))
     if context.at_academy + count > places:
         raise illegal(
             f"your academies take {plural(places, 'unit')} a turn, "
@@ -311,6 +335,30 @@ def _attack(base: Order, words: list[str], context: _Context) -> Attack:
     context.attacked.add(target)
     context.at_academy += count
     return Attack(base.line_no, base.text, target, count, swords, raze)
+
+
+def _academies(context: _Context) -> list[Building]:
+    """The academies units may be set at this turn: undamaged, or repaired on an earlier
+    line ("which is done at an undamaged Academy"). Without one, the refusal says what is
+    missing and what an academy costs."""
+    academies = context.seat.of_kind("academy")
+    if context.new and context.new.kind == "academy":
+        academies.append(Building(context.new.label, "academy", damage=TOKENS))
+    usable = [b for b in academies if not b.damage or b.label in context.built]
+    if usable:
+        return usable
+    if academies:
+        academy = academies[0]
+        raise illegal(
+            f"{academy.label} has {plural(academy.damage, 'damage token')}: "
+            "BUILD on an earlier line to repair it first",
+            RULES["academy"],
+        )
+    raise illegal(
+        "you have no academy to attack from: BREAK GROUND ACADEMY, then BUILD it "
+        f"({TOKENS} damage tokens, {CARDS['academy'].cost_text()} each)",
+        RULES["academy"],
+    )
 
 
 def _all_or_count(word: str, what: str) -> int:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from engine.rulesets.medieval_micromanager.cards import (
     CARDS,
     COMMODITIES,
-    KINDS,
     OTHER_COMMODITIES,
     TOKENS,
     UNIT_PRICE,
@@ -126,9 +125,9 @@ def order_template(game: GameState, seat: str) -> str:
     others = [s.name for s in game.seats if s.name != seat and s.alive]
     lines = [
         f"# Round {game.round}: one action for each of your {plural(holder.units, 'unit')}.",
-        "# BREAK GROUND <kind>    one a turn; comes in with 5 damage tokens",
-        wrap("#   kinds: " + " ".join(KINDS), "#   "),
-        "# BUILD <n> <building>|NEW    remove damage tokens (see costs)",
+        f"# BREAK GROUND <kind>    one a turn; comes in with {TOKENS} damage tokens",
+        wrap(f"#   a damage token removed costs: {cost_groups()}", "#   "),
+        "# BUILD <n> <building>|NEW    remove damage tokens, paying the cost",
     ]
     lines += [
         wrap("#   damaged: " + ", ".join(f"{b.label} {b.damage}" for b in damaged), "#   ")
@@ -137,16 +136,35 @@ def order_template(game: GameState, seat: str) -> str:
     lines += [wrap("#   " + ", ".join(f"{b.label} {b.places}" for b in working), "#   ")] * bool(
         working
     )
+    if holder.of_kind("school"):
+        lines.append("#   a tool doubles a unit's work once the school stands; end a BUILD")
+        lines.append("#   or WORK line with TOOLS <n> to use at most n (TOOLS 0: none)")
     lines.append(f"# BUY <n>                 new units, {UNIT_PRICE} grain each, at a house")
     if holder.of_kind("academy"):
         lines.append("# ATTACK <seat> WITH <n> [SWORDS <n>] [RAZE|LOOT]   from academies")
         lines.append(wrap("#   seats: " + " ".join(others), "#   "))
+    else:
+        lines.append("# ATTACK needs an academy: units attack from there")
     lines.append("# Units you give no action stay home and defend against attacks.")
     lines.append(f"# Standing: {_defence(holder)}; change with")
     lines.append("#   DEFEND ALL|<n> [SHIELDS ALL|<n>]")
     lines.append(wrap(f"# Standing: {_spare(holder)}; change with", "#   "))
     lines.append("#   SPARE <building> ... | SPARE NONE")
     return "\n".join(lines)
+
+
+def cost_groups() -> str:
+    """The cards by what removing one damage token costs: 'nothing: farm woodcutter; ...'."""
+    groups: dict[str, list[str]] = {}
+    for card in CARDS.values():
+        groups.setdefault(card.cost_text(), []).append(card.kind)
+    return "; ".join(f"{cost}: {' '.join(kinds)}" for cost, kinds in groups.items())
+
+
+def _card_table() -> str:
+    rows = [f"  {'card':<13}{'a token':<12}one action"]
+    rows += [f"  {c.kind:<13}{c.cost_text():<12}{c.action_text()}" for c in CARDS.values()]
+    return "\n".join(rows)
 
 
 def wrap(text: str, indent: str = "    ", width: int = WIDTH) -> str:
@@ -161,7 +179,8 @@ def wrap(text: str, indent: str = "    ", width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
-ORDER_HELP = """\
+ORDER_HELP = (
+    """\
 Medieval Micromanager orders (one a line; '#' starts a comment):
   BREAK GROUND <kind>        a new building card with 5 damage tokens
                              (one a turn; it is lost if none is removed)
@@ -169,6 +188,10 @@ Medieval Micromanager orders (one a line; '#' starts a comment):
                              with a tool once a school stands), paying
                              the card's cost for every token
   WORK <n> <building>        n units produce at an undamaged building
+                             (twice as much with a tool)
+  ... TOOLS <t>              at the end of a BUILD or WORK line: at
+                             most t of its units use a tool (TOOLS 0:
+                             none); without it, every unit that can
   BUY <n>                    n units buy a new unit each (5 grain) at
                              an undamaged house
   ATTACK <seat> WITH <n> [SWORDS <n>] [RAZE|LOOT]
@@ -176,6 +199,10 @@ Medieval Micromanager orders (one a line; '#' starts a comment):
   DEFEND ALL|<n> [SHIELDS ALL|<n>]   standing: your defence (units
                              given no action stay home and defend)
   SPARE <building> ... | NONE  standing: razing damage on these last
-Kinds: farm woodcutter mine quarry smithy swordsmith armourer granary
-       warehouse school academy house cathedral
+The cards: what removing one of a card's damage tokens costs (a new
+card has 5), and what one unit's action there makes:
+"""
+    + _card_table()
+    + """
 The whole reference: send HELP ORDERS; one order: HELP <order>."""
+)

@@ -1,5 +1,5 @@
-"""The rule clauses that orders and events cite, quoted from "Medieval Micromanager" (Ernest
-Pazera, 2010, version 2), and the game options.
+"""The rule clauses that orders and events cite, quoted from the text of Medieval
+Micromanager (Ernest Pazera, version 2, 2010), and the game options.
 
 The text is a turn sequence only. Where the project completes it (cards, setup, goal, the
 decisions a table makes on the spot), the clause says "Completion:";
@@ -63,6 +63,14 @@ RULES: dict[str, str] = {
 }
 
 
+LOOT_OPTION = OptionSpec(
+    "loot",
+    "kind",
+    'what loot takes ("one commodity at random"): kind, all the defender has of one kind '
+    "drawn at random; piece, one piece drawn at random",
+    choices=("kind", "piece"),
+)
+
 OPTIONS: tuple[OptionSpec, ...] = (
     MODE_OPTION,
     OptionSpec(
@@ -72,5 +80,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
         minimum=1,
         maximum=10,
     ),
+    LOOT_OPTION,
     turn_limit_option("the most Cathedrals, then the most units"),
 )

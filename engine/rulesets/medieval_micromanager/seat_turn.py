@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rulesets.medieval_micromanager.model import GameState, Seat
+from engine.rulesets.medieval_micromanager.model import Building, GameState, Seat
 from engine.rulesets.medieval_micromanager.orders import Order
 from engine.turns import SeatTurnBase
 
@@ -26,17 +26,31 @@ class SeatTurn(SeatTurnBase[GameState, Seat, Order]):
 
 
 def lose_units(seat: Seat, count: int) -> int:
-    """Eliminate up to `count` of the seat's units; the pieces on its buildings this turn go
-    with them (from the academy first, then in the order of the cards). Returns how many."""
-    lost = min(count, seat.units)
+    """Eliminate up to `count` of the seat's units, wherever they stand: those at home first,
+    then those on its buildings (the academy first, then in the order of the cards). For
+    units beyond the housing (step 8), which the text does not pick. Returns how many."""
+    lost = lose_at_home(seat, count)
+    workplaces = sorted(seat.buildings, key=lambda b: b.kind != "academy")
+    return lost + lose_on(seat, workplaces, count - lost)
+
+
+def lose_at_home(seat: Seat, count: int) -> int:
+    """Eliminate up to `count` of the units at home (the defenders that fall); the units at
+    work stay on their buildings. Returns how many."""
+    lost = min(count, seat.at_home())
     seat.units -= lost
-    seat.bought = min(seat.bought, seat.units)
-    excess = seat.working() + seat.bought - seat.units
-    order = sorted(seat.buildings, key=lambda b: b.kind != "academy")
-    for building in order:
-        if excess <= 0:
-            break
-        taken = min(excess, building.workers)
+    seat.bought = min(seat.bought, seat.at_home())  # units bought this turn are at home
+    return lost
+
+
+def lose_on(seat: Seat, buildings: list[Building], count: int) -> int:
+    """Eliminate up to `count` of the units standing on these buildings, taking them off (the
+    attackers that fall, from the academies): a later attack that round sees the position as
+    it is. Returns how many."""
+    lost = 0
+    for building in buildings:
+        taken = min(count - lost, building.workers)
         building.workers -= taken
-        excess -= taken
+        lost += taken
+    seat.units -= lost
     return lost

@@ -1,8 +1,8 @@
 """The starting position (a completion: the text has none).
 
-"A long game of building up from next to nothing": each seat starts with 4 units and the
-five cards that keep them alive (a farm, a woodcutter, a house, a granary and a warehouse,
-all built), 5 grain and 5 lumber. Seat order is rolled, like the other games' turn order.
+Each seat starts small, with 4 units and the five cards that keep them alive (a farm, a
+woodcutter, a house, a granary and a warehouse, all built), 5 grain and 5 lumber. Seat order
+is rolled, like the other games' turn order.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ from __future__ import annotations
 from engine.rulesets.medieval_micromanager.cards import COMMODITIES, KINDS, TOKENS, counted
 from engine.rulesets.medieval_micromanager.model import Building, Seat
 from engine.rulesets.medieval_micromanager.orders import Attack
-from engine.rulesets.medieval_micromanager.seat_turn import SeatTurn, lose_units
+from engine.rulesets.medieval_micromanager.rules import LOOT_OPTION
+from engine.rulesets.medieval_micromanager.seat_turn import SeatTurn, lose_at_home, lose_on
 from engine.words import plural
 
 SWORD_HITS, HITS = 3, 4  # "he only misses on a 1 or a 2"; "a roll of 4,5, or 6"
@@ -57,7 +58,8 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     attacker = turn.seat
     swords = min(order.swords, attacker.stock["swords"], units)
     attacker.stock["swords"] -= swords
-    guards = at_home(defender) if defender.defend < 0 else min(defender.defend, at_home(defender))
+    home = defender.at_home()
+    guards = home if defender.defend < 0 else min(defender.defend, home)
     wanted = guards if defender.shields < 0 else min(defender.shields, guards)
     shields = min(wanted, defender.stock["shields"])
     defender.stock["shields"] -= shields
@@ -74,7 +76,8 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     if attack > defence:
         outcome, tail = _success(turn, order, defender, attack - defence, guards)
     elif defence > attack:
-        lost = lose_units(attacker, min(defence - attack, units))
+        # "one attacker is eliminated": the attack's own units, on the academies.
+        lost = lose_on(attacker, attacker.of_kind("academy"), min(defence - attack, units))
         outcome, tail = "routed", f"routed: {plural(lost, 'attacker')} eliminated"
     else:
         outcome, tail = "tie", "a tie: no damage to either side"
@@ -88,19 +91,12 @@ def _fight(turn: SeatTurn, order: Attack, units: int, defender: Seat) -> str:
     return f"scored {attack} against {defence}: {tail}"
 
 
-def at_home(seat: Seat) -> int:
-    """Completion of "the defended decides how many of his units will defend": units on a
-    building (where they worked in the seat's last turn, until its next turn begins) are at
-    work; the others may defend."""
-    return seat.units - seat.working()
-
-
 def _success(
     turn: SeatTurn, order: Attack, defender: Seat, excess: int, guards: int
 ) -> tuple[str, str]:
     """ "For each point of excess, one defender is eliminated. If all defenders are eliminated,
     and there is still an excess, then the attacker decides whether to loot or raze." """
-    killed = lose_units(defender, min(excess, guards))
+    killed = lose_at_home(defender, min(excess, guards))
     parts = [f"{plural(killed, 'defender')} eliminated"]
     rest = excess - guards
     outcome = "killed"
@@ -114,16 +110,33 @@ def _success(
 
 
 def _loot(turn: SeatTurn, defender: Seat) -> str:
-    """ "he gets to choose one commodity at random from the defending player's commodities"
-    (read as one kind of commodity, each kind the defender holds as likely as any other; the
-    attacker takes all the defender has of it)."""
+    """ "he gets to choose one commodity at random from the defending player's commodities",
+    as the game's option `loot` reads it: `kind` (the default), one kind of commodity, each
+    kind the defender holds as likely as any other, and all the defender has of it; `piece`,
+    one piece, each piece the defender holds as likely as any other."""
     kinds = [what for what in COMMODITIES if defender.stock[what]]
     if not kinds:
         return "nothing to loot"
-    taken = turn.dice(f"loot {defender.name}").choice(kinds)
-    count, defender.stock[taken] = defender.stock[taken], 0
+    dice = turn.dice(f"loot {defender.name}")
+    if turn.state.options.get(LOOT_OPTION.name, LOOT_OPTION.default) == "piece":
+        pieces = sum(defender.stock[what] for what in COMMODITIES)
+        taken, count = _piece(defender, dice.randrange(pieces)), 1
+    else:
+        taken = dice.choice(kinds)
+        count = defender.stock[taken]
+    defender.stock[taken] -= count
     turn.seat.stock[taken] += count
     return f"looted {counted(count, taken)}"
+
+
+def _piece(defender: Seat, index: int) -> str:
+    """The kind of the `index`-th of the defender's pieces, counted in the order of the
+    commodities (grain first)."""
+    for what in COMMODITIES:
+        if index < defender.stock[what]:
+            return what
+        index -= defender.stock[what]
+    raise AssertionError("no such piece")
 
 
 def _raze(defender: Seat, tokens: int) -> str:

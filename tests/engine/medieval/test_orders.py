@@ -22,6 +22,9 @@ from .support import make_game, problems
         ("repair 1 on house 2", "1 unit builds or repairs house2"),
         ("WORK 3 farm1", "3 units work at farm1"),
         ("wo 2 mine", "2 units work at mine1"),
+        ("WORK 3 farm1 TOOLS 0", "3 units work at farm1, no tool"),
+        ("work 2 smithy1 tool 1", "2 units work at smithy1, at most 1 tool"),
+        ("BUILD 2 house2 TOOLS 1", "2 units build or repair house2, at most 1 tool"),
         ("BUY 2 UNITS", "2 units buy 2 new units at a house"),
         (
             "ATTACK bob WITH 3 SWORDS 2 RAZE",
@@ -124,3 +127,32 @@ def test_a_greeting_is_passed_over_and_a_near_keyword_is_suggested() -> None:
     assert [why for _, why in parsed.ignored] == ["a greeting, not an order"]
     [problem] = parsed.problems
     assert "did you mean ATTACK" in problem.message
+
+
+def test_an_attack_without_an_academy_says_it_needs_one_and_what_it_costs() -> None:
+    """ "setting a unit to attack an enemy, which is done at an undamaged Academy" - without
+    one, the refusal says so and how to get one, not "your academies take 0 units"."""
+    [problem] = problems(make_game(), "ann", "ATTACK bob WITH 2")
+    assert (problem.kind, problem.rule) == (ProblemKind.ILLEGAL, RULES["academy"])
+    assert problem.message == (
+        "you have no academy to attack from: BREAK GROUND ACADEMY, then BUILD it "
+        "(5 damage tokens, 1 lumber each)"
+    )
+    game = position()
+    academy = game.seat("ann").building("academy1")
+    assert academy is not None
+    academy.damage = 2
+    [problem] = problems(game, "ann", "ATTACK bob WITH 2")
+    assert (problem.kind, problem.rule) == (ProblemKind.ILLEGAL, RULES["academy"])
+    assert problem.message == (
+        "academy1 has 2 damage tokens: BUILD on an earlier line to repair it first"
+    )
+    assert problems(game, "ann", "BUILD 2 academy1\nATTACK bob WITH 2") == []
+
+
+def test_tools_on_a_line_are_at_most_its_units() -> None:
+    """ "a tool may be used to double the productivity of the unit": one tool a unit."""
+    [problem] = problems(position(), "ann", "WORK 1 farm1 TOOLS 2")
+    assert (problem.kind, problem.rule) == (ProblemKind.ILLEGAL, RULES["tools"])
+    [problem] = problems(position(), "ann", "WORK 1 farm1 TOOLS some")
+    assert problem.kind is ProblemKind.SYNTAX

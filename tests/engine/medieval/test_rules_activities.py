@@ -160,9 +160,14 @@ def test_work_at_a_building_left_damaged_is_skipped() -> None:
 
 
 def test_attacks_are_set_at_an_undamaged_academy() -> None:
-    """ "setting a unit to attack an enemy, which is done at an undamaged Academy" """
+    """ "setting a unit to attack an enemy, which is done at an undamaged Academy" - an order
+    for a damaged one is refused, and an academy damaged since the order was read (razed by
+    an earlier seat) takes no unit."""
     game = make_game(units={"ann": 5}, cards={"ann": [Building("academy1", "academy", damage=1)]})
+    assert problems(game, "ann", "ATTACK bob WITH 2")[0].rule == RULES["academy"]
+    card(game, "ann", "academy1").damage = 0
     turn = scripted_turn(game, "ann", "ATTACK bob WITH 2")
+    card(game, "ann", "academy1").damage = 1
     play_seat(turn)
     assert results(turn) == [("skipped", "no undamaged academy with room")]
     assert game.seat("ann").idle() == 5
@@ -197,3 +202,45 @@ def test_a_bought_unit_acts_from_the_next_turn() -> None:
     play_seat(turn)
     assert game.seat("ann").units == 3
     assert game.seat("ann").idle() == 0
+
+
+def test_a_tool_is_used_only_if_the_player_wishes() -> None:
+    """ "Raw materials don't cost any other type of commodity, just actions (and optionally
+    tools with a school built to double production)" - TOOLS <n> on the line: at most n of
+    its units use a tool, TOOLS 0 none."""
+    stock = {"tools": 2, "lumber": 0, "grain": 0}
+    game = make_game(stock={"ann": stock}, cards={"ann": [Building("school1", "school")]})
+    turn = scripted_turn(game, "ann", "WORK 2 woodcutter1 TOOLS 0\nWORK 2 farm1 TOOLS 1")
+    play_seat(turn)
+    assert (game.seat("ann").stock["lumber"], game.seat("ann").stock["grain"]) == (2, 4 + 2)
+    assert [o.understood() for o in turn.orders] == [
+        "2 units work at woodcutter1, no tool",
+        "2 units work at farm1, at most 1 tool",
+    ]
+
+
+def test_declining_a_tool_leaves_ore_for_another_line() -> None:
+    """ "After a school has been built, a tool may be used to double the productivity of the
+    unit." - may: with a school, 1 tool and 2 ore, a smithy that declines the tool leaves an
+    ore for the swordsmith (a tool and a sword, not two tools)."""
+    cards = [
+        Building("school1", "school"),
+        Building("smithy1", "smithy"),
+        Building("swordsmith1", "swordsmith"),
+    ]
+    game = make_game(stock={"ann": {"tools": 1, "ore": 2}}, cards={"ann": cards})
+    play_seat(scripted_turn(game, "ann", "WORK 1 smithy1 TOOLS 0\nWORK 1 swordsmith1"))
+    stock = game.seat("ann").stock
+    assert (stock["ore"], stock["tools"], stock["swords"]) == (0, 2, 1)
+
+
+def test_building_without_a_tool_removes_one_token() -> None:
+    """ "removed one damage token (two if using a tool)" - if: BUILD ... TOOLS 0 removes one
+    token a unit and pays for one."""
+    game = make_game(
+        stock={"ann": {"tools": 1}},
+        cards={"ann": [Building("school1", "school"), Building("house2", "house", damage=4)]},
+    )
+    play_seat(scripted_turn(game, "ann", "BUILD 2 house2 TOOLS 0"))
+    assert card(game, "ann", "house2").damage == 4 - 2
+    assert game.seat("ann").stock["lumber"] == 5 - 2

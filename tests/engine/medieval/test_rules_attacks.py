@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import get_ruleset
 from engine.problems import ProblemKind
 from engine.rulesets.medieval_micromanager.model import Building, GameState
 from engine.rulesets.medieval_micromanager.rules import RULES
@@ -12,6 +13,7 @@ from engine.rulesets.medieval_micromanager.rules import RULES
 from .support import card, make_game, play_seat, problems, results, scripted_turn
 
 SEATS = ("ann", "bob", "cat")
+RULESET = get_ruleset("mm")
 
 
 def _game(**kwargs: Any) -> GameState:
@@ -227,3 +229,62 @@ def test_the_defender_spares_the_buildings_he_names() -> None:
     assert (card(game, "bob", "school1").damage, card(game, "bob", "cathedral1").damage) == (0, 0)
     assert sum(card(game, "bob", label).damage for label in others) == 5
     assert "razed" in results(turn)[0][1]
+
+
+def _armed() -> list[Building]:
+    return [Building("academy1", "academy"), Building("house2", "house")]
+
+
+def test_the_attackers_eliminated_are_the_units_that_attacked() -> None:
+    """ "If the defend total is higher, then the attack was routed, and the difference between
+    the attack and defense totals is calculated. For each point of excess, one attacker is
+    eliminated." - the dead come off the academy, not from the units at home, so a later
+    attack in the round meets every unit still at home."""
+    game = make_game(SEATS, units={"ann": 8, "cat": 8}, cards={s: _armed() for s in ("ann", "cat")})
+    _attack(game, "ATTACK bob WITH 3", {"attack bob": [1, 1, 1], "defence bob": [6, 6, 1, 1]})
+    ann = game.seat("ann")
+    assert (ann.units, card(game, "ann", "academy1").workers) == (6, 1)
+    assert ann.units - ann.working() == 5
+    later = scripted_turn(
+        game, "cat", "ATTACK ann WITH 1", {"attack ann": [1], "defence ann": [1] * 5}
+    )
+    play_seat(later)
+    [fight] = [e for e in later.rec.events if e.code.startswith("attack:")]
+    assert "5 defenders (0 shields) score 0" in fight.text
+
+
+def test_the_defenders_eliminated_are_units_that_defended() -> None:
+    """ "If the attack total is higher, then the attack is successful, and the difference
+    between the attack and defense totals is calculated. For each point of excess, one
+    defender is eliminated." - from the units at home that defended (new units bought this
+    turn among them); the units at work stay on their buildings, and a later attack in the
+    round meets no defender that fell."""
+    cards = {"ann": _armed(), "bob": [Building("house2", "house")], "cat": _armed()}
+    game = make_game(SEATS, units={"ann": 8, "cat": 8}, stock={"bob": {"grain": 10}}, cards=cards)
+    play_seat(scripted_turn(game, "bob", "WORK 2 farm1\nBUY 2"))
+    bob = game.seat("bob")
+    assert (bob.units, bob.units - bob.working()) == (6, 2)  # 2 new units at home
+    _attack(game, "ATTACK bob WITH 2 LOOT", {"attack bob": [6, 6], "defence bob": [1, 1]})
+    assert bob.units == 4
+    assert (card(game, "bob", "farm1").workers, card(game, "bob", "house1").workers) == (2, 2)
+    assert bob.units - bob.working() == 0
+    later = scripted_turn(game, "cat", "ATTACK bob WITH 1 LOOT", {"attack bob": [1]})
+    play_seat(later)
+    [fight] = [e for e in later.rec.events if e.code.startswith("attack:")]
+    assert "0 defenders (0 shields) score 0" in fight.text
+
+
+def test_loot_of_one_piece_is_the_option_loot_piece() -> None:
+    """ "If he chooses loot, then he gets to choose one commodity at random from the defending
+    player's commodities." The option `loot`: `kind` (the default) takes all of one kind,
+    `piece` one piece, each piece the defender holds as likely."""
+    assert RULESET.resolve_options({})["loot"] == "kind"
+    assert RULESET.resolve_options({"loot": "PIECE"})["loot"] == "piece"
+    game = _game(stock={"bob": {"grain": 2, "lumber": 3, "ore": 1}}, options={"loot": "piece"})
+    game.seat("bob").defend = 0
+    # The fourth of bob's six pieces: grain, grain, lumber, lumber, lumber, ore.
+    turn = _attack(game, "ATTACK bob WITH 2 LOOT", {"attack bob": [6, 6], "loot bob": [4]})
+    bob = game.seat("bob")
+    assert (bob.stock["grain"], bob.stock["lumber"], bob.stock["ore"]) == (2, 2, 1)
+    assert game.seat("ann").stock["lumber"] == 5 + 1
+    assert results(turn)[0][1].endswith("looted 1 lumber")

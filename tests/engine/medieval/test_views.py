@@ -34,3 +34,19 @@ def test_the_template_names_the_buildings_to_work_and_to_repair() -> None:
     assert "#   damaged: house2 3" in text
     assert "#   farm1 5, woodcutter1 5, mine1 4, smithy1 5" in text
     assert "#   seats: bob cat" in text  # ann has an academy
+
+
+def test_the_template_and_the_help_give_every_cards_cost() -> None:
+    """ "Most buildings also require lumber in order to build/repair, 1 lumber for each damage
+    token removed." - what each card's token costs, in the order template of every report and
+    in the HELP reply, not "see costs" with nothing to see."""
+    text = render.order_template(position(), "ann")
+    assert "see costs" not in text
+    assert "#   a damage token removed costs: nothing: farm woodcutter;" in text
+    assert "2 stone: cathedral" in text
+    assert all(len(line) <= 72 for line in text.splitlines())
+    help_lines = render.ORDER_HELP.splitlines()
+    assert "  farm         nothing     2 grain" in help_lines
+    assert "  smithy       1 lumber    1 ore -> 1 tool" in help_lines
+    assert "  cathedral    2 stone     the goal" in help_lines
+    assert all(len(line) <= 72 for line in help_lines)
