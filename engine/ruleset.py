@@ -64,6 +64,18 @@ class OptionSpec:
         return text
 
 
+@dataclass(frozen=True)
+class SeatEdge:
+    """The head start of the first seat in the order of play, as measured in seeded bot games
+    (`pbem balance`), and the option value that evens it out."""
+
+    share: float  # of the wins, by the first seat, with the default options
+    seats: int  # in games of this many seats
+    option: str  # the option that evens it out...
+    value: str  # ...set to this, as written on the command line
+    evened: float  # the first seat's share of the wins with it
+
+
 class Ruleset(ABC):
     """A game's rules. Subclasses are registered by id and found by id or alias."""
 
@@ -77,6 +89,9 @@ class Ruleset(ABC):
     bench_options: ClassVar[Mapping[str, Any]] = {}
     # The seat the examples in docs/orders/<id>.md are written for.
     example_seat: str = "ann"
+    # Declared where the first seat wins well over its share; the referee is told when a
+    # game is made without the option that evens it.
+    first_seat_edge: ClassVar[SeatEdge | None] = None
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option with its default, overridden by `given`; unknown names are refused."""
@@ -88,6 +103,15 @@ class Ruleset(ABC):
             name: spec.check(given[name]) if name in given else spec.default
             for name, spec in specs.items()
         }
+
+    def seat_edge(self, options: Mapping[str, Any]) -> SeatEdge | None:
+        """The first seat's edge in a game of these resolved options: None when the ruleset
+        declares none or the options already even it out."""
+        edge = self.first_seat_edge
+        if edge is None:
+            return None
+        spec = next(spec for spec in self.options if spec.name == edge.option)
+        return None if options.get(edge.option) == spec.check(edge.value) else edge
 
     @abstractmethod
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:

@@ -2,7 +2,8 @@
 
 `SeatTurnBase` is the seat's turn in progress as each ruleset's phases see it (its dice, its
 orders of a kind, its events); the functions are the bookkeeping around the seats' turns:
-who plays, answering orders that were never reached, ending the game, and moving the clock.
+who plays, answering orders that were never reached, ending the game, moving the clock, and
+who plays first in the next round.
 The phases themselves, standing orders and scoring stay with each ruleset.
 """
 
@@ -23,6 +24,16 @@ MODE_OPTION = OptionSpec(
     "round: every seat orders, then the seats' turns are played in turn order; "
     "sequential: one seat's turn at a time",
     choices=("round", "sequential"),
+)
+
+
+# Offered by the rulesets whose first seat wins well over its share (their `first_seat_edge`).
+ROTATE_FIRST_OPTION = OptionSpec(
+    "rotate_first",
+    False,
+    "pass the first turn of the round to the next seat every round: the seat that played "
+    "first plays last from the next round on (no: the same seat plays first every round, as "
+    "the text)",
 )
 
 
@@ -48,6 +59,7 @@ class PlayingSeat(Protocol):
 
 
 SeatT_co = TypeVar("SeatT_co", bound=PlayingSeat, covariant=True)
+SeatT = TypeVar("SeatT", bound=PlayingSeat)
 
 
 class ClockedState(Protocol[SeatT_co]):
@@ -66,8 +78,18 @@ class ClockedState(Protocol[SeatT_co]):
     def options(self) -> Mapping[str, Any]: ...
 
 
+class RotatingState(Protocol[SeatT]):
+    """What `rotate_first` moves: the seats in the order of play, and the seat to play next."""
+
+    seats: list[SeatT]
+    active: int
+    winners: list[str]
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+
+
 StateT = TypeVar("StateT", bound=ClockedState[Any])
-SeatT = TypeVar("SeatT", bound=PlayingSeat)
 OrderT = TypeVar("OrderT", bound=RecordedOrder)
 KindT = TypeVar("KindT")
 
@@ -201,6 +223,20 @@ def close_turn(
         finish(state, rec, winners, f"turn limit {limit} reached with {describe(best)}")
     state.round += 1
     return True
+
+
+def rotate_first(state: RotatingState[SeatT], rec: Recorder) -> None:
+    """Option rotate_first, after a completed round of a game still on: the seat that played
+    first plays last from the next round on, so that no seat keeps the head start of moving
+    first. Call it when `close_turn` says the round is complete."""
+    # A game stored before its ruleset offered the option plays as the text: no rotation.
+    if not state.options.get("rotate_first", False) or state.winners:
+        return
+    state.seats.append(state.seats.pop(0))
+    alive = [i for i, s in enumerate(state.seats) if s.alive]
+    state.active = alive[0] if alive else 0  # sequential mode: the new first seat plays next
+    first = state.seats[state.active].name
+    rec.event("turn_order", "", "End", f"{first} plays first in the next round.", public=True)
 
 
 def seat_named(seats: Sequence[SeatT], name: str) -> SeatT:

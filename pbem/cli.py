@@ -15,7 +15,7 @@ from pathlib import Path
 from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
-from engine import all_rulesets
+from engine import all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset, plugin_errors
 from engine.ruleset import EditError, OptionError, OptionSpec
 from pbem import balance
@@ -266,9 +266,15 @@ def _init(args: argparse.Namespace) -> int:
 
 
 def _rulesets(args: argparse.Namespace) -> int:
-    for ruleset in all_rulesets():
-        aliases = ", ".join(ruleset.aliases) or "-"
-        print(f"{ruleset.id:<24} aliases: {aliases:<16} {ruleset.title}")
+    rulesets = all_rulesets()
+    aliases = {ruleset.id: ", ".join(ruleset.aliases) or "-" for ruleset in rulesets}
+    # Columns as wide as their longest entry, so that a long alias list (Classical's) does
+    # not run into the title.
+    id_width = max((len(ruleset.id) + 1 for ruleset in rulesets), default=0)
+    alias_width = max((len(listed) + 2 for listed in aliases.values()), default=0)
+    for ruleset in rulesets:
+        listed = aliases[ruleset.id]
+        print(f"{ruleset.id:<{id_width}} aliases: {listed:<{alias_width}}{ruleset.title}")
         for option in ruleset.options:
             print(f"    {option.name} = {_shown(option.default)}  ({_allowed(option)})")
             print(textwrap.fill(option.help, 96, initial_indent=" " * 8, subsequent_indent=" " * 8))
@@ -335,11 +341,29 @@ def _game_new(args: argparse.Namespace) -> int:
         game = create_game(session, service.settings, spec, now=_now(args))
         give_passwords(session, service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status}, seed {game.seed})")
+        edge = _seat_edge_line(game)
+        if edge:
+            print(f"  {edge}")
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
     for address in args.referee:
         print(f"  referee {address.lower()}: password mailed to them (once)")
     return 0
+
+
+def _seat_edge_line(game: Game) -> str:
+    """A line for the referee when the ruleset says its first seat wins well over its share
+    and the game was made without the option that evens it out; '' otherwise. The figures
+    are the ruleset's, measured in its bot games."""
+    ruleset = get_ruleset(game.ruleset)
+    edge = ruleset.seat_edge(loads(game.options))
+    if edge is None:
+        return ""
+    return (
+        f"Seat order matters: in {edge.seats}-seat bot games the first seat wins "
+        f"{edge.share:.0%} of {ruleset.title} games; --option {edge.option}={edge.value} "
+        f"evens it ({edge.evened:.0%})."
+    )
 
 
 def _service_option(options: dict[str, str], name: str, *, default: bool) -> bool:

@@ -38,7 +38,7 @@ TERRAIN_COLOURS = {
     "wood": "#C4DBB4",
     "stone": "#DADADA",
     "ore": "#E3D3D6",
-    "food": "#E9F0C0",
+    "game": "#E9F0C0",  # Tribes' hunting grounds, its food sites
 }
 OTHER_TERRAINS = ("#E6E0F0", "#F0E0E6", "#E0F0EC")  # a terrain a ruleset adds later
 INK = "#222222"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine import all_rulesets
 from pbem.cli import main
 from pbem.mail.maildir import MaildirInbox
 from tests.support.mails import mail, order_mail
@@ -57,8 +58,93 @@ def test_init_game_new_list_and_show(workdir: Path, capsys: pytest.CaptureFixtur
 def test_rulesets_lists_ids_aliases_and_titles(capsys: pytest.CaptureFixture[str]) -> None:
     listing = main(["rulesets"]), capsys.readouterr().out
     assert listing[0] == 0
-    assert "temples-and-swords       aliases: tns, temples" in listing[1]
-    assert "counting                 aliases: cnt" in listing[1]
+    assert "temples-and-swords     aliases: tns, temples" in listing[1]
+    assert "counting               aliases: cnt" in listing[1]
+
+
+def test_rulesets_keeps_the_title_clear_of_the_longest_aliases(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 35: "classicalc Classical" - the last alias ran into the title. Every title starts
+    in one column, two spaces or more after the aliases."""
+    assert main(["rulesets"]) == 0
+    heads = [line for line in capsys.readouterr().out.splitlines() if " aliases: " in line]
+    titles = {
+        line.index(ruleset.title)
+        for ruleset in all_rulesets()
+        for line in heads
+        if line.startswith(ruleset.id + " ")
+    }
+    assert len(titles) == 1
+    column = titles.pop()
+    assert all(line[column - 2 : column] == "  " for line in heads)
+    assert "cls, warpspawn, classicalc  Classical (Warpspawn)" in "\n".join(heads)
+
+
+def test_rulesets_lists_rotate_first_where_the_first_seat_has_an_edge(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 35: the option that evens out the first seat's head start is listed for every
+    ruleset that declares one."""
+    assert main(["rulesets"]) == 0
+    blocks = _ruleset_blocks(capsys.readouterr().out)
+    edged = [ruleset for ruleset in all_rulesets() if ruleset.first_seat_edge]
+    assert {r.id for r in edged} >= {"temples-and-swords", "culture-and-conquest", "classical"}
+    for ruleset in edged:
+        assert ruleset.first_seat_edge is not None
+        assert f"    {ruleset.first_seat_edge.option} = no" in blocks[ruleset.id]
+
+
+def _ruleset_blocks(listing: str) -> dict[str, str]:
+    """Each ruleset's head line and option lines, by id."""
+    blocks: dict[str, str] = {}
+    current = ""
+    for line in listing.splitlines():
+        if " aliases: " in line:
+            current = line.split()[0]
+        if current:
+            blocks[current] = blocks.get(current, "") + line + "\n"
+    return blocks
+
+
+def _new_tns_game(capsys: pytest.CaptureFixture[str], game: str, *options: str) -> str:
+    return pbem(
+        capsys,
+        "game",
+        "new",
+        game,
+        "--ruleset",
+        "tns",
+        "--seed",
+        "5",
+        "--seat",
+        "alice=alice@example.org",
+        "--seat",
+        "bob=bob@example.org",
+        *(word for option in options for word in ("--option", option)),
+    )
+
+
+def test_game_new_says_when_seat_order_matters_and_what_evens_it(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 35: the first seat in the order of play wins about 40% of four-seat Temples and
+    Swords bot games ("High roll starts, then play goes clockwise"); the referee making a game
+    is told so, with the option that evens it, unless the game already has it."""
+    pbem(capsys, "init")
+    created = _new_tns_game(capsys, "g1").splitlines()
+    assert created[1] == (
+        "  Seat order matters: in 4-seat bot games the first seat wins 40% of Temples and "
+        "Swords v1.1 games; --option rotate_first=yes evens it (23%)."
+    )
+    evened = _new_tns_game(capsys, "g2", "rotate_first=yes")
+    assert "Seat order matters" not in evened
+
+
+def test_game_new_says_nothing_of_seat_order_for_a_ruleset_without_an_edge(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert "Seat order matters" not in _new_game(capsys)
 
 
 def test_check_prints_the_reply_and_changes_nothing(

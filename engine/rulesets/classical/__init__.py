@@ -8,7 +8,7 @@ from engine.kit import GameRuleset, Parts
 from engine.ruleset import State
 from engine.rulesets.classical import bot, edits, examples, orders, pictures, render, setup, turn
 from engine.rulesets.classical.model import GameState
-from engine.rulesets.classical.rules import OPTIONS
+from engine.rulesets.classical.rules import FIRST_SEAT_EDGE, OPTIONS
 
 
 class Classical(GameRuleset[GameState]):
@@ -18,6 +18,7 @@ class Classical(GameRuleset[GameState]):
     min_seats = 2
     max_seats = 12  # one civilization each from the twelve of the text
     options = OPTIONS
+    first_seat_edge = FIRST_SEAT_EDGE
     bench_options: ClassVar[dict[str, Any]] = {"victory_points": 10000}  # past turn 30
     model = GameState
     parts = Parts(

@@ -7,8 +7,8 @@ lists every decision.
 
 from __future__ import annotations
 
-from engine.ruleset import OptionSpec
-from engine.turns import MODE_OPTION, turn_limit_option
+from engine.ruleset import OptionSpec, SeatEdge
+from engine.turns import MODE_OPTION, ROTATE_FIRST_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": '"The first player to accumulate 100+ Victory Points is the winner."',
@@ -91,12 +91,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "first'); random: an order drawn at setup",
         choices=("seats", "random"),
     ),
-    OptionSpec(
-        "rotate_first",
-        False,
-        "pass the first turn of the round to the next seat every round (no: the same seat "
-        "plays first every round, as the text)",
-    ),
+    ROTATE_FIRST_OPTION,
     OptionSpec(
         "victory_points", 100, "VP that win the game (the text: 100)", minimum=1, maximum=10000
     ),
@@ -151,3 +146,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     turn_limit_option("the most VP"),
 )
+
+# `pbem balance --ruleset classical --games 1000 --seats 4`, without and with rotate_first = yes
+# (docs/rules, Balance): the seat that plays first wins this share of the games.
+FIRST_SEAT_EDGE = SeatEdge(0.402, 4, "rotate_first", "yes", evened=0.219)

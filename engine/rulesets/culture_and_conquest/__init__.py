@@ -25,7 +25,7 @@ from engine.rulesets.culture_and_conquest.model import (
     GameState,
     Seat,
 )
-from engine.rulesets.culture_and_conquest.rules import OPTIONS
+from engine.rulesets.culture_and_conquest.rules import FIRST_SEAT_EDGE, OPTIONS
 from engine.rulesets.culture_and_conquest.turn import play_turn
 
 START_POPULATION = 10
@@ -38,6 +38,7 @@ class CultureAndConquest(GameRuleset[GameState]):
     min_seats = 2
     max_seats = 12  # one culture each from the twelve of the Culture Table
     options = OPTIONS
+    first_seat_edge = FIRST_SEAT_EDGE
     model = GameState
     parts = Parts(
         parse=orders.parse,

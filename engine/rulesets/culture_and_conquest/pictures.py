@@ -20,7 +20,9 @@ def map_view(state: GameState, seat: str) -> MapView | None:
         height=land.height,
         places=tuple(_place(state, land, name) for name in land.spaces()),
         terrains=("land", "sea"),
-        seats=tuple((s.name, s.letter) for s in state.seats),
+        # By letter, not in the order of play: option rotate_first moves that every round,
+        # and a seat's colour must not move with it.
+        seats=tuple((s.name, s.letter) for s in sorted(state.seats, key=lambda s: s.letter)),
         reader=seat,
         marks=MARKS,
     )

@@ -51,10 +51,19 @@ def _project(project: Project) -> str:
     return f"{project.name} in {project.city} {project.labor}/{labor}"
 
 
+def _when(state: GameState) -> str:
+    """Which position the tableau shows. The report of a turn is written once the turn is
+    played, when the clock already names the next turn: a bare "round 2, turn 2" under the
+    report of turn 1 read as the turn just played."""
+    if state.winners:
+        return f"the final position, after turn {state.step - 1}"
+    return f"the position for turn {state.step} (round {state.round})"
+
+
 def render_map(state: GameState, seat: str) -> str:
     """The tableau: a block of public holdings for every culture, in turn order; in the map
     version after the map of the territories."""
-    title = f"Culture & Conquest - round {state.round}, turn {state.step}"
+    title = f"Culture & Conquest - {_when(state)}"
     rule = "=" * WIDTH
     lines = [title, rule]
     if state.land is not None:

@@ -7,8 +7,8 @@ Where the project completes or decides something the text leaves open, the claus
 
 from __future__ import annotations
 
-from engine.ruleset import OptionSpec
-from engine.turns import MODE_OPTION, turn_limit_option
+from engine.ruleset import OptionSpec, SeatEdge
+from engine.turns import MODE_OPTION, ROTATE_FIRST_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": 'Victory Conditions: "Be the first to build 3+ Wonders and learn 15+ Advances. '
@@ -72,6 +72,7 @@ RULES: dict[str, str] = {
 
 OPTIONS: tuple[OptionSpec, ...] = (
     MODE_OPTION,
+    ROTATE_FIRST_OPTION,
     OptionSpec(
         "starting_gold",
         0,
@@ -100,3 +101,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     turn_limit_option("the most Wonders built then the most Advances"),
 )
+
+# `pbem balance --ruleset cnc --games 1000 --seats 4`, without and with rotate_first = yes
+# (docs/rules, Balance): the seat that plays first wins this share of the games.
+FIRST_SEAT_EDGE = SeatEdge(0.338, 4, "rotate_first", "yes", evened=0.240)

@@ -9,7 +9,7 @@ from engine.kit import GameRuleset, Parts
 from engine.rulesets.temples_and_swords import bot, edits, examples, orders, pictures, render
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
-from engine.rulesets.temples_and_swords.rules import OPTIONS
+from engine.rulesets.temples_and_swords.rules import FIRST_SEAT_EDGE, OPTIONS
 from engine.rulesets.temples_and_swords.turn import play_turn
 
 
@@ -20,6 +20,7 @@ class TemplesAndSwords(GameRuleset[GameState]):
     min_seats = 2
     max_seats = 8
     options = OPTIONS
+    first_seat_edge = FIRST_SEAT_EDGE
     model = GameState
     bench_options: ClassVar[dict[str, Any]] = {"victory_points": 100}  # past turn 30
     parts = Parts(

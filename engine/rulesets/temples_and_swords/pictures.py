@@ -26,7 +26,9 @@ def map_view(state: GameState, seat: str) -> MapView:
         height=state.terrain.height,
         places=places,
         terrains=tuple(TERRAINS.values()),
-        seats=tuple((s.name, s.letter) for s in state.seats),
+        # By letter, not in the order of play: option rotate_first moves that every round,
+        # and a seat's colour must not move with it.
+        seats=tuple((s.name, s.letter) for s in sorted(state.seats, key=lambda s: s.letter)),
         reader=seat,
         marks=MARKS,
         sea=(),

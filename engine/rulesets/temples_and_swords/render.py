@@ -121,7 +121,25 @@ def _hex_line(state: GameState, seat: str, name: str) -> str:
         )
     if here.disease:
         text += f"; disease for {plural(here.disease, 'more turn', 'more turns')}"
+    if not here.pop:  # a flood or a quake can empty a hex that keeps its city or road
+        text += "; " + _nobody_lives_here(here.has("city"), name)
     return text
+
+
+def _nobody_lives_here(city: bool, name: str) -> str:
+    """What a hex of yours with population 0 still does: a player cannot guess it from the 0
+    (growth needs people; the projects, not the people, give the VP, gold and tech rolls)."""
+    refill = (
+        f"it cannot grow: only a migrant from a hex of yours next to it "
+        f"(MIGRATE <from> {name}) brings people back"
+    )
+    if not city:
+        return f"nobody lives here: it stays yours for what is built or begun here, but {refill}"
+    return (
+        "nobody lives here: the city stays yours and still gives its VP, its gold and its tech "
+        "rolls, but no tax and no laborers (slaves may work here); "
+        f"{refill}; an enemy army of any size that wins here can take it"
+    )
 
 
 def _army_line(state: GameState, seat: str, name: str) -> str:

@@ -6,8 +6,8 @@ Where the project completes or decides something the text leaves open, the claus
 
 from __future__ import annotations
 
-from engine.ruleset import OptionSpec
-from engine.turns import MODE_OPTION, turn_limit_option
+from engine.ruleset import OptionSpec, SeatEdge
+from engine.turns import MODE_OPTION, ROTATE_FIRST_OPTION, turn_limit_option
 
 RULES: dict[str, str] = {
     "victory": 'Victory: "a player has 20 victory points (VP) or has destroyed or captured all '
@@ -82,6 +82,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         maximum=100,
     ),
     MODE_OPTION,
+    ROTATE_FIRST_OPTION,
     OptionSpec(
         "library_effect",
         "roll",
@@ -137,3 +138,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     turn_limit_option("the most VP"),
 )
+
+# `pbem balance --ruleset tns --games 1000 --seats 4`, without and with rotate_first = yes
+# (docs/rules, Balance): the seat that plays first wins this share of the games.
+FIRST_SEAT_EDGE = SeatEdge(0.395, 4, "rotate_first", "yes", evened=0.234)

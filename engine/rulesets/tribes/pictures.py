@@ -7,7 +7,7 @@ from engine.mapdata import HEX, MapView, Place, Standings, Troops
 from engine.rulesets.tribes.model import BUILDINGS, SEA, SITES, GameState
 from engine.rulesets.tribes.render import BUILDING_LETTERS, by_letter
 
-TERRAINS = {".": "land", **SITES, SEA: "sea"}
+TERRAINS = {".": "land", **SITES, "g": "game", SEA: "sea"}  # "game", as the text map says
 
 
 def map_view(state: GameState, seat: str) -> MapView:

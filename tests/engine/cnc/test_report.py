@@ -97,3 +97,22 @@ def test_refused_edits_say_why(path: str, value: str, message: str) -> None:
     with pytest.raises(EditError, match=message):
         RULESET.edit(state, path, value)
     assert RULESET.edit_paths()
+
+
+def test_the_tableau_heading_names_the_position_it_shows() -> None:
+    """Issue 35: the report of turn 1 headed its tableau "round 2, turn 2" (the state after
+    the turn is played names the next turn). The heading says it is the position for the next
+    turn, and once the game is over the final position after the last turn played."""
+    start = RULESET.new_game(SEATS, {}, 4)
+    assert RULESET.render_map(start, "ann").startswith(
+        "Culture & Conquest - the position for turn 1 (round 1)\n"
+    )
+    after_one = GAME[0].resolution.state
+    assert (after_one["step"], after_one["round"]) == (2, 2)
+    assert RULESET.render_map(after_one, "ann").startswith(
+        "Culture & Conquest - the position for turn 2 (round 2)\n"
+    )
+    over = after_one | {"winners": ["ann"], "end_reason": "a test"}
+    assert RULESET.render_map(over, "ann").startswith(
+        "Culture & Conquest - the final position, after turn 1\n"
+    )

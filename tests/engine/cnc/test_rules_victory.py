@@ -132,3 +132,43 @@ def test_the_first_to_get_there_wins_even_in_another_seats_turn() -> None:
     assert resolution.outcome.reason == "cat has built 3 Wonders and learned 15 Advances"
     assert [e.phase for e in resolution.events if e.seat == "ann"][-1] == "8 Trade"
     assert not [e for e in resolution.events if e.seat == "bob" and e.code != "offer"]
+
+
+def test_turn_order_stays_as_rolled_by_default() -> None:
+    """Set Up: "Determine Turn Order by rolling high." The order rolled is kept every round."""
+    state = make_state(pops={"ann": {"agriculture": 5}, "bob": {"agriculture": 5}})
+    after, _ = play(state)
+    assert [s.name for s in after.seats] == ["ann", "bob"]
+
+
+def test_option_rotate_first_the_first_culture_plays_last_from_the_next_round() -> None:
+    """Project option rotate_first (issue 35: the first seat won 34% of four-seat bot games):
+    the culture that played first plays last from the next round on."""
+    state = make_state(
+        seats=("ann", "bob", "cat"),
+        pops={name: {"agriculture": 5} for name in ("ann", "bob", "cat")},
+        options={"rotate_first": True},
+    )
+    after, resolution = play(state)
+    assert [s.name for s in after.seats] == ["bob", "cat", "ann"]
+    assert [e.text for e in resolution.events if e.code == "turn_order"] == [
+        "bob plays first in the next round."
+    ]
+    after, resolution = play(after)
+    assert [e.seat for e in resolution.events if e.code == "increase"] == ["bob", "cat", "ann"]
+    assert [s.name for s in after.seats] == ["cat", "ann", "bob"]
+    assert [s.letter for s in after.seats] == ["C", "A", "B"]
+
+
+def test_option_rotate_first_in_sequential_mode_after_the_round() -> None:
+    """Project option rotate_first with mode = sequential: the order moves once a round, when
+    every culture has had its turn; the new first culture is asked next."""
+    state = make_state(
+        pops={"ann": {"agriculture": 5}, "bob": {"agriculture": 5}},
+        options={"mode": "sequential", "rotate_first": True},
+    )
+    after, _ = play(state)
+    assert [s.name for s in after.seats] == ["ann", "bob"]
+    after, _ = play(after)
+    assert [s.name for s in after.seats] == ["bob", "ann"]
+    assert RULESET.seats_to_order(after.to_json()) == ["bob"]

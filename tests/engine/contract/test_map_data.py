@@ -4,6 +4,7 @@ only the game's seats and terrains, and every seat has the same measures."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -72,3 +73,37 @@ def test_a_seats_record_is_its_own(ruleset: Ruleset, options: dict[str, Any]) ->
     state = _state(ruleset, options, 4)
     for seat in NAMES[:4]:
         assert ruleset.seat_record(state, seat)["name"] == seat
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), MAPPED, ids=case_id)
+def test_the_pictures_legend_names_each_terrain_as_the_text_map_does(
+    ruleset: Ruleset, options: dict[str, Any], seats: int
+) -> None:
+    """Issue 35: the Tribes picture's legend said "food" where the text map says "g game"; a
+    player reading both must meet one word for one ground."""
+    state = _state(ruleset, options, seats)
+    view = ruleset.map_view(state, NAMES[1])
+    assert view is not None
+    words = set(re.findall(r"[a-z]+", ruleset.render_map(state, NAMES[1])))
+    assert [terrain for terrain in view.terrains if terrain not in words] == []
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), MAPPED, ids=case_id)
+def test_a_seat_keeps_its_place_in_the_pictures_legend_when_the_order_of_play_moves(
+    ruleset: Ruleset, options: dict[str, Any], seats: int
+) -> None:
+    """A seat's colour in the map picture follows its place in `seats`: with option
+    rotate_first (Tribes: always) the order of play moves every round, and the colours must
+    not move with it."""
+    rotating = options | ({"rotate_first": True} if _offers(ruleset, "rotate_first") else {})
+    turns = played(ruleset, rotating, 5, seats=seats, max_turns=8)
+    legends = set()
+    for turn in turns:
+        view = ruleset.map_view(turn.resolution.state, "")
+        assert view is not None
+        legends.add(view.seats)
+    assert len(legends) == 1
+
+
+def _offers(ruleset: Ruleset, option: str) -> bool:
+    return any(spec.name == option for spec in ruleset.options)

@@ -6,6 +6,7 @@ import pytest
 
 from engine.rulesets.temples_and_swords import nature, war
 from engine.rulesets.temples_and_swords.model import GameState
+from engine.rulesets.temples_and_swords.render import holdings
 
 from .support import codes, make_state, patch_dice, play, scripted_turn, texts
 
@@ -219,3 +220,18 @@ def test_warbands_rolled_in_one_turn_attack_in_the_next(monkeypatch: pytest.Monk
     assert "The warband is destroyed; ann lost 1 unit." in warband.text
     assert after.seat("ann").warband == 0
     assert after.units("A1", "ann").soldier == 1
+
+
+def test_a_city_a_flood_leaves_at_population_0_is_explained_in_the_holdings() -> None:
+    """Disaster chart: "1 Flood: 1 Random Grasslands hex loses 1d6 populations"; Growth
+    Phase: "If any hex has at least as many harvest points than populations, that hex gains
+    one population" (none with no people); Victory: "one victory point for each city"; Tax:
+    "Each hex containing city - 1 gold". The report says what the empty city still does."""
+    state = make_state(["gg", "gg"], hexes={"A1": ("ann", 3, ["city"])})
+    assert strike(state, [1, 1, 1, 6]) == ["disaster", "population_lost"]
+    assert state.hexes["A1"].owner == "ann"
+    text = " ".join(holdings(state, "ann").split())
+    assert "A1 grassland: population 0 (0 laborers); city; nobody lives here:" in text
+    assert "still gives its VP, its gold and its tech rolls, but no tax" in text
+    assert "it cannot grow: only a migrant from a hex of yours next to it" in text
+    assert "(MIGRATE <from> A1)" in text

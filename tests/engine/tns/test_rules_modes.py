@@ -188,3 +188,40 @@ def test_a_seat_without_orders_still_plays_its_turn(monkeypatch: pytest.MonkeyPa
     upkeep, tax = 2, (2 + 2) // 2 + 1 + 1  # 1 laborer and 1 swordsman; basic 2 + 2, 2 cities
     assert after.seat("bob").gold == 5 - upkeep + tax
     assert "bob" not in resolution.results
+
+
+def test_the_order_of_play_stays_as_rolled_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Order of play: "High roll starts, then play goes clockwise." The same seat starts every
+    round."""
+    patch_dice(monkeypatch)
+    after, _ = play(position())
+    assert [s.name for s in after.seats] == ["ann", "bob"]
+
+
+def test_option_rotate_first_the_first_seat_plays_last_from_the_next_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Project option rotate_first (issue 35: the first seat won 39% of four-seat bot games):
+    the seat that played first plays last from the next round on."""
+    patch_dice(monkeypatch)
+    after, resolution = play(position(rotate_first=True))
+    assert [s.name for s in after.seats] == ["bob", "ann"]
+    assert [e.text for e in resolution.events if e.code == "turn_order"] == [
+        "bob plays first in the next round."
+    ]
+    assert RULESET.seats_to_order(after.to_json()) == ["bob", "ann"]
+    after, resolution = play(after)
+    assert [e.seat for e in resolution.events if e.code == "growth"] == ["bob", "ann"]
+    assert [s.name for s in after.seats] == ["ann", "bob"]
+
+
+def test_option_rotate_first_in_sequential_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Project option rotate_first with mode = sequential: the order moves when the round is
+    complete, and the new first seat is asked next."""
+    patch_dice(monkeypatch)
+    after, _ = play(position(mode="sequential", rotate_first=True))
+    assert [s.name for s in after.seats] == ["ann", "bob"]
+    after, _ = play(after)
+    assert [s.name for s in after.seats] == ["bob", "ann"]
+    assert (after.round, after.active) == (2, 0)
+    assert RULESET.seats_to_order(after.to_json()) == ["bob"]
