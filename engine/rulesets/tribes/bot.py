@@ -20,7 +20,7 @@ from engine.rulesets.tribes.legality import (
     refuse_upgrade,
 )
 from engine.rulesets.tribes.model import SEA, SITES, GameState, Seat
-from engine.rulesets.tribes.upkeep import MAGIC_A_SHRINE, SUPPORT, WORKERS_A_HEX
+from engine.rulesets.tribes.upkeep import SUPPORT, WORKERS_A_HEX
 
 # What the bot builds, roughly in this order; a few at random lift one out of turn.
 WISHES = (
@@ -198,7 +198,7 @@ def _bribe(plan: _Plan) -> None:
             for n in _around(state, name)
         ):
             continue
-        cost = bribe_price(me, other) * here.units.total()
+        cost = bribe_price(state, me, other) * here.units.total()
         if cost <= plan.money - 3:
             plan.money -= cost
             plan.lines.append(f"BRIBE {name}")
@@ -292,12 +292,10 @@ def _convert(plan: _Plan) -> None:
     """Recruit at a barracks while there is room under the barracks' support."""
     state, seat = plan.state, plan.seat
     military = sum(state.units(n, seat).military() for n in state.held(seat))
-    magic = sum(state.units(n, seat).magic for n in state.held(seat))
     room = SUPPORT * state.owned_buildings(seat, "barracks") - military
     people = sum(state.units(n, seat).population for n in state.held(seat))
     if people < 5 or (military >= people and not _threatened(plan)):
         return  # the people are the tribe's wealth: recruit from a surplus, or in danger
-    magic_room = MAGIC_A_SHRINE * state.owned_buildings(seat, "shrine") - magic
     for name in state.held(seat):
         if plan.money <= 0 or room <= 0:
             return
@@ -306,8 +304,7 @@ def _convert(plan: _Plan) -> None:
         count = min(3, plan.money)
         if count < 3 and military > 2:
             return
-        kinds = _recruits(plan, count, magic_room)
-        magic_room -= kinds.count("magic")
+        kinds = _recruits(plan, count)
         parts = [
             f"{kinds.count(k)} {k.upper()}" for k in ("melee", "ranged", "magic") if k in kinds
         ]
@@ -329,14 +326,15 @@ def _threatened(plan: _Plan) -> bool:
     )
 
 
-def _recruits(plan: _Plan, count: int, magic_room: int) -> list[str]:
-    """A magic unit where a Shrine keeps one, then melee and ranged after the upgrades."""
+def _recruits(plan: _Plan, count: int) -> list[str]:
+    """Ranged and melee after the upgrades, at least one melee for the front; in a full
+    recruit of three one magic unit too, while the mage bonus makes it the best roll of a
+    combined attack."""
     card = plan.state.seat(plan.seat)
-    kinds = ["magic"] * max(0, min(count, magic_room, 1))
-    ranged_share = 2 if card.ranged > card.melee + card.beasts else 1
-    while len(kinds) < count:
-        kinds.append("ranged" if len(kinds) < ranged_share else "melee")
-    return kinds
+    magic = count == 3 and int(plan.state.options["mage_bonus"]) > 0
+    share = 2 if card.ranged > card.melee + card.beasts else 1
+    kinds = ["magic"] * magic + ["ranged"] * min(share, count - 1 - magic)
+    return kinds + ["melee"] * (count - len(kinds))
 
 
 def _road_march(plan: _Plan, name: str) -> str:

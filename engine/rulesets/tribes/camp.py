@@ -44,7 +44,7 @@ def _bribe(turn: SeatTurn, order: Bribe) -> None:
         return
     here = state.place(order.target)
     victim = state.seat(here.owner)
-    price = bribe_price(turn.seat, victim)
+    price = bribe_price(state, turn.seat, victim)
     count = here.units.total()
     turn.seat.money -= price * count
     here.owner = seat

@@ -46,10 +46,14 @@ def upgrade_cost(seat: Seat, track: str) -> int:
     return seat.level(track) + 1
 
 
-def bribe_price(briber: Seat, target: Seat) -> int:
+def bribe_price(state: GameState, briber: Seat, target: Seat) -> int:
     """Money a unit: 5 at equal fame, one less for each fame point above the target and each
-    hunger chip on its card; never below 1 (completion: the text does not go that far)."""
-    return max(1, BRIBE_BASE - (briber.fame - target.fame) - target.hunger)
+    hunger chip on its card. The text's count reaches 0, a free unit; below that it stays 0
+    (completion: the text's money only goes from the briber), or at option bribe_floor."""
+    count = BRIBE_BASE - (briber.fame - target.fame) - target.hunger
+    # A game stored before the option existed was made with a least price of 1 and keeps it.
+    floor = int(state.options.get("bribe_floor", 1))
+    return max(count, 0, floor)
 
 
 def refuse_path(state: GameState, seat: str, path: Sequence[str], kind: str) -> Refusal | None:
@@ -108,7 +112,7 @@ def refuse_bribe(state: GameState, seat: str, target: str, money: int) -> Refusa
         return Refusal(
             f"{owner} has more fame ({other.fame}) than you ({briber.fame})", "bribe_cost"
         )
-    cost = bribe_price(briber, other) * state.peek(target).units.total()
+    cost = bribe_price(state, briber, other) * state.peek(target).units.total()
     if cost > money:
         return Refusal(f"bribing {target} costs {cost} money; you have {money}", "bribe_cost")
     return None

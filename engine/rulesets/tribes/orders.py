@@ -1,17 +1,19 @@
 """The orders of Tribes and the parser that reads them from a seat's order lines.
 
-Every line is read on its own (engine.order_lines): a line that cannot be read is a syntax
-problem with an example, one that reads but breaks a rule is illegal and cites the rule.
+Every line is read on its own (engine.order_lines.read_orders, as in every ruleset): a line
+that cannot be read is a syntax problem with an example, one that reads but breaks a rule is
+illegal and cites the rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from engine.hexgrid import hex_name as format_hex
 from engine.hexgrid import parse_hex_name
-from engine.order_lines import OrderBase, read_order_lines
+from engine.order_lines import OrderBase, OrderLine, read_orders
 from engine.problems import illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.tribes.legality import (
@@ -151,14 +153,14 @@ class _Context:
 
 
 def parse(state: GameState, seat: str, text: str) -> ParsedOrders:
+    """The shared reader names each line's order (a typo is answered with the example of the
+    order it guesses) and `_read_line` reads the rest."""
     context = _Context(state, seat, money=state.seat(seat).money)
-    return read_order_lines(text, lambda line_no, line: _read_line(line_no, line, context))
+    return read_orders(text, KEYWORDS, EXAMPLES, partial(_read_line, context=context), TOPICS)
 
 
-def _read_line(line_no: int, line: str, context: _Context) -> Order:
-    words = line.split()
-    keyword = match_word(words[0], KEYWORDS, "order", EXAMPLES["MOVE"])
-    return PARSERS[keyword](Order(line_no, line), words[1:], context)
+def _read_line(line: OrderLine, context: _Context) -> Order:
+    return PARSERS[line.keyword](Order(line.line_no, line.text), line.words, context)
 
 
 def _refused(refusal: Refusal | None) -> None:
@@ -253,7 +255,8 @@ def _bribe(base: Order, words: list[str], context: _Context) -> Bribe:
     state = context.state
     _refused(refuse_bribe(state, context.seat, target, context.money))
     owner = state.seat(state.peek(target).owner)
-    context.money -= bribe_price(state.seat(context.seat), owner) * state.peek(target).units.total()
+    price = bribe_price(state, state.seat(context.seat), owner)
+    context.money -= price * state.peek(target).units.total()
     return Bribe(base.line_no, base.text, target)
 
 
@@ -369,5 +372,7 @@ KEYWORDS = spellings_of(
         "GROW": (),
     }
 )
+# A line starting with a building's name ("FARM D3") is told to try BUILD.
+TOPICS = dict.fromkeys(WORKS, "BUILD")
 assert set(KEYWORDS.values()) == set(PARSERS)
 assert set(UNITS.values()) == set(UNIT_KINDS)

@@ -147,7 +147,8 @@ def _bribe_prices(state: GameState, seat: str) -> str:
     for other in state.seats:
         if other.name == seat or not other.alive:
             continue
-        price = "none (more fame)" if other.fame > card.fame else str(bribe_price(card, other))
+        more_fame = other.fame > card.fame
+        price = "none (more fame)" if more_fame else str(bribe_price(state, card, other))
         prices.append(f"{other.name} {price}")
     return "money a unit: " + ", ".join(prices)
 

@@ -25,15 +25,15 @@ RULES: dict[str, str] = {
     "combine": '"the attacker may combine any of these attack rolls ... The final attack '
     "strength ... will be the highest attack roll of the units attacking together, plus one "
     'for every unit that joined the attack."',
-    "mage": 'The example: "The attack roll is then 4 + 3 (for the mage bonus)" (option '
-    "mage_bonus; a tribe keeps 2 magic units a Shrine: completion)",
+    "mage": 'The example: "The attack roll is then 4 + 3 (for the mage bonus)" (option mage_bonus)',
     "bribe_phase": 'Bribing: "Bribing is done in phase three. A player must have a unit '
     'adjacent to the hex that will be bribed."',
     "bribe_all": 'Bribing: "Each unit (military and population) must be bribed ... (The '
     "building doesn't count).\"",
     "bribe_cost": 'Bribing: "(You cannot bribe someone with more fame points). If the player '
     "is tied with you in fame, the cost is 5 money per unit. For every fame point above the "
-    'opponent ... the cost per unit is one less money." (never below 1: completion)',
+    'opponent ... the cost per unit is one less money." (0 at the least: completion; option '
+    "bribe_floor)",
     "bribe_hunger": 'Bribing: "If the player you wish to bribe has a hunger chip on their tribe '
     'card, then the cost to bribe per unit is one less money."',
     "bribe_ships": 'Bribing: "Only a ship adjeacent to another ship may bribe a ship. Ships '
@@ -41,8 +41,8 @@ RULES: dict[str, str] = {
     "bribed_pop": 'Bribing: "Bribed population units may not do work that turn ... However, '
     'bribed population units also do not need to be fed on the turn they were bribed."',
     "barracks": 'Barracks: "Barracks cost one stone or wood plus one work to build. For each '
-    "barracks a player owns, he may support 6 military units ... The building is built in "
-    'phase 3."',
+    "barracks a player owns, he may support 6 military units. Specifically up to six melees, "
+    'ranged, or magic units. The building is built in phase 3."',
     "support": 'Barracks: "In phase 4, a player is required to remove military units until he '
     'has not exceeded his maximum allowed by his barracks."',
     "owned": 'Barracks: "A building is only legally owned by a player if the player has either '
@@ -97,6 +97,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "defence of ranged units in a Fortress: 'minus' reads the text's 'Ranged Fortress "
         "(+1)' as -1 like every other defensive entry; 'plus' takes +1 as printed",
         choices=("minus", "plus"),
+    ),
+    OptionSpec(
+        "bribe_floor",
+        0,
+        "least bribe price a unit: 0 follows the text ('For every fame point above the "
+        "opponent ... the cost per unit is one less money': five points above, 5 minus 5, "
+        "a unit is free); 1 or more keeps a bribe from ever being free",
+        minimum=0,
+        maximum=5,
     ),
     OptionSpec(
         "fame_to_win",

@@ -15,7 +15,6 @@ WORKERS_A_HEX = 3  # population units that can work one hex (completion)
 PLAIN_FOOD = 2  # food a worker gathers on land without a site
 GAME_FOOD = 3  # on a game site
 SUPPORT = 6  # "For each barracks a player owns, he may support 6 military units."
-MAGIC_A_SHRINE = 2  # completion: a tribe keeps 2 magic units for each Shrine it owns
 GROWTH_FOOD = 3  # food for one new population unit
 GROWTH_MOST = 2  # new population units a turn at most
 REMOVE_FIRST = ("ranged", "magic", "melee")  # unsupported military leave in this order
@@ -105,17 +104,16 @@ def _feed(turn: SeatTurn) -> None:
 
 def _support(turn: SeatTurn) -> None:
     """ "In phase 4, a player is required to remove military units until he has not exceeded
-    his maximum allowed by his barracks." Magic beyond the Shrines' keep goes first."""
+    his maximum allowed by his barracks." The barracks' places are "up to six melees, ranged,
+    or magic units": a magic unit takes a place like the others and needs nothing more."""
     state, seat = turn.state, turn.name
-    magic_room = MAGIC_A_SHRINE * state.owned_buildings(seat, "shrine")
-    gone = _remove(state, seat, ("magic",), _count(state, seat, ("magic",)) - magic_room)
-    room = SUPPORT * state.owned_buildings(seat, "barracks")
-    gone += _remove(state, seat, REMOVE_FIRST, _count(state, seat, MILITARY) - room)
+    barracks = state.owned_buildings(seat, "barracks")
+    gone = _remove(state, seat, REMOVE_FIRST, _count(state, seat, MILITARY) - SUPPORT * barracks)
     if gone:
         turn.event(
             "unsupported",
-            f"Support: {gone} military units beyond what {room // SUPPORT} barracks "
-            f"and {magic_room // MAGIC_A_SHRINE} shrines support leave play.",
+            f"Support: {gone} military units beyond what "
+            f"{plural(barracks, 'barracks', 'barracks')} support leave play.",
         )
 
 

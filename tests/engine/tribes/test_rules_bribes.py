@@ -39,7 +39,7 @@ def test_five_money_a_unit_at_equal_fame() -> None:
     state = game()
     ann, bob = state.seat("ann"), state.seat("bob")
     bob.fame = ann.fame
-    assert bribe_price(ann, bob) == 5
+    assert bribe_price(state, ann, bob) == 5
 
 
 def test_one_less_for_every_fame_point_above() -> None:
@@ -48,8 +48,8 @@ def test_one_less_for_every_fame_point_above() -> None:
     state = game()
     ann, bob = state.seat("ann"), state.seat("bob")
     ann.fame, bob.fame = 4, 1
-    assert bribe_price(ann, bob) == 2
-    assert 4 * bribe_price(ann, bob) == 8
+    assert bribe_price(state, ann, bob) == 2
+    assert 4 * bribe_price(state, ann, bob) == 8
 
 
 def test_nobody_bribes_a_tribe_with_more_fame() -> None:
@@ -68,17 +68,48 @@ def test_each_hunger_chip_takes_a_money_off() -> None:
     ann, bob = state.seat("ann"), state.seat("bob")
     bob.fame = ann.fame
     bob.hunger = 1
-    assert bribe_price(ann, bob) == 4
+    assert bribe_price(state, ann, bob) == 4
     bob.hunger = 2
-    assert bribe_price(ann, bob) == 3
+    assert bribe_price(state, ann, bob) == 3
 
 
-def test_the_price_never_falls_below_one() -> None:
-    """Completion: the text does not go below one; a bribe always costs 1 money a unit."""
+def test_five_fame_points_above_make_a_bribe_free() -> None:
+    """ "If the player is tied with you in fame, the cost is 5 money per unit. For every fame
+    point above the opponent you wish to bribe, the cost per unit is one less money." Five
+    points above: 5 minus 5, nothing a unit; further down the price stays at nothing."""
+    state = game()
+    ann, bob = state.seat("ann"), state.seat("bob")
+    ann.fame, bob.fame = 6, 1
+    assert bribe_price(state, ann, bob) == 0
+    ann.fame, bob.hunger = 9, 3  # 5 - 8 - 3: no money comes back to the briber
+    assert bribe_price(state, ann, bob) == 0
+
+
+def test_a_free_bribe_needs_no_money() -> None:
+    """ "To bribe, a player spends money from his money supply on his tribe card for each unit.
+    ... For every fame point above the opponent you wish to bribe, the cost per unit is one less
+    money." At 5 points above, a tribe with an empty money supply bribes for nothing."""
+    state = game()
+    state.seat("ann").fame, state.seat("bob").fame = 6, 1
+    state.seat("ann").money = 0
+    rec = run(state, {"ann": "BRIBE C4"})
+    bribe = next(e for e in rec.events if e.code == "bribe")
+    assert "for 2 x 0 = 0 money" in bribe.text
+    assert state.places["C4"].owner == "ann"
+
+
+def test_option_bribe_floor_keeps_a_least_price() -> None:
+    """Option bribe_floor: the text's price reaches 0 (the default, 0); a table may agree on a
+    least price a unit instead (1: a bribe is never free)."""
     state = game()
     ann, bob = state.seat("ann"), state.seat("bob")
     ann.fame, bob.fame, bob.hunger = 9, 0, 3
-    assert bribe_price(ann, bob) == 1
+    state.options["bribe_floor"] = 1
+    assert bribe_price(state, ann, bob) == 1
+    bob.fame = 7  # 5 - 2 - 3 = 0, lifted to the floor; a price above it is untouched
+    assert bribe_price(state, ann, bob) == 1
+    bob.hunger = 0
+    assert bribe_price(state, ann, bob) == 3
 
 
 def test_bribed_military_beyond_the_barracks_are_removed_in_phase_four() -> None:
@@ -129,7 +160,7 @@ def test_bribed_population_neither_works_nor_eats_that_turn() -> None:
     bribed." """
     state = game()
     put(state, "C4", "bob", population=3)
-    state.seat("ann").fame, state.seat("ann").money = 6, 20
+    state.seat("ann").fame, state.seat("ann").money = 5, 20  # 1 money a unit
     food = state.seat("ann").food
     rec = run(state, {"ann": "BRIBE C4"})
     assert notes(rec, "ann") == ["done: 3 units for 3 money"]

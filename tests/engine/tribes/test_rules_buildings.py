@@ -3,6 +3,8 @@ buildings and upgrades the project added (completions)."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.rulesets.tribes.upkeep import yields
 from tests.engine.tribes.support import codes, game, notes, put, read, run
 
@@ -42,6 +44,22 @@ def test_each_barracks_supports_six_military_removed_in_phase_four() -> None:
     put(state, "D3", "ann", ("barracks",), population=1, melee=5)
     run(state, {})
     assert state.places["C3"].units.melee + state.places["D3"].units.melee == 12
+
+
+@pytest.mark.parametrize("mage_bonus", [3, 0])
+def test_a_barracks_supports_magic_units_too(mage_bonus: int) -> None:
+    """ "For each barracks a player owns, he may support 6 military units. Specifically up to
+    six melees, ranged, or magic units." A place in a barracks keeps a magic unit as well as a
+    melee or a ranged one; no Shrine is needed, whatever the mage bonus."""
+    state = game()
+    state.options["mage_bonus"] = mage_bonus
+    put(state, "C3", "ann", ("barracks",), population=3, melee=2, ranged=1, magic=3)
+    rec = run(state, {})
+    assert "unsupported" not in codes(rec, "ann")
+    assert state.places["C3"].units.magic == 3
+    put(state, "C3", "ann", ("barracks",), population=3, magic=8)
+    run(state, {})
+    assert state.places["C3"].units.magic == 6  # the barracks' six, and no more
 
 
 def test_a_building_is_owned_only_with_a_unit_in_its_hex() -> None:

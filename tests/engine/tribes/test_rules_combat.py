@@ -168,7 +168,7 @@ def test_an_attack_that_clears_a_hex_takes_it_and_wins_fame() -> None:
     """Completion: phase 2; the winner moves in, wins 1 fame, the loser loses 1."""
     state = game()
     put(state, "C4", "bob", population=1)
-    put(state, "C3", "ann", ("barracks", "shrine"), population=1, magic=2)
+    put(state, "C3", "ann", ("barracks",), population=1, magic=2)
     before = state.seat("ann").fame, state.seat("bob").fame
     rec = run(state, {"ann": "ATTACK C4 FROM C3 COMBINE ALL"})
     assert "battle" in codes(rec, "ann")
