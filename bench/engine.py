@@ -6,6 +6,9 @@ For each ruleset:
    resolved again and again from the same state and orders). Target: under 5 ms.
 2. Time to play N complete 4-seat bot games (bots writing orders, the parser reading them, turns
    resolved), on one core. Target for 1,000 games of any ruleset: under 2 minutes.
+3. The time to check one seat's order mail (`parse_orders`, every line judged against the
+   position its phase will meet, engine.rehearsal) over the bot orders of the first 12 turns of
+   a 4-seat game, beside the parser alone on the position before the turn, and their ratio.
 
 Usage: python bench/engine.py [--games N] [--repeat N] [--ruleset ID ...]
 """
@@ -24,6 +27,7 @@ _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
 from engine import all_rulesets, get_ruleset  # noqa: E402
+from engine.kit import GameRuleset  # noqa: E402
 from engine.playthrough import bot_game  # noqa: E402
 
 SIX = ["ann", "bob", "cat", "dan", "eve", "fay"]
@@ -59,6 +63,29 @@ def complete_games(ruleset_id: str, games: int) -> tuple[float, int, int]:
     return time.perf_counter() - start, turns, finished
 
 
+def order_check(ruleset_id: str, repeat: int) -> tuple[float, float, int]:
+    """Mean ms a mail to judge orders where they take effect, and to read them alone."""
+    ruleset = get_ruleset(ruleset_id)
+    assert isinstance(ruleset, GameRuleset)
+    mails = [
+        (turn.state_before, seat, ruleset.bot_orders(turn.state_before, seat, number))
+        for number, turn in enumerate(bot_game(ruleset.id, FOUR, 5, max_turns=12))
+        for seat in ruleset.seats_to_order(turn.state_before)
+    ]
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for state, seat, text in mails:
+            ruleset.parse_orders(state, seat, text)
+    judged = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(repeat):
+        for state, seat, text in mails:
+            ruleset.parts.parse(ruleset.load(state), seat, text)
+    alone = time.perf_counter() - start
+    count = repeat * len(mails)
+    return judged / count * 1000, alone / count * 1000, len(mails)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -77,6 +104,12 @@ def main() -> None:
             f"({finished} ended by the rules, {turns} turns, "
             f"{elapsed / max(turns, 1) * 1000:.2f} ms a turn incl. bots and parsing)"
             " (target for 1,000 games < 120 s)"
+        )
+        judged, alone, mails = order_check(ruleset_id, max(1, args.repeat // 20))
+        print(
+            f"{ruleset_id}: check one order mail ({mails} bot mails, turns 1-12): "
+            f"{judged:.2f} ms judged where each order takes effect, {alone:.2f} ms read on "
+            f"the position before the turn ({judged / alone:.1f} times)"
         )
 
 

@@ -8,6 +8,7 @@ adds the positions, the parser and its own QUIET rolls.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -18,6 +19,8 @@ from engine.ruleset import Ruleset, State
 from engine.turns import SeatTurnBase
 
 T = TypeVar("T")
+# Set while play_turn checks the orders: scripted dice are for the resolution alone.
+_CHECKING: ContextVar[bool] = ContextVar("checking", default=False)
 AnySeatTurn = SeatTurnBase[Any, Any, Any]
 
 
@@ -108,10 +111,14 @@ def patch_turn_dice(
     script: dict[tuple[str, str], list[int]] | None = None,
 ) -> None:
     """Script the dice of whole turns: {(seat, purpose): values}; `quiet` rolls for ever for
-    a purpose the script leaves out, and any other unscripted roll is a test error."""
+    a purpose the script leaves out, and any other unscripted roll is a test error. The script
+    is for the turn's resolution: the order check's rehearsals (play_turn) roll real dice."""
     script = dict(script or {})
+    real = seat_turn.dice
 
     def dice(turn: AnySeatTurn, purpose: str) -> Any:
+        if _CHECKING.get():
+            return real(turn, purpose)
         values = script.get((turn.name, purpose), [])
         return QuietDice(values, f"{turn.name} {purpose}", quiet.get(purpose))
 
@@ -123,7 +130,11 @@ def play_turn(
 ) -> Resolution:
     """One full turn through the ruleset interface, from JSON; the orders must parse."""
     parsed: dict[str, ParsedOrders] = {}
-    for seat, text in (orders or {}).items():
-        parsed[seat] = ruleset.parse_orders(data, seat, text)
-        assert not parsed[seat].problems, [p.describe() for p in parsed[seat].problems]
+    checking = _CHECKING.set(True)
+    try:
+        for seat, text in (orders or {}).items():
+            parsed[seat] = ruleset.parse_orders(data, seat, text)
+            assert not parsed[seat].problems, [p.describe() for p in parsed[seat].problems]
+    finally:
+        _CHECKING.reset(checking)
     return ruleset.resolve(data, parsed, seed)

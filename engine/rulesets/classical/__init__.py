@@ -29,6 +29,7 @@ class Classical(GameRuleset[GameState]):
         edits=edits,
         examples=examples.position,
         pictures=pictures,
+        phases=turn.PHASES_OF_ORDERS,
     )
 
     def seat_profile(self, state: State, seat: str) -> str:

@@ -4,15 +4,25 @@ seat's turn."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.recorder import Recorder
+from engine.rehearsal import Phases, phase_by_phase, play_phases
 from engine.rulesets.classical import economy, war
 from engine.rulesets.classical.model import GameState, Seat
-from engine.rulesets.classical.orders import Feed, Order
+from engine.rulesets.classical.orders import (
+    Feed,
+    Monument,
+    Move,
+    Order,
+    Recruit,
+    Research,
+    Settle,
+    Upgrade,
+)
 from engine.rulesets.classical.seat_turn import PHASES, SeatTurn
 from engine.rulesets.classical.setup import play_setup
-from engine.turns import close_turn, finish, play_seats, skip_unplayed
+from engine.turns import close_turn, finish, play_seats, rotate_first, skip_unplayed
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     economy.produce,
@@ -43,9 +53,7 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         if not seat.alive:  # put out earlier in this round
             return
         turn = SeatTurn(state, seat, list(orders.get(seat.name, ())), rec, seed)
-        for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
-            turn.phase = phase
-            step(turn)
+        play_phases(turn, PHASES, PHASE_STEPS)
         _eliminate(state, rec)
 
     play_seats(state, rec, play_one, lambda name: _victory_after_turn(state, name))
@@ -60,18 +68,34 @@ def play(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> 
         lambda vp: f"{vp} VP",
         at_round_end=lambda: _round_victory(state, rec),
     )
-    if round_done and state.options["rotate_first"] and not state.winners:
-        _rotate(state, rec)
+    if round_done:
+        rotate_first(state, rec)
     return rec
 
 
-def _rotate(state: GameState, rec: Recorder) -> None:
-    """Option rotate_first: the seat that played first plays last from the next round on."""
-    state.seats = state.seats[1:] + state.seats[:1]
-    alive = [i for i, s in enumerate(state.seats) if s.alive]
-    state.active = alive[0] if alive else 0
-    first = state.seats[state.active].name
-    rec.event("turn_order", "", "End", f"{first} plays first in the next round.", public=True)
+def rehearse(
+    state: GameState, seat: str, orders: list[Order], seed: int, rec: Recorder
+) -> Iterator[str]:
+    """The seat's turn alone, its standing orders first, for judging orders where they take
+    effect (engine.rehearsal); `orders` is the list its phases read."""
+    player = state.seat(seat)
+    if state.setup or state.winners or not player.alive:
+        return
+    _standing_orders(state, {seat: orders}, rec)
+    yield from phase_by_phase(SeatTurn(state, player, orders, rec, seed), PHASES, PHASE_STEPS)
+
+
+PHASES_OF_ORDERS = Phases(
+    rehearse,
+    {
+        Monument: PHASES[2],
+        Upgrade: PHASES[3],
+        Settle: PHASES[4],
+        Move: PHASES[5],
+        Recruit: PHASES[7],
+        Research: PHASES[8],
+    },
+)
 
 
 def _standing_orders(

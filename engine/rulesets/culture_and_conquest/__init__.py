@@ -26,7 +26,7 @@ from engine.rulesets.culture_and_conquest.model import (
     Seat,
 )
 from engine.rulesets.culture_and_conquest.rules import FIRST_SEAT_EDGE, OPTIONS
-from engine.rulesets.culture_and_conquest.turn import play_turn
+from engine.rulesets.culture_and_conquest.turn import PHASES_OF_ORDERS, play_turn
 
 START_POPULATION = 10
 
@@ -48,6 +48,7 @@ class CultureAndConquest(GameRuleset[GameState]):
         edits=edits,
         examples=examples.example_game,
         pictures=pictures,
+        phases=PHASES_OF_ORDERS,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

@@ -4,16 +4,26 @@ every seat after every phase, the last culture standing at the end of every seat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.recorder import Recorder
+from engine.rehearsal import Phases
 from engine.rulesets.culture_and_conquest import mapwar, movement
 from engine.rulesets.culture_and_conquest import trade as trading
 from engine.rulesets.culture_and_conquest.economy import build, harvest, income, research, upkeep
 from engine.rulesets.culture_and_conquest.geography import settle
 from engine.rulesets.culture_and_conquest.model import GameState, Seat, Support
 from engine.rulesets.culture_and_conquest.nature import disaster
-from engine.rulesets.culture_and_conquest.orders import Order, SupportOrder, Surrender, Tribute
+from engine.rulesets.culture_and_conquest.orders import (
+    Attack,
+    Build,
+    March,
+    Move,
+    Order,
+    SupportOrder,
+    Surrender,
+    Tribute,
+)
 from engine.rulesets.culture_and_conquest.population import distribution, gain_leader, increase
 from engine.rulesets.culture_and_conquest.scoring import (
     cultural_victory,
@@ -21,10 +31,10 @@ from engine.rulesets.culture_and_conquest.scoring import (
     last_standing,
     standing,
 )
-from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, PHASES, SeatTurn
+from engine.rulesets.culture_and_conquest.seat_turn import MAP_PHASES, MOVE_PHASE, PHASES, SeatTurn
 from engine.rulesets.culture_and_conquest.trade import trade
 from engine.rulesets.culture_and_conquest.war import war
-from engine.turns import close_turn, finish, play_seats
+from engine.turns import close_turn, finish, play_seats, rotate_first
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     increase,
@@ -64,7 +74,8 @@ def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int
 
     play_seats(state, rec, play, lambda name: last_standing(state, name))
     trading.close_turn(state, orders, rec)
-    close_turn(state, orders, rec, standing, _wonders_and_advances)
+    if close_turn(state, orders, rec, standing, _wonders_and_advances):
+        rotate_first(state, rec)
     return rec
 
 
@@ -73,22 +84,46 @@ def _wonders_and_advances(best: tuple[int, int]) -> str:
 
 
 def _play(turn: SeatTurn) -> None:
-    """The seat's phases in order; in the map version the map is brought in step with the
-    cultures after each phase."""
-    if not turn.seat.alive:
-        return
+    if turn.seat.alive:
+        for _phase in seat_phases(turn):
+            pass
+
+
+def seat_phases(turn: SeatTurn) -> Iterator[str]:
+    """The seat's phases in order, each one's name given just before it runs; in the map
+    version the map is brought in step with the cultures after each phase. "Be the first" is
+    checked after every phase: the first to get there wins, in whatever seat's turn."""
     on_map = turn.state.land is not None
-    steps = (
-        zip(MAP_PHASES, MAP_STEPS, strict=True) if on_map else zip(PHASES, PHASE_STEPS, strict=True)
-    )
-    for phase, step in steps:
+    names, steps = (MAP_PHASES, MAP_STEPS) if on_map else (PHASES, PHASE_STEPS)
+    for phase, step in zip(names, steps, strict=True):
         turn.phase = phase
+        yield phase
         step(turn)
         settle(turn.state)
         winners, reason = cultural_victory(turn.state)
-        if winners:  # the first to get there wins, in whatever seat's turn and phase
+        if winners:
             finish(turn.state, turn.rec, winners, reason)
             return
+
+
+def rehearse(
+    state: GameState, seat: str, orders: list[Order], seed: int, rec: Recorder
+) -> Iterator[str]:
+    """The seat's turn alone, its standing orders and trade offers first, for judging orders
+    where they take effect (engine.rehearsal); `orders` is the list its phases read."""
+    player = state.seat(seat)
+    if state.winners or not player.alive:
+        return
+    _standing_orders(state, {seat: orders}, rec)
+    trading.register(state, {seat: orders}, rec)
+    every = {(seat, o.line_no): o for o in orders}
+    yield from seat_phases(SeatTurn(state, player, orders, rec, seed, all_orders=every))
+
+
+PHASES_OF_ORDERS = Phases(
+    rehearse,
+    {Move: PHASES[1], March: MOVE_PHASE, Attack: PHASES[6], Build: PHASES[8]},
+)
 
 
 def _standing_orders(

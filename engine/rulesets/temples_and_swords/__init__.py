@@ -10,7 +10,7 @@ from engine.rulesets.temples_and_swords import bot, edits, examples, orders, pic
 from engine.rulesets.temples_and_swords.hexmap import generate_map
 from engine.rulesets.temples_and_swords.model import SEAT_LETTERS, GameState, Hex, Seat
 from engine.rulesets.temples_and_swords.rules import FIRST_SEAT_EDGE, OPTIONS
-from engine.rulesets.temples_and_swords.turn import play_turn
+from engine.rulesets.temples_and_swords.turn import PHASES_OF_ORDERS, play_turn
 
 
 class TemplesAndSwords(GameRuleset[GameState]):
@@ -31,6 +31,7 @@ class TemplesAndSwords(GameRuleset[GameState]):
         edits=edits,
         examples=examples.example_game,
         pictures=pictures,
+        phases=PHASES_OF_ORDERS,
     )
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:

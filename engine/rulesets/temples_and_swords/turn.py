@@ -3,22 +3,29 @@ round mode, the active seat in sequential mode), victory checked at the end of e
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.recorder import Recorder
+from engine.rehearsal import Phases, phase_by_phase, play_phases
 from engine.rulesets.temples_and_swords.economy import build, distribution, tax, tech, upkeep
 from engine.rulesets.temples_and_swords.model import GameState, Seat
 from engine.rulesets.temples_and_swords.nature import disaster, population_change
 from engine.rulesets.temples_and_swords.orders import (
     AdvancePreference,
+    Attack,
+    Build,
     Defend,
+    Labor,
     Losses,
+    Migrate,
+    Move,
     Order,
+    Tech,
 )
 from engine.rulesets.temples_and_swords.scoring import eliminate, victory_after_turn, victory_points
 from engine.rulesets.temples_and_swords.seat_turn import PHASES, SeatTurn
 from engine.rulesets.temples_and_swords.war import war
-from engine.turns import close_turn, play_seats
+from engine.turns import close_turn, play_seats, rotate_first
 
 PHASE_STEPS: tuple[Callable[[SeatTurn], None], ...] = (
     distribution,
@@ -42,16 +49,39 @@ def play_turn(state: GameState, orders: Mapping[str, Sequence[Order]], seed: int
         eliminate(state, rec)
 
     play_seats(state, rec, play, lambda name: victory_after_turn(state, name))
-    close_turn(state, orders, rec, lambda s: victory_points(state, s.name), lambda vp: f"{vp} VP")
+    if close_turn(state, orders, rec, lambda s: victory_points(state, s.name), lambda v: f"{v} VP"):
+        rotate_first(state, rec)
     return rec
 
 
 def _play(turn: SeatTurn) -> None:
-    if not turn.seat.alive:
+    if turn.seat.alive:
+        play_phases(turn, PHASES, PHASE_STEPS)
+
+
+def rehearse(
+    state: GameState, seat: str, orders: list[Order], seed: int, rec: Recorder
+) -> Iterator[str]:
+    """The seat's turn alone, its standing orders first, for judging orders where they take
+    effect (engine.rehearsal); `orders` is the list its phases read."""
+    player = state.seat(seat)
+    if state.winners or not player.alive:
         return
-    for phase, step in zip(PHASES, PHASE_STEPS, strict=True):
-        turn.phase = phase
-        step(turn)
+    _standing_orders(state, {seat: orders}, rec)
+    yield from phase_by_phase(SeatTurn(state, player, orders, rec, seed), PHASES, PHASE_STEPS)
+
+
+PHASES_OF_ORDERS = Phases(
+    rehearse,
+    {
+        Labor: PHASES[0],
+        Tech: PHASES[2],
+        Move: PHASES[3],
+        Attack: PHASES[3],
+        Build: PHASES[4],
+        Migrate: PHASES[7],
+    },
+)
 
 
 def _standing_orders(

@@ -26,7 +26,7 @@ def bob_in_c5() -> GameState:
 
 
 def test_a_bribe_next_to_the_hex_a_move_reaches_is_accepted() -> None:
-    """"Bribing is done in phase three. A player must have a unit adjacent to the hex that will
+    """ "Bribing is done in phase three. A player must have a unit adjacent to the hex that will
     be bribed." A unit that moves next to the hex in phase 1 is there in phase 3."""
     state = bob_in_c5()
     assert [p.message for p in judged(state, "BRIBE C5").problems] == [
@@ -42,7 +42,7 @@ def test_a_bribe_next_to_the_hex_a_move_reaches_is_accepted() -> None:
 
 
 def test_a_conversion_in_a_barracks_hex_a_move_brings_population_to_is_accepted() -> None:
-    """"To convert population to military, one population unit that has not spent his work
+    """ "To convert population to military, one population unit that has not spent his work
     for that turn must be taken from the board off of a hex with a barracks". Population that
     moves into the barracks hex in phase 1 is there to be converted in phase 3."""
     state = game()
@@ -56,7 +56,7 @@ def test_a_conversion_in_a_barracks_hex_a_move_brings_population_to_is_accepted(
 
 
 def test_a_move_away_leaves_a_later_bribe_with_a_note_that_it_fails() -> None:
-    """"A player must have a unit adjacent to the hex that will be bribed": the seat's own
+    """ "A player must have a unit adjacent to the hex that will be bribed": the seat's own
     MOVE that takes every unit away from beside the hex leaves the BRIBE failing in phase 3,
     and the check reply says so at once."""
     state = game()  # bob's 2 units in C4, next to ann's C3 and D3 only
