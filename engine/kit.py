@@ -140,11 +140,15 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         game = self.load(state)
         if seat not in {s.name for s in game.seats}:
             raise KeyError(f"no seat {seat!r} in this game")
-        if self.parts.phases is None:
-            return self.parts.parse(game, seat, text)
         # Each rehearsal plays on a copy of its own: loading the JSON again is cheaper than
         # copy.deepcopy of the loaded game (docs/operations.md).
-        copy = partial(self.load, state)
+        return self.judge_orders(game, seat, text, partial(self.load, state))
+
+    def judge_orders(self, game: G, seat: str, text: str, copy: Callable[[], G]) -> ParsedOrders:
+        """The seat's orders read on the typed game, each judged against the position its
+        phase will meet (engine.rehearsal) on copies that `copy()` makes."""
+        if self.parts.phases is None:
+            return self.parts.parse(game, seat, text)
         return judge(game, copy, seat, text, self.parts.parse, self.parts.phases)
 
     def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:

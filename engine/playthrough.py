@@ -83,10 +83,18 @@ def sketch_bot_game(
             return
         names = [seat.name for seat in seats_playing(game)]
         texts = {name: parts.bot(game, name, seed) for name in names}
-        orders = {name: parts.parse(game, name, texts[name]).orders for name in names}
+        orders = {
+            name: ruleset.judge_orders(game, name, texts[name], _copy(ruleset, game)).orders
+            for name in names
+        }
         events = parts.play(game, orders, seed).events
         outcome = Outcome(tuple(game.winners), game.end_reason) if game.winners else None
         yield TurnSketch(texts, events, outcome, game.to_json)
+
+
+def _copy(ruleset: GameRuleset[Any], game: Any) -> Callable[[], Any]:
+    """Copies of the game as it is now, for the order check's rehearsals."""
+    return lambda: ruleset.load(game.to_json())
 
 
 def _given(state: dict[str, Any]) -> Callable[[], dict[str, Any]]:
