@@ -148,7 +148,7 @@ class Migrate(Order):
 
     def understood(self) -> str:
         source = f"from {self.source}" if self.source else "from any hex"
-        return f"standing order: migrants {source} go to {self.target}"
+        return f"this turn, migrants {source} go to {self.target}"
 
 
 STANDING = (AdvancePreference, Defend, Losses)

@@ -352,7 +352,7 @@ def test_numbers_int_cannot_read_are_a_syntax_error(text: str) -> None:
         ("LOSSES HORSEMAN", "standing order: lose horsemen, then soldiers, then swordsmen"),
         ("BUILD A1: 2 SOLDIERS", "build 2 soldiers in A1"),
         ("BUILD A2 CITY 4", "build a city in A2, spending at most 4"),
-        ("MIGRATE A2 A3", "standing order: migrants from A2 go to A3"),
+        ("MIGRATE A2 A3", "this turn, migrants from A2 go to A3"),  # not standing (issue 36)
     ],
 )
 def test_every_order_says_what_it_was_understood_as(line: str, understood: str) -> None:
