@@ -27,6 +27,8 @@ _EMPHASIS = re.compile(r"\*\*([^*]+)\*\*")
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+")
 _FILLER = frozenset({"a", "an", "the", "reading", "reaching", "your"})
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+# Under each "##" heading of the handbook: the one word HELP <topic> names that part by.
+_TOPIC = re.compile(r"^<!--\s*topic:\s*([A-Z]+)\s*-->$", re.M)
 _RULE = re.compile(r"^\|?\s*:?-{3,}")
 
 
@@ -47,6 +49,12 @@ class Section:
 
     def words(self) -> list[str]:
         return re.findall(r"[a-z0-9]+", self.title.lower())
+
+    def topic(self) -> str:
+        """The word its "<!-- topic: WORD -->" line gives it; '' without one. Chosen, not taken
+        from the heading: "A new password" and "A new address" would both be NEW."""
+        found = _TOPIC.search(self.markdown)
+        return found.group(1) if found else ""
 
     def key(self) -> str:
         """The heading's first word that says what it is about ("referee" of "Reaching the
@@ -93,7 +101,18 @@ def find(documents: list[str], topic: str) -> Section | None:
 
 def topics() -> list[str]:
     """The handbook's parts, by the word HELP <topic> finds each with."""
-    return [s.key().upper() for s in sections(document(HANDBOOK)) if s.level == 2]
+    return [part.topic() for part in _parts()]
+
+
+def find_topic(topic: str) -> Section | None:
+    """The handbook's part that is `topic` (HELP ABSENCE), by its topic word; an order of a
+    game is never one (a test checks that no order is called like a topic)."""
+    word = topic.strip().upper()
+    return next((part for part in _parts() if part.topic() == word), None)
+
+
+def _parts() -> list[Section]:
+    return [s for s in sections(document(HANDBOOK)) if s.level == 2 and s.topic()]
 
 
 def help_text() -> str:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from engine import Ruleset, all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset
 from pbem.games.games import find_game
-from pbem.handbook import HANDBOOK, document, find, help_text, mail_text, topics
+from pbem.handbook import HANDBOOK, document, find, find_topic, help_text, mail_text, topics
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 
@@ -40,7 +40,7 @@ def send_help(context: MailContext, envelope: Envelope) -> None:
         _reference(context, ruleset, topic)
         return
     documents = [document(HANDBOOK), *([_reference_of(ruleset)] if ruleset else [])]
-    section = find(documents, topic)
+    section = find_topic(topic) or find(documents, topic)
     if section is None:
         context.reply(
             context.mail.sender, "help_topic", topic=topic.upper(), text="", topics=topics()

@@ -11,7 +11,7 @@ import pytest
 from engine import all_rulesets, get_ruleset
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
-from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections
+from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections, topics
 from pbem.intake.intake import receive
 from tests.support.games import body, new_game
 from tests.support.mails import mail
@@ -80,7 +80,7 @@ def test_help_on_a_handbook_topic(
 
 def test_help_on_an_unknown_topic_lists_the_topics(service: Service, now: datetime) -> None:
     answer = " ".join(_help(service, now, "HELP WIZARDRY").split())
-    assert answer.startswith("There is no help on WIZARDRY. The topics are: JOINING, ORDER,")
+    assert answer.startswith("There is no help on WIZARDRY. The topics are: JOIN, MAIL,")
 
 
 def test_the_game_summary_points_at_help_orders(service: Service, now: datetime) -> None:
@@ -130,3 +130,21 @@ def test_help_of_every_ruleset_fits_a_mail_and_names_no_file(
 def _seats(count: int) -> list[SeatSpec]:
     names = ["alice", "bob", "cat", "dan", "eve", "fay", "gus", "hal"][:count]
     return [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in names]
+
+
+def test_every_help_topic_is_one_part_of_the_handbook(service: Service, now: datetime) -> None:
+    """The topic list a HELP mail offers: one word a part of the handbook, none twice, every
+    part there; HELP <topic> mails that part; the handbook's opening names them all."""
+    parts = [s for s in sections(document(HANDBOOK)) if s.level == 2]
+    listed = topics()
+    assert len(listed) == len(set(listed)) == len(parts)
+    assert {"JOIN", "ABSENCE"} <= set(listed)
+    for topic, part in zip(listed, parts, strict=True):
+        assert _help(service, now, f"HELP {topic}").startswith(f"== {part.title} ==\n"), topic
+    opening = document(HANDBOOK).split("\n## ", 1)[0]
+    assert all(f"`HELP {topic}`" in opening for topic in listed), opening
+    # HELP <order> must still reach every game's orders: no order is called like a topic.
+    for ruleset in all_rulesets():
+        headings = [s.title.split()[0] for s in sections(document(f"orders/{ruleset.id}.md"))]
+        orders = {word.rstrip(":") for word in headings if word.isupper()}  # "MOVE: ..."
+        assert not orders & set(listed), ruleset.id
