@@ -15,8 +15,9 @@ Order mail::
     END                       optional; everything after it is ignored
 
 Mail commands stand on the first line after the GAME line (which authenticates them) or, in a
-mail without a GAME line, on its first line. Lines after a command line are returned in `lines`
-(the reply should list them as unprocessed):
+mail without a GAME line, on its first line. Lines after a command line are returned in `lines`;
+those that are commands too are read by `read_command` (pbem.intake.command_mail runs each and
+answers the others as unprocessed):
 
     HELP [topic]                                        needs no GAME line
     STATUS [<game-id>]                                  without GAME line: public status
@@ -65,6 +66,11 @@ _ORIGINAL = re.compile(
 )
 _UNDERSCORES = re.compile(r"_{8,}")
 _MOBILE_SIGNATURE = re.compile(r"(sent from my |get outlook for |von meinem .* gesendet)", re.I)
+# A template's placeholder sent back as it was ("PASSWORD <your password>"): a space inside
+# the brackets, or one of the forms the handbook writes, so a password such as "<p4ss>" stays
+# a password.
+_PLACEHOLDER = re.compile(r"<[^<>\s]+(?:\s[^<>]*)?>")
+_PLACEHOLDER_WORDS = frozenset({"<game-id>", "<game>", "<seat>", "<password>"})
 _ORIGINAL_BELOW = "original message below the reply"
 
 
@@ -84,6 +90,10 @@ class Envelope:
     # the same words as typed (SET PASSWORD keeps case); left out of comparisons
     command_words: tuple[str, ...] = field(default=(), compare=False)
     problem: str = ""  # why the mail cannot be taken as written; '' when fine
+    game_line: int = field(default=0, compare=False)  # its line number; 0 when there is none
+    # the command's line number and text (comment removed), to say what was understood
+    command_line: int = field(default=0, compare=False)
+    command_text: str = field(default="", compare=False)
 
 
 class _Line(NamedTuple):
@@ -110,6 +120,7 @@ def parse_envelope(text: str) -> Envelope:
         password="" if body.problem else head.password,
         turn=head.turn if body.turn is None else body.turn,
         ignored=before + body.ignored,
+        game_line=lines[start].no,
     )
 
 
@@ -142,6 +153,9 @@ def _find_game_line(lines: list[_Line]) -> int | None:
 
 
 def _parse_game(line: _Line) -> Envelope:
+    placeholder = _placeholder(line.text)
+    if placeholder:
+        return _game_problem(line, placeholder, Envelope())
     words = _tokens(line.text)[1:]
     if not words or words[0].upper() in _KEYWORDS:
         return _game_problem(line, "the game id is missing", Envelope())
@@ -152,6 +166,21 @@ def _parse_game(line: _Line) -> Envelope:
     if detail:
         return _game_problem(line, detail, head)
     return _game_head(line, head, fields)
+
+
+def _placeholder(text: str) -> str:
+    """What to say of a placeholder left in a GAME line (a template sent back unfilled); ''
+    when there is none. Its words would otherwise read as "'password>' is not expected"."""
+    for found in _PLACEHOLDER.finditer(text):
+        shown = found.group()
+        if " " in shown or shown.lower() in _PLACEHOLDER_WORDS:
+            if "password" in shown.lower():
+                return (
+                    f"replace {shown} with your password, as you chose it or the referee "
+                    "mailed it to you"
+                )
+            return f"replace {shown} with what it stands for"
+    return ""
 
 
 def _key_values(words: list[str]) -> tuple[dict[str, str], str]:
@@ -245,10 +274,37 @@ def _command_without_game(line: _Line) -> Envelope:
     command = _COMMANDS[words[0].upper()]
     args = tuple(word.lower() for word in words[1:])
     if command == "JOIN":
-        return _join(line, words[1:])
-    if command == "STATUS" and args and len(args[0]) <= MAX_NAME:
-        return Envelope(game=args[0], command=command, command_args=args)
-    return Envelope(command=command, command_args=args, problem=_args_problem(line, command, args))
+        head = _join(line, words[1:])
+    elif command == "STATUS" and args and len(args[0]) <= MAX_NAME:
+        head = Envelope(game=args[0], command=command, command_args=args)
+    else:
+        head = _command(line)
+    return replace(head, command_line=line.no, command_text=line.text)
+
+
+def _command(line: _Line) -> Envelope:
+    """The command `line` begins with, as it reads after a GAME line."""
+    words = tuple(_tokens(line.text)[1:])
+    command = _COMMANDS[_first_word(line)]
+    args = tuple(word.lower() for word in words)
+    return Envelope(
+        command=command,
+        command_args=args,
+        command_words=words,
+        problem=_args_problem(line, command, args),
+        command_line=line.no,
+        command_text=line.text,
+    )
+
+
+def read_command(no: int, text: str, *, game_line: bool) -> Envelope | None:
+    """The command on line `no` of a mail, read as if it stood first: after the mail's GAME
+    line (`game_line`) or on its own (JOIN and STATUS then name their game). None when the
+    line holds no command. `text` is a line as `lines` returns it."""
+    line = _Line(no, text, quoted=False)
+    if _first_word(line) not in _COMMANDS:
+        return None
+    return _command(line) if game_line else _command_without_game(line)
 
 
 def _join(line: _Line, words: list[str]) -> Envelope:
@@ -292,9 +348,7 @@ class _Walk:
         self.lines: list[tuple[int, str]] = []
         self.ignored: list[tuple[int, str]] = []
         self.turn: int | None = None
-        self.command = ""
-        self.args: tuple[str, ...] = ()
-        self.words: tuple[str, ...] = ()
+        self.head = Envelope()  # the command line's, if there is one
         self.problem = ""
 
     def step(self, lines: list[_Line], i: int) -> int:
@@ -320,10 +374,8 @@ class _Walk:
             self.take_turn(line)
             return
         if self.at_start and self.commands and word in _COMMANDS:
-            self.command = _COMMANDS[word]
-            self.words = tuple(_tokens(line.text)[1:])
-            self.args = tuple(w.lower() for w in self.words)
-            self.problem = self.problem or _args_problem(line, self.command, self.args)
+            self.head = _command(line)
+            self.problem = self.problem or self.head.problem
         else:
             self.lines.append((line.no, line.text))
         self.at_start = False
@@ -336,13 +388,11 @@ class _Walk:
             self.problem = f"line {line.no}: the TURN line needs a number: TURN <n>"
 
     def result(self) -> Envelope:
-        return Envelope(
+        return replace(
+            self.head,
             turn=self.turn,
             lines=tuple(self.lines),
             ignored=tuple(self.ignored),
-            command=self.command,
-            command_args=self.args,
-            command_words=self.words,
             problem=self.problem,
         )
 

@@ -165,6 +165,22 @@ def test_problem_explains_the_attempted_line_not_a_report_heading() -> None:
     assert env.problem.startswith("line 2: 'PASS' is not expected there.")
 
 
+def test_a_template_sent_back_unfilled_is_told_to_replace_the_placeholder() -> None:
+    for line, placeholder in (
+        ("GAME g1 SEAT red PASSWORD <your password>", "<your password>"),
+        ("GAME g1 REFEREE <your password>", "<your password>"),
+        ("GAME <game-id> SEAT <seat> PASSWORD <password>", "<game-id>"),
+    ):
+        env = parse_envelope(f"{line}\nTURN 2\nADD 3\n")
+        assert env.problem.startswith(f"line 1: replace {placeholder} with "), env.problem
+        assert "is not expected there" not in env.problem
+    assert parse_envelope("GAME g1 SEAT red PASSWORD <your password>").problem.startswith(
+        "line 1: replace <your password> with your password, as you chose it or the referee"
+    )
+    # A password may still be written in angle brackets, if it has no space.
+    assert parse_envelope("GAME g1 SEAT red PASSWORD <p4ss>").password == "<p4ss>"
+
+
 def test_game_line_errors() -> None:
     def problem(text: str) -> str:
         return parse_envelope(text).problem.split(". The GAME line")[0]
