@@ -11,8 +11,25 @@ so has an irregular shape (Classical's territories).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+
+class Lettered(Protocol):
+    @property
+    def letter(self) -> str: ...
+
+
+L = TypeVar("L", bound=Lettered)
+
+
+def by_letter(seats: Iterable[L]) -> list[L]:
+    """The seats in the order of their letters, as the map's legend and the standings list
+    them: a seat's colour follows its place there, so it keeps one colour on the map and on
+    the chart, turn after turn, while the order of play moves (option rotate_first)."""
+    return sorted(seats, key=lambda seat: seat.letter)
+
 
 HEX = "hex"
 SQUARE = "square"

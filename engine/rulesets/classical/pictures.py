@@ -3,7 +3,7 @@ make on the grid, as the text map draws them."""
 
 from __future__ import annotations
 
-from engine.mapdata import SQUARE, MapView, Place, Standings, Troops
+from engine.mapdata import SQUARE, MapView, Place, Standings, Troops, by_letter
 from engine.rulesets.classical.model import CITY, RESOURCE_CODES, UNIT_NAMES, GameState
 
 MARKS = (("village", "v"), ("city", "C"), ("monument", "M"))
@@ -22,9 +22,7 @@ def map_view(state: GameState, seat: str) -> MapView:
         height=board.height,
         places=tuple(_place(state, label, cells[label]) for label in board.territories),
         terrains=("land", "sea"),
-        # By letter, not in the order of play: option rotate_first moves that every round,
-        # and a seat's colour must not move with it.
-        seats=tuple((s.name, s.letter) for s in sorted(state.seats, key=lambda s: s.letter)),
+        seats=tuple((s.name, s.letter) for s in by_letter(state.seats)),
         reader=seat,
         marks=MARKS,
     )
@@ -55,5 +53,5 @@ def standings(state: GameState) -> Standings:
             "cities": len(state.cities(holder.name)),
             "levels": sum(holder.levels.values()),
         }
-        for holder in state.seats
+        for holder in by_letter(state.seats)
     }

@@ -4,7 +4,7 @@ written has no map: its picture is none, and the standings chart is what it gets
 from __future__ import annotations
 
 from engine.hexgrid import hex_place
-from engine.mapdata import HEX, MapView, Place, Standings, Troops
+from engine.mapdata import HEX, MapView, Place, Standings, Troops, by_letter
 from engine.rulesets.culture_and_conquest.model import GameState, Land
 
 MARKS = (("city", "C"), ("wonder", "W"), ("leader", "L"))
@@ -20,9 +20,7 @@ def map_view(state: GameState, seat: str) -> MapView | None:
         height=land.height,
         places=tuple(_place(state, land, name) for name in land.spaces()),
         terrains=("land", "sea"),
-        # By letter, not in the order of play: option rotate_first moves that every round,
-        # and a seat's colour must not move with it.
-        seats=tuple((s.name, s.letter) for s in sorted(state.seats, key=lambda s: s.letter)),
+        seats=tuple((s.name, s.letter) for s in by_letter(state.seats)),
         reader=seat,
         marks=MARKS,
     )
@@ -57,5 +55,5 @@ def standings(state: GameState) -> Standings:
             "cities": len(holder.cities),
             "advances": len(holder.advances),
         }
-        for holder in state.seats
+        for holder in by_letter(state.seats)
     }

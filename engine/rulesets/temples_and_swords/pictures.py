@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.hexgrid import hex_place
-from engine.mapdata import HEX, MapView, Place, Standings, Troops
+from engine.mapdata import HEX, MapView, Place, Standings, Troops, by_letter
 from engine.rulesets.temples_and_swords.model import GameState
 from engine.rulesets.temples_and_swords.scoring import victory_points
 
@@ -26,9 +26,7 @@ def map_view(state: GameState, seat: str) -> MapView:
         height=state.terrain.height,
         places=places,
         terrains=tuple(TERRAINS.values()),
-        # By letter, not in the order of play: option rotate_first moves that every round,
-        # and a seat's colour must not move with it.
-        seats=tuple((s.name, s.letter) for s in sorted(state.seats, key=lambda s: s.letter)),
+        seats=tuple((s.name, s.letter) for s in by_letter(state.seats)),
         reader=seat,
         marks=MARKS,
         sea=(),
@@ -54,7 +52,7 @@ def _place(state: GameState, name: str) -> Place:
 
 def standings(state: GameState) -> Standings:
     table: Standings = {}
-    for holder in state.seats:
+    for holder in by_letter(state.seats):
         hexes = [state.hexes[n] for n in state.owned(holder.name)]
         table[holder.name] = {
             "VP": victory_points(state, holder.name),

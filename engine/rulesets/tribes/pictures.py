@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.hexgrid import hex_place
-from engine.mapdata import HEX, MapView, Place, Standings, Troops
+from engine.mapdata import HEX, MapView, Place, Standings, Troops, by_letter
 from engine.rulesets.tribes.model import BUILDINGS, SEA, SITES, GameState
-from engine.rulesets.tribes.render import BUILDING_LETTERS, by_letter
+from engine.rulesets.tribes.render import BUILDING_LETTERS
 
 TERRAINS = {".": "land", **SITES, "g": "game", SEA: "sea"}  # "game", as the text map says
 
@@ -17,7 +17,7 @@ def map_view(state: GameState, seat: str) -> MapView:
         height=state.height,
         places=tuple(_place(state, name) for name in state.names()),
         terrains=tuple(TERRAINS.values()),
-        seats=tuple((s.name, s.letter) for s in by_letter(state)),
+        seats=tuple((s.name, s.letter) for s in by_letter(state.seats)),
         reader=seat,
         marks=tuple((b, BUILDING_LETTERS[b]) for b in BUILDINGS),
     )
@@ -44,7 +44,7 @@ def _place(state: GameState, name: str) -> Place:
 
 def standings(state: GameState) -> Standings:
     table: Standings = {}
-    for card in by_letter(state):
+    for card in by_letter(state.seats):
         units = [state.places[n].units for n in state.held(card.name)]
         table[card.name] = {
             "fame": card.fame,

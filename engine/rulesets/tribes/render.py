@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
+from engine import mapdata
 from engine.hextext import WIDTH, hex_sections
 from engine.rulesets.tribes.legality import bribe_price
 from engine.rulesets.tribes.model import BUILDINGS, SEA, GameState, Seat
@@ -78,7 +79,7 @@ def _legend(state: GameState, seat: str) -> str:
 
 def by_letter(state: GameState) -> list[Seat]:
     """The tribes in the order of their letters (the order of play moves every round)."""
-    return sorted(state.seats, key=lambda s: s.letter)
+    return mapdata.by_letter(state.seats)
 
 
 def wrap(text: str, first: str = "", rest: str = "  ") -> str:

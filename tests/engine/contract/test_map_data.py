@@ -107,3 +107,23 @@ def test_a_seat_keeps_its_place_in_the_pictures_legend_when_the_order_of_play_mo
 
 def _offers(ruleset: Ruleset, option: str) -> bool:
     return any(spec.name == option for spec in ruleset.options)
+
+
+@pytest.mark.parametrize(("ruleset", "options", "seats"), SIZES, ids=case_id)
+def test_the_chart_and_the_map_list_the_seats_in_one_order_all_game_long(
+    ruleset: Ruleset, options: dict[str, Any], seats: int
+) -> None:
+    """Issue 36: "A seat's colour differs between the map picture and the chart (ann orange on
+    the map, blue on the chart). One colour per seat everywhere." A seat's colour is its place
+    in the standings (the chart) and in the map's legend: one order for both, the same in
+    every state of a game whose order of play rotates."""
+    rotating = options | ({"rotate_first": True} if _offers(ruleset, "rotate_first") else {})
+    turns = played(ruleset, rotating, 5, seats=seats, max_turns=8)
+    orders = set()
+    for state in [turns[0].state_before, *(turn.resolution.state for turn in turns)]:
+        listed = tuple(ruleset.standings(state))
+        view = ruleset.map_view(state, "")
+        if view is not None:
+            assert tuple(name for name, _ in view.seats) == listed
+        orders.add(listed)
+    assert len(orders) == 1
