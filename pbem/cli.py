@@ -44,7 +44,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import ATTENTION, entries, entry, replay
 from pbem.mail.compose import text_of
-from pbem.passwords import new_password
+from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
 from pbem.store.migrate import pending_revisions
@@ -151,7 +151,8 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         action="append",
         default=[],
         metavar="NAME=ADDRESS[:PASSWORD]",
-        help="a seat and its player's address; a password is made up when none is given",
+        help="a seat and its player's address; a password (6 to 64 characters, no spaces or "
+        "#) is made up when none is given",
     )
     new.add_argument("--open", type=int, default=0, metavar="N", help="N more seats by JOIN")
     new.add_argument(
@@ -402,6 +403,8 @@ def _seat_specs(given: list[str]) -> tuple[list[SeatSpec], list[tuple[str, str]]
         if not password:
             password = new_password()
             generated.append((name.lower(), password))
+        elif password_problem(password):
+            raise UsageError(f"seat {name.lower()}: {password_problem(password)}")
         seats.append(SeatSpec(name, address, password))
     return seats, generated
 

@@ -15,14 +15,23 @@ from dataclasses import field, fields
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, model_validator
 from pydantic.dataclasses import dataclass
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from pbem.deadlines.policy import check_zone, parse_duration, parse_policy
 from pbem.errors import PbemError
 from pbem.mail.delivery import RetryPolicy
-from pbem.mail.settings import SECTION, ImapSettings, NonNegative, Positive, SmtpSettings
+from pbem.mail.settings import (
+    SECTION,
+    Address,
+    ImapSettings,
+    NonNegative,
+    Positive,
+    SmtpSettings,
+    WholeNumber,
+    first_within_last,
+)
 from pbem.passwords import DEFAULT_COST, MAX_COST, MIN_COST
 
 CONFIG_ENV = "PBEM_CONFIG"
@@ -70,12 +79,12 @@ class DatabaseSettings:
 
 @dataclass(frozen=True, config=SECTION)
 class MailSettings:
-    address: str = "moderator@pbem.localhost"  # our From, and never answered
+    address: Address = "moderator@pbem.localhost"  # our From, and never answered
     name: str = "PBEM Moderator"
     domain: str = "pbem.localhost"  # right-hand side of our Message-IDs
     loop_token: str = "pbem.localhost"  # our X-Loop value; mail carrying it is our own
     max_bytes: Positive = 2_000_000  # larger mails get a short refusal
-    other_addresses: tuple[str, ...] = ()  # further addresses of ours, never answered
+    other_addresses: tuple[Address, ...] = ()  # further addresses of ours, never answered
 
 
 @dataclass(frozen=True, config=SECTION)
@@ -123,6 +132,11 @@ class OutboxSettings:
     retry_max_seconds: Positive = 3600
     give_up_hours: Positive = 120
 
+    @model_validator(mode="after")
+    def _first_within_last(self) -> OutboxSettings:
+        first_within_last("retry_first_seconds", "retry_max_seconds", self)
+        return self
+
     @property
     def retry(self) -> RetryPolicy:
         return RetryPolicy(self.retry_first_seconds, self.retry_max_seconds, self.give_up_hours)
@@ -139,7 +153,7 @@ class ClockSettings:
 class SecuritySettings:
     # scrypt cost as log2(n) for password hashes (MAX_COST takes 1 GiB a check); an older hash
     # is made anew at this cost the next time its password is used.
-    password_cost: Annotated[int, Field(ge=MIN_COST, le=MAX_COST)] = DEFAULT_COST
+    password_cost: Annotated[WholeNumber, Field(ge=MIN_COST, le=MAX_COST)] = DEFAULT_COST
     # The check key (pbem.games.seat_passwords), from an environment variable or a file: at
     # most one. Unset: a verified password is remembered only until the daemon stops.
     check_key_env: str = ""

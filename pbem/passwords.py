@@ -131,6 +131,25 @@ def rehashed(password: str, stored: str, *, cost: int) -> str | None:
     return None if n == 2**cost else hash_password(password, cost=cost)
 
 
+# A seat's password as a player can give it: SET PASSWORD takes one word, and '#' starts a
+# comment on every line of a mail (pbem.mail.envelope), so a password with either could
+# never be written on a GAME line.
+SHORTEST, LONGEST = 6, 64
+PASSWORD_RULE = (
+    f"a password is {SHORTEST} to {LONGEST} characters, without spaces or # (# starts a "
+    "comment in a mail)"
+)
+
+
+def password_problem(password: str) -> str:
+    """PASSWORD_RULE when `password` cannot be a seat's password, '' when it can: for
+    `pbem game new --seat NAME=ADDRESS:PASSWORD` as for SET PASSWORD."""
+    fits = SHORTEST <= len(password) <= LONGEST
+    if not fits or "#" in password or any(c.isspace() for c in password):
+        return PASSWORD_RULE
+    return ""
+
+
 def new_password() -> str:
     """A password a person can type: 10 letters and digits without look-alikes."""
     alphabet = "abcdefghjkmnpqrstuvwxyz23456789"

@@ -21,6 +21,7 @@ from pbem.games.commitment import new_salt
 from pbem.games.games import add_seat, open_turn, seats_of
 from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
+from pbem.mail.addresses import AddressError, checked_address
 from pbem.store import Game, Referee, Turn, dumps, loads, utc
 
 # What RESIGN does to a seat (pbem.intake.resign).
@@ -128,12 +129,24 @@ def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
         raise GameError("two seats have the same name")
     if any(not name.isalnum() for name in names):
         raise GameError("a seat name is letters and digits only")
+    for seat in spec.seats:
+        _check_address(f"seat {seat.name.lower()}", seat.address)
+    for referee in spec.referees:
+        _check_address("referee", referee)
     total = len(spec.seats) + spec.signup_seats
     if not ruleset.min_seats <= total <= ruleset.max_seats:
         raise GameError(f"{ruleset.id} takes {ruleset.min_seats} to {ruleset.max_seats} seats")
     canonical(spec.deadline_policy, spec.clock.timezone)  # raises on a bad policy
     if spec.resign not in RESIGN_CHOICES:
         raise GameError(f"resign is one of {', '.join(RESIGN_CHOICES)}, not {spec.resign!r}")
+
+
+def _check_address(whose: str, address: str) -> None:
+    # Before the game is stored: a referee's password would be mailed to it at once.
+    try:
+        checked_address(address)
+    except AddressError as error:
+        raise GameError(f"{whose}: {error}") from None
 
 
 def start_game(session: Session, settings: Settings, game: Game, *, now: datetime) -> Turn:

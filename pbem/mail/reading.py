@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 from pbem.mail._decode import decode_text, header_text, printable
 from pbem.mail._html import html_to_text
+from pbem.mail.addresses import is_address
 
 _MAX_ID = 255  # longer Message-IDs are replaced by their hash
 _MAX_FORWARDS = 2  # forwarded messages read inside one another
-_MAX_ADDRESS = 254  # RFC 5321: a path is at most 256 characters with its brackets
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 # Detached signatures are part of signing, not something the player sent us to read.
 _SILENT_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signature"})
@@ -32,7 +32,7 @@ class IncomingMail:
     # Without <>. A mail without one gets "sha256-<hex of raw>@pbem.invalid"; one longer than
     # 255 characters is replaced by "sha256-<hex of the id>@pbem.invalid".
     message_id: str
-    sender: str  # bare lower-cased From address, '' if none, unparseable or over 254 chars
+    sender: str  # bare lower-cased From address; '' if none or not one (pbem.mail.addresses)
     reply_to: str  # bare lower-cased Reply-To address or ''
     return_path: str  # bare Return-Path address, 'null' for '<>', '' if absent
     subject: str  # decoded, one line, '' if none
@@ -127,15 +127,9 @@ def _message_id(value: str, raw: bytes) -> str:
 
 
 def _address(value: str) -> str:
-    """The bare address, lower-cased, or '' unless it looks like one address (local@domain)."""
+    """The bare address, lower-cased, or '' unless it is one address (pbem.mail.addresses)."""
     addr = email.utils.parseaddr(value)[1].strip().lower()
-    if (
-        "@" not in addr
-        or len(addr) > _MAX_ADDRESS
-        or any(c.isspace() or c in '<>,;"' for c in addr)
-    ):
-        return ""
-    return addr
+    return addr if is_address(addr) else ""
 
 
 def _return_path(headers: Mapping[str, str]) -> str:

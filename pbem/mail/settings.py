@@ -12,17 +12,53 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import field
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field, model_validator
 from pydantic.dataclasses import dataclass
+
+from pbem.mail.addresses import address_problem
+
+
+def _no_bool(value: Any) -> Any:
+    # TOML's true is a bool, which pydantic would take for the number 1.
+    if isinstance(value, bool):
+        raise ValueError("a whole number, not true or false")
+    return value
+
+
+def _an_address(value: str) -> str:
+    problem = address_problem(value)
+    if problem:
+        raise ValueError(f"not a mail address: {problem}")
+    return value  # as written: it is our From, shown to players
+
+
+def _address_or_none(value: str) -> str:
+    return _an_address(value) if value else value
+
 
 # How the connection is protected. "plain" sends the password in the clear: it exists for
 # loopback test servers and must be chosen explicitly.
 Security = Literal["tls", "starttls", "plain"]
-Positive = Annotated[int, Field(gt=0)]
-NonNegative = Annotated[int, Field(ge=0)]
-Port = Annotated[int, Field(ge=0, le=65535)]
+WholeNumber = Annotated[int, BeforeValidator(_no_bool)]
+Positive = Annotated[WholeNumber, Field(gt=0)]
+NonNegative = Annotated[WholeNumber, Field(ge=0)]
+Port = Annotated[WholeNumber, Field(ge=0, le=65535)]
+Address = Annotated[str, AfterValidator(_an_address)]  # one address (pbem.mail.addresses)
+OptionalAddress = Annotated[str, AfterValidator(_address_or_none)]  # or '' for none
+
+
+def first_within_last(first: str, last: str, values: object) -> None:
+    """Delays that double from `first` up to `last`: the first may not be the longer."""
+    shortest, longest = getattr(values, first), getattr(values, last)
+    if shortest > longest:
+        raise ValueError(
+            f"{first} ({shortest}) is longer than {last} ({longest}): the delays double from "
+            "the first up to the last"
+        )
+
+
 # Unknown keys are refused: a typo must not pass for a setting.
 SECTION = ConfigDict(extra="forbid")
 
@@ -55,6 +91,7 @@ class ImapSettings:
     def _somewhere_to_mark_done(self) -> ImapSettings:
         if not self.processed_folder and not self.done_flag:
             raise ValueError("set processed_folder or done_flag")
+        first_within_last("backoff_first_seconds", "backoff_max_seconds", self)
         return self
 
     @property
@@ -73,13 +110,18 @@ class SmtpSettings:
     password_file: str = ""
     ca_file: str = ""
     timeout_seconds: Positive = 30
-    envelope_from: str = ""  # MAIL FROM; empty: the address in the message's From
+    envelope_from: OptionalAddress = ""  # MAIL FROM; empty: the address in the message's From
     helo_name: str = ""  # our name in EHLO; empty: this machine's fully qualified name
     rate_per_minute: NonNegative = 30  # at most this many messages a minute; 0: no limit
     # While the server is unreachable (or refuses us as a whole) the sender does not try again
     # before a delay that doubles from backoff_first_seconds up to backoff_max_seconds.
     backoff_first_seconds: Positive = 5
     backoff_max_seconds: Positive = 60  # so mail flows again at most a minute after an outage
+
+    @model_validator(mode="after")
+    def _first_within_last(self) -> SmtpSettings:
+        first_within_last("backoff_first_seconds", "backoff_max_seconds", self)
+        return self
 
     @property
     def effective_port(self) -> int:

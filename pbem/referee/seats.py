@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from pbem.deadlines.stored import describe
 from pbem.games.seat_passwords import give_password, take_password
+from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.context import RefereeContext
@@ -49,9 +50,10 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 
 def _address(text: str) -> str:
-    if "@" not in text or len(text) > 320:
-        raise RefereeError(f"{text!r} is not a mail address")
-    return text.lower()
+    try:
+        return checked_address(text)
+    except AddressError as error:
+        raise RefereeError(str(error)) from None
 
 
 def _extend(ctx: RefereeContext, grace: timedelta, reason: str) -> str:

@@ -111,7 +111,7 @@ def test_the_cli_pauses_and_resumes(
     created = pbem(
         "2026-03-01T12:00:00+00:00",
         *("game", "new", "g1", "--ruleset", "counting", "--seed", "5"),
-        *("--seat", "alice=alice@example.org:pw", "--seat", "bob=bob@example.org:pw"),
+        *("--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-bob"),
         *("--deadline", "weekly:mon,thu@18:00", "--timezone", "Europe/Berlin"),
         *("--grace", "2h", "--reminders", "24h,2h", "--nmr", "standing"),
         *("--abandon-after", "4", "--wait-for-absent"),

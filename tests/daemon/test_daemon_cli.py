@@ -25,7 +25,7 @@ def test_serve_once_takes_mail_in_and_sends(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pbem(capsys, "--config", "pbem.toml", "init")
-    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-b"]
+    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-bob"]
     pbem(capsys, "--config", "pbem.toml", "game", "new", "g1", "--ruleset", "counting", *seats)
     MaildirInbox(workdir / "var/mail/inbox").deliver(
         order_mail("g1", "alice", "pw-alice", "ADD 1\n")
@@ -54,7 +54,7 @@ def test_with_the_mail_servers_away_a_pass_still_runs_and_mail_waits(
 [smtp]\nhost = "127.0.0.1"\nport = {closed}\nsecurity = "plain"\n"""
     )
     pbem(capsys, "--config", "pbem.toml", "init")
-    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-b"]
+    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-bob"]
     pbem(capsys, "--config", "pbem.toml", "game", "new", "g1", "--ruleset", "counting", *seats)
     # The inbox could not be read: the pass failed, and says so by its exit code (cron).
     out = pbem(capsys, "serve", "--once", "--config", "pbem.toml", code=1)

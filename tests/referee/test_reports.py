@@ -58,7 +58,7 @@ def test_game_new_mails_each_referee_a_password(
 ) -> None:
     url = service.db.url.render_as_string(hide_password=False)
     argv = ["--db", url, "--now", now.isoformat(), "game", "new", "g1", "--ruleset", "counting"]
-    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-b"]
+    seats = ["--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org:pw-bob"]
     options = ["--referee", "Ref@Example.org", "--option", "announce_referee_actions=no"]
     assert main([*argv, *seats, *options, "--seed", "1"]) == 0
     assert capsys.readouterr().out == (
