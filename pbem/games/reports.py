@@ -143,13 +143,18 @@ def concerns(event: Event, seat: str) -> bool:
 
 
 def event_line(event: Event, news: bool = False) -> str:
-    """An event as a report line; as `news` (about another seat) it names that seat."""
+    """An event as a report line, wrapped; as `news` (about another seat) it names that seat."""
+    return wrap(event_text(event, news))
+
+
+def event_text(event: Event, news: bool = False) -> str:
+    """An event as one line of text, not yet wrapped (for a mail that puts more in front)."""
     # The dice are shown unless the ruleset's text already shows every one of them.
     text = event.news() if news else event.text
     shown = all(str(die) in text for die in event.dice)
     dice = "" if shown else f" (dice: {' '.join(map(str, event.dice))})"
     phase = f"[{event.phase}] " if event.phase else ""
-    return wrap(f"{phase}{text}{dice}")
+    return f"{phase}{text}{dice}"
 
 
 def _result_lines(view: ResolvedTurn, seat: Seat) -> list[str]:

@@ -6,9 +6,9 @@ from typing import Any
 
 from engine import Resolution, get_ruleset
 from pbem.config import Settings
-from pbem.games.reports import event_line
+from pbem.games.reports import event_text
 from pbem.store import Game, Turn
-from pbem.templates import render, wrap
+from pbem.templates import render
 
 
 def preview_body(settings: Settings, game: Game, turn: Turn, resolution: Resolution) -> str:
@@ -32,7 +32,8 @@ def preview_body(settings: Settings, game: Game, turn: Turn, resolution: Resolut
 
 
 def _seat_event(event: Any) -> str:
-    return event_line(event) if not event.seat else wrap(f"{event.seat}: {event_line(event)}")
+    # Not wrapped here: the template wraps each line once, with the seat in front.
+    return f"{event.seat}: {event_text(event)}" if event.seat else event_text(event)
 
 
 def _result_line(result: Any) -> str:
