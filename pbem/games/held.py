@@ -12,47 +12,72 @@ from engine import get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_facts, shown, verdict_of
+from pbem.games.counted import PASS_LINE, Judged, counting, judge
 from pbem.games.games import find_seat, stored_orders, waiting_seats
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, OrderSet, Turn, loads
+from pbem.store import Game, OrderSet, Turn, dumps, loads
 from pbem.templates import render
 
 
 def check_held_orders(
     session: Session, settings: Settings, game: Game, turn: Turn, *, now: datetime
 ) -> int:
-    """A check reply for every seat's held orders for `turn`, which has just opened; how many."""
+    """A check reply for every seat's held orders for `turn`, which has just opened; how many.
+    Held orders that do not count (no accepted order, no NO ORDERS: pbem.games.counted) are
+    taken out of the turn, and the reply says so: the seat has yet to send its orders."""
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
     sent = 0
     for name, row in sorted(stored_orders(session, game.id, turn.number).items()):
+        texts = row.text.split("\n") if row.text else []
+        judged = judge(ruleset, state, name, list(zip(loads(row.line_map), texts, strict=True)))
+        _keep_what_counts(session, row, judged)
         seat = find_seat(session, game.id, name)
         if seat is None or not seat.address:
             continue
-        texts = row.text.split("\n") if row.text else []
-        lines = list(zip(loads(row.line_map), texts, strict=True))
-        check = check_facts(lines, ruleset.parse_orders(state, name, row.text))
-        plays = name in ruleset.seats_to_order(state)
-        body = render(
-            "check_reply",
-            moderator=settings.mail.name,
-            game=game.id,
-            seat=name,
-            turn=turn.number,
-            verdict=verdict_of(check) if plays else "your seat does not play this turn",
-            replaced=row.version > 1,
-            version=row.version,
-            notes=[_note(row)],
-            deadline=describe(turn.deadline, game.timezone),
-            waiting=waiting_seats(session, game, turn, state),
-            paused=game.status == "paused",
-            resolves_now=False,  # a turn that has just opened waits for its other seats
-            **shown(check, settings.limits.max_problems_shown),
-        )
+        body = _check_reply(session, settings, game, turn, row, judged)
         queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
         sent += 1
     return sent
+
+
+def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
+    """The held row as the turn counts it: gone if it does not count, else without its NO
+    ORDERS line (an empty text for a pass), as a mail sent now would be stored."""
+    if not judged.counted:
+        session.delete(row)
+    else:
+        kept = judged.stored_lines()
+        row.text = "\n".join(line for _, line in kept)
+        row.line_map = dumps([number for number, _ in kept])
+        session.add(row)
+    session.flush()  # the waiting seats are read next
+
+
+def _check_reply(
+    session: Session, settings: Settings, game: Game, turn: Turn, row: OrderSet, judged: Judged
+) -> str:
+    check = check_facts(judged.lines, judged.parsed)
+    check["ignored"] = sorted(check["ignored"] + judged.ignored())
+    state = loads(turn.state_before)
+    plays = row.seat in get_ruleset(game.ruleset).seats_to_order(state)
+    verdict = PASS_LINE if judged.passes else verdict_of(check)
+    return render(
+        "check_reply",
+        moderator=settings.mail.name,
+        game=game.id,
+        seat=row.seat,
+        turn=turn.number,
+        verdict=verdict if plays else "your seat does not play this turn",
+        **counting(judged, row if judged.counted else None, None),
+        notes=[_note(row)],
+        deadline=describe(turn.deadline, game.timezone),
+        waiting=waiting_seats(session, game, turn, state),
+        paused=game.status == "paused",
+        resolves_now=False,  # a turn that has just opened waits for its other seats
+        **shown(check, settings.limits.max_problems_shown),
+    )
 
 
 def _note(row: OrderSet) -> str:

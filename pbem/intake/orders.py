@@ -1,6 +1,8 @@
 """An order mail from an authenticated seat: checked against the pending turn through the
-engine, stored whole (replacing the seat's earlier orders for the turn), and answered with a
-check reply: accepted, rejected with reasons, ignored, replaced or not, deadline, who is left."""
+engine, stored whole (replacing the seat's earlier orders for the turn) if it counts as the
+seat's orders (an accepted order or NO ORDERS: pbem.games.counted), and answered with a check
+reply: accepted, rejected with reasons, ignored, replaced, counted or not, deadline, who is
+left."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pbem.clock.due import Facts, facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
+from pbem.games.counted import PASS_LINE, Judged, counting, judge
 from pbem.games.games import still_waiting, stored_orders, taking_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
@@ -35,47 +38,71 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
             reply_to=seat.address,
         )
         return
-    text = "\n".join(line for _, line in lines)
     if envelope.turn is not None and envelope.turn > turn.number:  # see advance.py
+        # Kept as written, NO ORDERS included: they are judged when their turn opens.
+        text = "\n".join(line for _, line in lines)
         held_row = store_orders(context, game, seat, envelope.turn, text, [n for n, _ in lines])
         hold_reply(context, game, seat, held_row, turn)
         return
-    state = loads(turn.state_before)
-    ruleset = get_ruleset(game.ruleset)
-    parsed = ruleset.parse_orders(state, seat.name, text)
+    _take_for_turn(context, game, seat, turn, envelope)
+
+
+def _take_for_turn(
+    context: MailContext, game: Game, seat: Seat, turn: Turn, envelope: Envelope
+) -> None:
+    """Orders for the pending turn: checked, stored if they count, and answered."""
+    lines = list(envelope.lines)
+    judged = judge(get_ruleset(game.ruleset), loads(turn.state_before), seat.name, lines)
     have = context.turn_orders
     assert have is not None  # authenticate read them with the seats, the turn being read
-    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in lines], have)
-    detail = f"{seat.name} turn {turn.number} mail {stored.version}"
-    audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
-    check = check_lines(lines, parsed, envelope)
+    earlier = have.get(seat.name)  # read before a counted mail replaces it
+    stored = _store_counted(context, game, seat, turn, judged, have)
+    check = check_lines(judged.lines, judged.parsed, envelope)
+    check["ignored"] = sorted(check["ignored"] + judged.ignored())
+    counts = f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
+    # A mail that does not count is answered, not accepted: nothing of it was stored.
+    status, done = ("accepted", "stored") if stored else ("answered", "not counted")
+    context.finish(status, f"orders {done} for {seat.name}, turn {turn.number}: {counts}")
     # The turn's orders and its seats, as authenticate read them: for the reply and the
     # clock's test.
     expected = list(seats_asked(game.ruleset, turn.state_before))  # remembered by digest
-    waiting = still_waiting(expected, have, context.seats)
     facts = facts_from(game, turn, context.seats, frozenset(have), context.now)
     resolves_now = context.clock_work = _resolves_now(facts)
-    context.finish(
-        "accepted",
-        f"orders stored for {seat.name}, turn {turn.number}: "
-        f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected",
-    )
     context.reply(
         seat.address,
         "check_reply",
         game=game.id,
         seat=seat.name,
         turn=turn.number,
-        verdict=verdict_of(check),
-        replaced=stored.version > 1,
-        version=stored.version,
+        verdict=PASS_LINE if judged.passes else verdict_of(check),
+        **counting(judged, stored, earlier),
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == "paused",
-        waiting=waiting,
+        waiting=still_waiting(expected, have, context.seats),
         resolves_now=resolves_now,
         **shown(check, context.settings.limits.max_problems_shown),
     )
+
+
+def _store_counted(
+    context: MailContext,
+    game: Game,
+    seat: Seat,
+    turn: Turn,
+    judged: Judged,
+    have: dict[str, OrderSet],
+) -> OrderSet | None:
+    """The mail's orders stored as the seat's for the turn, if they count (pbem.games.counted);
+    else nothing is stored, and the seat's earlier orders, if any, stand."""
+    if not judged.counted:
+        return None
+    kept = judged.stored_lines()
+    text = "\n".join(line for _, line in kept)
+    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in kept], have)
+    detail = f"{seat.name} turn {turn.number} mail {stored.version}"
+    audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
+    return stored
 
 
 def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:

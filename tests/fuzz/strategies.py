@@ -109,7 +109,10 @@ def order_text(draw: st.DrawFn) -> str:
             ).format(g=game, s=seat, p=password)
         )
     words = st.lists(st.sampled_from(ORDER_WORDS), max_size=8).map(" ".join)
-    lines += draw(st.lists(st.one_of(words, st.text(max_size=60)), max_size=30))
+    # Lines that count as orders (pbem.games.counted): an order of the counting game, and
+    # NO ORDERS, which every game takes; random words alone are seldom an accepted order.
+    counted = st.sampled_from(["ADD 2", "NO ORDERS", "no orders."])
+    lines += draw(st.lists(st.one_of(words, st.text(max_size=60), counted), max_size=30))
     if draw(st.booleans()):
         quoted = draw(st.lists(words, max_size=10))
         lines += ["On Mon, someone wrote:", *("> " + line for line in quoted)]

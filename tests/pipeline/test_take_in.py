@@ -232,7 +232,9 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
 
     def mails(password: str, *numbers: int) -> None:
         for n in numbers:
-            raw = order_mail("g1", "alice", password, f"ADD {n}\n", message_id=f"a{n}")
+            # ADD 1 to 3, orders the game accepts (a mail with none accepted is not "accepted")
+            text = f"ADD {n % 3 + 1}\n"
+            raw = order_mail("g1", "alice", password, text, message_id=f"a{n}")
             inbox.deliver(raw)
 
     mails("pw-alice", 1, 2, 3)

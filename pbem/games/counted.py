@@ -1,0 +1,78 @@
+"""When a mail counts as a seat's orders for a turn. A seat is "in" (the turn need not wait
+for it, and it has missed nothing) only with at least one accepted order, or with an
+explicit NO ORDERS line: a mail whose every line was refused, or an order template sent back
+unchanged, is answered but not counted, so that its sender may still correct it before the
+turn is resolved. No ruleset's order begins with NO ORDERS; the line is pbem's, read here for
+every game, and never reaches the ruleset (it would be "not an order" there).
+
+A mail that is not counted stores nothing: the seat's earlier orders for the turn, if any,
+stand. A NO ORDERS mail stores an empty order text, which the turn plays as no orders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine import ParsedOrders, Ruleset
+from engine.ruleset import State
+from pbem.store import OrderSet
+
+PASS_LINE = "NO ORDERS"
+# Why a NO ORDERS line in a mail that also has accepted orders is passed over.
+PASS_WITH_ORDERS = "NO ORDERS passed over: the accepted orders count"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One mail's order lines as the turn will count them."""
+
+    lines: list[tuple[int, str]]  # (mail line, text) read as orders: every line but NO ORDERS
+    parsed: ParsedOrders  # those lines, as the ruleset read them
+    pass_line: int | None  # the mail line of NO ORDERS, if the mail has one
+
+    @property
+    def passes(self) -> bool:
+        """The seat sends no orders this turn, and says so."""
+        return self.pass_line is not None and not self.parsed.orders
+
+    @property
+    def counted(self) -> bool:
+        return bool(self.parsed.orders) or self.passes
+
+    def stored_lines(self) -> list[tuple[int, str]]:
+        """What is stored as the seat's orders: nothing for a pass (its other lines were all
+        refused), else every line read as orders."""
+        return [] if self.passes else self.lines
+
+    def ignored(self) -> list[tuple[int, str]]:
+        """The NO ORDERS line, when accepted orders beside it count instead."""
+        if self.pass_line is None or self.passes:
+            return []
+        return [(self.pass_line, PASS_WITH_ORDERS)]
+
+
+def is_pass(text: str) -> bool:
+    """A line that says the seat sends no orders: NO ORDERS in any case, a full stop allowed."""
+    return " ".join(text.rstrip(".!").split()).upper() == PASS_LINE
+
+
+def judge(ruleset: Ruleset, state: State, seat: str, lines: Sequence[tuple[int, str]]) -> Judged:
+    """Read a mail's order lines ((mail line, text) each) for `seat` against `state`."""
+    passes = [number for number, text in lines if is_pass(text)]
+    kept = [(number, text) for number, text in lines if not is_pass(text)]
+    parsed = ruleset.parse_orders(state, seat, "\n".join(text for _, text in kept))
+    return Judged(kept, parsed, passes[0] if passes else None)
+
+
+def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) -> dict[str, Any]:
+    """What the check reply says of how the mail counts: stored (replacing earlier orders or
+    not), a pass, or not counted, with the earlier orders that then stand (their mail's
+    number this turn; 0 for none)."""
+    return {
+        "counted": judged.counted,
+        "passes": judged.passes,
+        "replaced": stored is not None and stored.version > 1,
+        "version": stored.version if stored is not None else 0,
+        "earlier": earlier.version if earlier is not None and stored is None else 0,
+    }
