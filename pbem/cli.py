@@ -449,8 +449,8 @@ def _game_show(args: argparse.Namespace) -> int:
         if turn is not None:
             waiting = waiting_seats(session, game, turn)
             print(
-                f"turn {turn.number}, deadline {describe(turn.deadline)}, waiting for: "
-                f"{', '.join(waiting) or 'nobody'}"
+                f"turn {turn.number}, deadline {describe(turn.deadline, game.timezone)}, "
+                f"waiting for: {', '.join(waiting) or 'nobody'}"
             )
         if game.result:
             print(f"result: {loads(game.result)['reason']}")

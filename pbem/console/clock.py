@@ -15,7 +15,12 @@ from pbem.store import Game
 
 def add_new_arguments(new: argparse.ArgumentParser) -> None:
     """The clock options of `pbem game new` (each defaults to its [games] setting)."""
-    new.add_argument("--timezone", help="IANA zone for weekly deadlines, e.g. Europe/Berlin")
+    new.add_argument(
+        "--timezone",
+        help="the game's IANA zone, e.g. Europe/Berlin: weekly deadlines and absence dates are "
+        "read, and deadlines shown, in it (default: [games] timezone; on UTC, the zone a weekly "
+        "--deadline names)",
+    )
     new.add_argument("--grace", help="resolve this long after the deadline, e.g. 2h")
     new.add_argument("--reminders", help="remind this long before the deadline: 24h,2h or none")
     new.add_argument("--nmr", choices=NMR_MODES, help="play a seat without orders so")

@@ -11,6 +11,7 @@ from pbem.deadlines.policy import (
     Weekly,
     check_zone,
     format_offsets,
+    game_zone,
     parse_duration,
     parse_offsets,
     parse_policy,
@@ -38,7 +39,7 @@ class ClockOptions:
             raise PolicyError("abandon_after is a number of turns, 0 for never")
         policy = parse_policy(game.deadline_policy, zone)
         game.deadline_policy = str(policy) if isinstance(policy, Weekly) else game.deadline_policy
-        game.timezone = zone
+        game.timezone = game_zone(zone, policy)
         game.grace_seconds = int(parse_duration(self.grace).total_seconds())
         game.reminders = format_offsets(parse_offsets(self.reminders))
         game.nmr = self.nmr

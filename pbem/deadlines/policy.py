@@ -104,6 +104,15 @@ def _weekly(text: str, default_zone: str) -> Weekly:
     return Weekly(days, time(hour, minute), check_zone(zone or default_zone))
 
 
+def game_zone(zone: str, policy: Policy) -> str:
+    """The zone a game reads and shows its dates in: its own (`zone`), or, for a game left on
+    UTC, the zone its weekly deadlines fall in. A referee who writes "weekly:mon@18:00
+    Europe/Berlin" runs a Berlin game, and its players should read 18:00 beside the UTC."""
+    if zone == "UTC" and isinstance(policy, Weekly):
+        return policy.zone
+    return zone
+
+
 def check_zone(name: str) -> str:
     """`name` if it is a time zone zoneinfo knows, else PolicyError."""
     try:

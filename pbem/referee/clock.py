@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from pbem.clock.announce import Announcement, announce_deadline, announce_policy
-from pbem.deadlines.policy import PolicyError
+from pbem.deadlines.policy import PolicyError, game_zone, parse_policy
 from pbem.deadlines.stored import canonical, describe, interval
 from pbem.games.games import turn_of
 from pbem.referee.context import RefereeContext
@@ -120,6 +120,7 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if old == new:
         raise RefereeError(f"the deadline policy is {new} already")
     ctx.game.deadline_policy = new
+    ctx.game.timezone = game_zone(ctx.game.timezone, parse_policy(new))
     ctx.session.add(ctx.game)
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
     turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
