@@ -64,6 +64,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The project's own errors only: anything else is a bug and keeps its traceback.
         print(f"pbem: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if error.filename is None:
+            raise  # no file of the person's (a socket, say): keep the traceback
+        # A file given or configured that cannot be read or written: `pbem check x.eml`.
+        print(f"pbem: {error.filename}: {error.strerror}", file=sys.stderr)
+        return 2
 
 
 GLOBAL_OPTIONS = (

@@ -49,8 +49,8 @@ def run_verify(args: argparse.Namespace) -> int:
     """0 when every turn replays equal, 1 when one differs (named)."""
     try:
         document = json.loads(args.export.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise UsageError(f"cannot read {args.export}: {error}") from None
+    except ValueError as error:  # not UTF-8, or not JSON; a missing file is pbem.cli.main's
+        raise UsageError(f"{args.export} is not JSON: {error}") from None
     if not isinstance(document, dict):
         raise UsageError(f"{args.export} is not a game export")
     verdict = verify(document)
