@@ -19,6 +19,7 @@ from engine import all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset, plugin_errors
 from engine.ruleset import EditError, OptionError, OptionSpec
 from pbem import balance
+from pbem.clock.forced import Forced
 from pbem.clock.turns import resolve_turn
 from pbem.config import Settings, load_settings
 from pbem.console import chart as chart_cli
@@ -92,7 +93,9 @@ def parser() -> argparse.ArgumentParser:
     poll.add_argument("--once", action="store_true", required=True, help="one pass, then exit")
     serve_command.add_parser(sub, _serve)
     turn = sub.add_parser("turn", help="turn commands").add_subparsers(dest="turn", required=True)
-    _simple(turn, "run", "resolve a game's pending turn now", _turn_run).add_argument("game")
+    run = _simple(turn, "run", "resolve a game's pending turn now", _turn_run)
+    run.add_argument("game")
+    run.add_argument("--reason", default="", help="before its deadline: why, for the reports")
     check = _simple(sub, "check", "print the reply an order mail would get", _check)
     check.add_argument("file", type=Path)
     outbox = sub.add_parser("outbox", help="outbox commands")
@@ -496,7 +499,10 @@ def _migrated_service(args: argparse.Namespace) -> Service:
 def _turn_run(args: argparse.Namespace) -> int:
     service = _service(args)
     with transaction(service.db) as session:
-        summary = resolve_turn(session, service.settings, args.game.lower(), now=_now(args))
+        # By hand: before the deadline a forced turn, which charges no missed turn.
+        forced = Forced("cli", args.reason)
+        game = args.game.lower()
+        summary = resolve_turn(session, service.settings, game, now=_now(args), forced=forced)
     assert summary is not None
     print(
         f"resolved {summary.game} turn {summary.turn}: {summary.orders} orders, "

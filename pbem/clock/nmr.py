@@ -13,7 +13,9 @@ A seat a referee gave to the bot (seat status ``bot``) is always played by the b
 
 Each miss counts one more on the seat's run of misses (orders reset it to 0), except while the
 seat is away (SET ABSENCE) or not active (abandoned, or taken out by a referee): an announced
-absence is not a miss. After the game's
+absence is not a miss; nor is a turn a referee forced before its deadline (pbem.clock.forced),
+whose seats without orders are recorded with `forced` and their count left as it was. After
+the game's
 `abandon_after` misses in a row the seat becomes "abandoned" and the referees get a mail.
 The facts go into the turn's `nmr` column, so the report (and a resent one) can warn the seat.
 """
@@ -68,11 +70,18 @@ def _last_orders(session: Session, game_id: str, before: int, seat: str) -> Orde
 
 
 def note_misses(
-    session: Session, settings: Settings, game: Game, turn: Turn, *, now: datetime
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    now: datetime,
+    forced: bool = False,
 ) -> dict[str, dict[str, Any]]:
     """Count this turn's misses on the seats, abandon seats past the limit (telling the
     referees), and keep the facts in turn.nmr. Call while resolving `turn`, before the
-    reports are rendered."""
+    reports are rendered. A turn `forced` before its deadline (pbem.clock.forced) counts no
+    miss: its seats without orders had time left."""
     facts = facts_of(session, game, now)
     assert facts is not None and facts.turn.id == turn.id, "note_misses needs the pending turn"
     # Away at the deadline counts, even if the turn waited (wait_for_absent) until the seat
@@ -85,6 +94,8 @@ def note_misses(
             continue  # a referee gave it to the bot: no player misses anything
         if seat.name in facts.ordered:
             seat.missed = 0
+        elif forced:
+            entries[seat.name] = _cut_short(session, game, turn, seat, away.absent(seat))
         else:
             entries[seat.name] = _miss(session, settings, game, turn, seat, away.absent(seat), now)
         session.add(seat)
@@ -116,6 +127,21 @@ def _miss(
         "abandoned": seat.status == "abandoned",
         "newly_abandoned": newly,
         "played": played,
+    }
+
+
+def _cut_short(
+    session: Session, game: Game, turn: Turn, seat: Seat, absent: bool
+) -> dict[str, Any]:
+    """A seat without orders in a forced turn: played as if it had missed, but its count of
+    missed turns stays as it was."""
+    return {
+        "missed": seat.missed,
+        "absent": absent,
+        "abandoned": seat.status == "abandoned",
+        "newly_abandoned": False,
+        "played": missing_mode(session, game, turn, seat),
+        "forced": True,
     }
 
 

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of, running_facts
+from pbem.clock.forced import Forced, early, note_forced
 from pbem.clock.nmr import note_misses, orders_for_missing
 from pbem.config import Settings
 from pbem.errors import PbemError
@@ -100,10 +101,18 @@ def resolve_some(
 
 
 def resolve_turn(
-    session: Session, settings: Settings, game_id: str, *, now: datetime, only_if_due: bool = False
+    session: Session,
+    settings: Settings,
+    game_id: str,
+    *,
+    now: datetime,
+    only_if_due: bool = False,
+    forced: Forced | None = None,
 ) -> TurnSummary | None:
     """Resolve the pending turn of `game_id` now. With only_if_due, do nothing unless it is
-    still due once the game row is locked (another process may have resolved it)."""
+    still due once the game row is locked (another process may have resolved it). `forced`:
+    a referee resolves it by hand; before its deadline, that is a forced turn
+    (pbem.clock.forced), which charges no seat a missed turn."""
     game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
     if game is None:
         raise TurnError(f"there is no game {game_id}")
@@ -114,7 +123,11 @@ def resolve_turn(
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
     resolution, played = _resolve(session, game, turn)
     ordered = sum(1 for item in played.values() if item.by == "orders")
-    note_misses(session, settings, game, turn, now=now)  # before resolved_at: needs it pending
+    cut_short = forced is not None and early(turn, now)
+    if forced is not None and cut_short:
+        note_forced(session, game, turn, forced, now)
+    # Before resolved_at: it needs the turn pending.
+    note_misses(session, settings, game, turn, now=now, forced=cut_short)
     turn.state_after = dumps(resolution.state)
     # The inputs go with the outputs: the export replays the turn from them (pbem.proof).
     played_json = {seat: item.to_json() for seat, item in played.items()}

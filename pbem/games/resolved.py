@@ -73,7 +73,11 @@ def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]
         RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
     )
     notes = session.exec(query.order_by(col(RefereeNote.id)))
-    return tuple(wrap(f"{note.effect}. Why: {note.reason}") for note in notes)
+    # A turn forced on the command line may come without a reason (pbem.clock.forced).
+    return tuple(
+        wrap(f"{note.effect}. Why: {note.reason}" if note.reason else f"{note.effect}.")
+        for note in notes
+    )
 
 
 def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from sqlmodel import col, select
 
 from pbem.clock.control import tell
+from pbem.clock.forced import Forced, was_forced
 from pbem.clock.nmr import undo_misses
 from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.stored import next_deadline
@@ -40,12 +41,15 @@ def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "process")
     if ctx.game.status == "paused":
         raise RefereeError(f"game {ctx.game.id} is paused; resume it first")
+    forced = Forced(ctx.actor, reason)
     try:
-        summary = resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+        summary = resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
     except TurnError as error:
         raise RefereeError(str(error)) from None
     assert summary is not None
-    ctx.change(f"turn {summary.turn} was processed by the referee before its deadline")
+    # Audited only: the turn's own reports told the players (pbem.clock.forced); a note here
+    # would go in the next turn's.
+    ctx.change(f"turn {summary.turn} was processed by the referee", public=False)
     ended = " - game over" if summary.ended else ""
     return f"turn {summary.turn} resolved: {summary.orders} orders, {summary.events} events{ended}"
 
@@ -153,7 +157,10 @@ def turns_text(first: int, last: int) -> str:
 def _rerun_turn(ctx: RefereeContext, branch: int) -> str:
     turn_no = ctx.game.turn
     archive.restore_orders(ctx.session, ctx.game.id, branch, turn_no)
-    resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+    # A turn first forced before its deadline is forced again: its misses stay uncounted.
+    was = was_forced(ctx.session, ctx.game.id, turn_no)
+    forced = Forced(ctx.actor) if was else None
+    resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
     problems = _apply_edits(ctx) if ctx.game.status == "running" else []
     old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)
     new = turn_of(ctx.session, ctx.game.id, turn_no)

@@ -212,3 +212,17 @@ def test_a_rerun_tells_seats_whose_stored_orders_face_a_new_position(
     told = [to for to, subject in subjects if subject == "[g1] turn 3: check your orders"]
     assert told == ["bob@example.org"]
     assert ("bob", 3) in [(row.seat, row.turn) for row in orders(service)]
+
+
+def test_a_forced_turn_played_again_is_forced_again(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Processed before its deadline without bob's orders, turn 1 charged bob nothing; rolled
+    back and rerun, it still charges nothing."""
+    referee_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1"), now=now)
+    via.run("process", reason="bob is away all week")
+    via.run("rollback", "1", reason="a bonus was lost")
+    via.run("rerun", reason="with the bonus")
+    assert seat_row(service, "bob").missed == 0
+    assert "It does not count as a missed turn." in body(outbox(service, "report")[-1])

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+import pytest
+from sqlmodel import select
+
+from pbem.cli import main
+from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.store import Referee, transaction
+from pbem.store import Referee, Seat, transaction
 from tests.referee.support import REFEREE, Channel, referee_game
 from tests.support.games import body, game_row, outbox, turns
 from tests.support.mails import order_mail
@@ -76,3 +81,73 @@ def test_process_refuses_a_paused_game(service: Service, now: datetime, via: Cha
     referee_game(service, now)
     via.run("pause")
     assert via.refuse("process") == "game g1 is paused; resume it first"
+
+
+def _report(service: Service, seat: str, turn: int) -> str:
+    [row] = [
+        row
+        for row in outbox(service, "report")
+        if row.subject == f"[g1] turn {turn} report" and row.recipient.startswith(seat)
+    ]
+    return body(row)
+
+
+def _seat_missed(service: Service, name: str) -> int:
+    with transaction(service.db) as session:
+        return session.exec(select(Seat).where(Seat.name == name)).one().missed
+
+
+FORCED_NOTE = (
+    "== Referee notes ==\n"
+    "turn 1 was played before its deadline (2026-03-03 12:00 UTC), at the\n"
+    "    referee's word: a seat without orders has not missed a turn. Why:\n"
+    "    bob is away all week\n"
+)
+
+
+def test_a_forced_turn_is_no_missed_turn_and_its_report_says_why(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """PROCESS before the deadline: bob, who sent nothing, is not charged a missed turn, and
+    the turn's own reports say it was forced (the next turn's say nothing of it)."""
+    referee_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    via.run("process", reason="bob is away all week")
+    assert _seat_missed(service, "bob") == 0
+    bob = _report(service, "bob", 1)
+    assert (
+        "== No orders from you ==\n"
+        "Turn 1 was played early, at the referee's word, without orders from you.\n"
+        "It does not count as a missed turn.\n"
+    ) in bob
+    assert FORCED_NOTE in bob and FORCED_NOTE in _report(service, "alice", 1)
+    for seat in ("alice", "bob"):
+        raw = order_mail("g1", seat, f"pw-{seat}", "ADD 1\n", message_id=f"{seat}2@x")
+        receive(service, raw, now=now)
+    assert [summary.turn for summary in resolve_due(service, now=now)] == [2]
+    assert "== Referee notes ==" not in _report(service, "alice", 2)
+
+
+def test_turn_run_before_the_deadline_is_forced_too(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    referee_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    url = service.db.url.render_as_string(hide_password=False)
+    argv = ["--db", url, "--now", now.isoformat(), "turn", "run", "g1"]
+    assert main([*argv, "--reason", "bob is away all week"]) == 0
+    assert _seat_missed(service, "bob") == 0
+    assert FORCED_NOTE in _report(service, "alice", 1)
+
+
+def test_a_turn_run_after_its_deadline_counts_the_missed_turn(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deadline has passed (the clock would resolve it on its next look): no seat was
+    cut short, and bob's miss counts."""
+    referee_game(service, now)
+    late = Channel("cli", service, now + timedelta(hours=49), capsys)
+    late.run("process", reason="the daemon is down")
+    assert _seat_missed(service, "bob") == 1
+    assert "We had no orders from you for turn 1: 1 turn in a row.\n" in _report(service, "bob", 1)
+    assert "at the referee's word" not in _report(service, "bob", 1)
