@@ -27,10 +27,12 @@ def report_letter(
     # A turn resolved again after a rollback gets new reports, with new Message-IDs.
     again = (f"rerun-{view.revision}",) if view.revision else ()
     parts = ("report", game, str(number), seat.name, *again)
+    # A player who has the first report must see, before opening it, that this one counts.
+    replaces = " (replaces the earlier report)" if view.revision else ""
     return Letter(
         "report",
         seat.address,
-        f"[{game}] turn {number} report",
+        f"[{game}] turn {number} report{replaces}",
         report_body(settings, view, seat),
         stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game,
@@ -48,6 +50,7 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         title=ruleset.title,
         seat=seat.name,
         turn=view.turn.number,
+        revision=view.revision,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline, view.game.timezone) if following else "",
         events=[event_line(e) for e in events if concerns(e, seat.name)],

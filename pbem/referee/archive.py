@@ -24,7 +24,8 @@ def latest_branch(session: Session, game_id: str) -> int:
 
 def archive_from(session: Session, game_id: str, number: int, now: datetime) -> tuple[int, int]:
     """Copy every live turn and order set from turn `number` on into a new branch; return the
-    branch and the last turn number it holds."""
+    branch and the last turn it holds as played (`number` - 1 if none was: the branch holds
+    the pending turn, never played, and its orders)."""
     branch = next_branch(session, game_id)
     # In turn order: without ORDER BY, PostgreSQL returns rows in their physical order, which
     # earlier updates of the table can change (the archive's ids would follow it).
@@ -37,7 +38,8 @@ def archive_from(session: Session, game_id: str, number: int, now: datetime) -> 
     for row in live_orders_from(session, game_id, number):
         session.add(ArchivedOrderSet(game_id=game_id, branch=branch, **_orders(row)))
     session.flush()
-    return branch, max(turn.number for turn in turns)
+    played = [turn.number for turn in turns if turn.resolved_at is not None]
+    return branch, max(played, default=number - 1)
 
 
 def live_orders_from(session: Session, game_id: str, number: int) -> list[OrderSet]:

@@ -74,6 +74,13 @@ def moved_orders_body(settings: Settings, game: Game, seat: str, turn: int) -> s
     return _render(settings, game, "orders_moved", seat=seat, turn=turn)
 
 
+def rollback_body(settings: Settings, game: Game, **facts: Any) -> str:
+    """For every player of a game a referee rolled back: the turns undone (first to last, none
+    if last < first), why, and when they are played again (`left`: the reopened turn's time
+    once resumed)."""
+    return _render(settings, game, "rolled_back", **facts)
+
+
 def _render(settings: Settings, game: Game, template: str, **facts: Any) -> str:
     title = get_ruleset(game.ruleset).title
     return render(template, moderator=settings.mail.name, game=game.id, title=title, **facts)

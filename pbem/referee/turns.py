@@ -11,12 +11,13 @@ from pbem.clock.control import tell
 from pbem.clock.forced import Forced, was_forced
 from pbem.clock.nmr import undo_misses
 from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
+from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
-from pbem.games.games import turn_of
+from pbem.games.games import seats_of, turn_of
 from pbem.referee import archive
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
-from pbem.referee.mails import moved_orders_body, preview_body
+from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, number
@@ -66,6 +67,7 @@ def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     undo_misses(ctx.session, ctx.game.id, target)  # before the later turns leave play
     _take_out_of_play(ctx, target)
     _reopen(ctx, turn, reason)
+    _tell_rollback(ctx, turn, last, reason)
     after = {"turn": target, "status": ctx.game.status, "branch": branch}
     ctx.change(
         f"the game was rolled back to the start of turn {target}; "
@@ -80,6 +82,10 @@ def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 
 def _played(first: int, last: int) -> str:
+    """What a branch keeps: the turns played from `first` to `last` (none if `last` is
+    before `first`: the pending turn, rolled back before it was played)."""
+    if last < first:
+        return f"turn {first}, not played yet, and its orders are"
     return (
         f"turn {first} as played is" if first == last else f"turns {first} to {last} as played are"
     )
@@ -101,10 +107,27 @@ def _reopen(ctx: RefereeContext, turn: Turn, reason: str) -> None:
     ctx.game.turn = turn.number
     ctx.game.result = ""
     ctx.session.add(turn)
-    if ctx.game.status != "paused":
-        ctx.game.status = "running"  # an ended game, too, plays on from here
-        ctx.session.flush()
-        pause_game(ctx, reason)  # nothing resolves before the referee reruns
+    if ctx.game.status == "paused":  # the reopened turn gets its whole time when resumed
+        left = utc(turn.deadline) - utc(ctx.now) if turn.deadline else None
+        ctx.game.paused_left = int(left.total_seconds()) if left is not None else None
+        ctx.session.add(ctx.game)
+        return
+    ctx.game.status = "running"  # an ended game, too, plays on from here
+    ctx.session.flush()
+    # Nothing resolves before the referee reruns; the players hear of the rollback itself.
+    pause_game(ctx, reason, notify=False)
+
+
+def _tell_rollback(ctx: RefereeContext, turn: Turn, last: int, reason: str) -> None:
+    """Every player is told at once which turns were undone, why, and when they are played
+    again: a pause notice alone ("paused at turn 2") said none of it."""
+    left = format_duration(utc(turn.deadline) - utc(ctx.now)) if turn.deadline else ""
+    facts = {"first": turn.number, "last": last, "reason": reason, "left": left}
+    body = rollback_body(ctx.settings, ctx.game, **facts)
+    undone = f"turn {turn.number}" if last <= turn.number else f"turns {turn.number} to {last}"
+    for seat in seats_of(ctx.session, ctx.game.id):
+        if seat.address:
+            ctx.send(seat.address, f"{undone} rolled back", body)
 
 
 @command("rerun", "", "resolve the rolled-back turns again from their stored inputs")

@@ -17,12 +17,12 @@ from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import ArchivedOrderSet, ArchivedTurn, loads, transaction
-from tests.clock.support import DEADLINE, HOUR
+from tests.clock.support import DEADLINE, HOUR, SIGNATURE
 from tests.clock.support import orders as mail_orders
 from tests.clock.support import run as run_clock
 from tests.clock.support import seat as seat_row
 from tests.conftest import NOW
-from tests.referee.support import Channel, referee_game
+from tests.referee.support import REFEREE, Channel, referee_game
 from tests.support.games import body, game_row, orders, outbox, turns
 from tests.support.mails import order_mail
 
@@ -67,7 +67,7 @@ def test_rollback_and_rerun_unchanged_gives_identical_turns(
     played = {t.number: (t.state_before, t.state_after, t.record) for t in turns(service)}
     reports = len(outbox(service, "report"))
     assert via.run("rollback", "2", reason="a disputed turn") == (
-        "rolled back to the start of turn 2; turns 2 to 5 as played are kept as branch 1; "
+        "rolled back to the start of turn 2; turns 2 to 4 as played are kept as branch 1; "
         "the game is paused: correct orders, then rerun"
     )
     assert [t.number for t in turns(service)] == [1, 2]
@@ -135,10 +135,10 @@ def test_a_rerun_makes_the_referees_edits_again(
     [_, second] = turns(service)
     assert loads(second.state_before)["score"]["bob"] == 5
     report = body(outbox(service, "report")[-2])  # alice's report of turn 1, again
-    assert report.startswith("Game g1 (Counting (a test ruleset)), report of turn 1 for alice")
+    assert "\nGame g1 (Counting (a test ruleset)), report of turn 1 for alice\n" in report
     assert (
-        "the game was rolled back to the start of turn 1; turns 1 to 2 as played\n"
-        "    are kept as branch 1. Why: alice's orders were misread\n"
+        "the game was rolled back to the start of turn 1; turn 1 as played is\n"
+        "    kept as branch 1. Why: alice's orders were misread\n"
     ) in report
 
 
@@ -226,3 +226,67 @@ def test_a_forced_turn_played_again_is_forced_again(
     via.run("rerun", reason="with the bonus")
     assert seat_row(service, "bob").missed == 0
     assert "It does not count as a missed turn." in body(outbox(service, "report")[-1])
+
+
+ROLLED_BACK = """\
+The referee of game g1 (Counting (a test ruleset)) has rolled the game
+back to the start of turn 2.
+
+Undone: turn 2 as played. Your report of it no longer stands.
+Why: alice's orders were misread
+
+Played again: turn 2, when the referee reruns the game with the
+corrections. The game is paused until then. You will get a new report of
+turn 2, which replaces the one you had, and then the deadline of the
+turn that comes next.
+
+If the referee resumes the game instead, turn 2 is open for orders again
+until its deadline, 2d after the game resumes.
+"""
+
+
+def test_a_rollback_tells_every_seat_what_was_undone_why_and_what_comes_next(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Turn 3 pending, never played: rolled back to turn 2, only turn 2 as played is undone,
+    and every player hears which turn, why, and when it is played again; the rerun's reports
+    say they replace the earlier ones."""
+    referee_game(service, now)
+    _play_counting_turn(service, now, 1)
+    _play_counting_turn(service, now, 2)
+    before = len(outbox(service))
+    assert via.run("rollback", "2", reason="alice's orders were misread") == (
+        "rolled back to the start of turn 2; turn 2 as played is kept as branch 1; "
+        "the game is paused: correct orders, then rerun"
+    )
+    told = [row for row in outbox(service)[before:] if row.recipient != REFEREE]
+    assert [(row.recipient, row.subject) for row in told] == [
+        ("alice@example.org", "[g1] turn 2 rolled back"),
+        ("bob@example.org", "[g1] turn 2 rolled back"),
+    ]
+    assert body(told[0]) == ROLLED_BACK + SIGNATURE
+    via.run("rerun", reason="with alice's orders read right")
+    again = [row for row in outbox(service, "report") if row.subject.startswith("[g1] turn 2")]
+    assert [row.subject for row in again] == ["[g1] turn 2 report"] * 2 + [
+        "[g1] turn 2 report (replaces the earlier report)"
+    ] * 2
+    assert body(again[-1]).startswith(
+        "This report replaces your earlier report of turn 2: the referee rolled\n"
+        "the game back and turn 2 was played again.\n"
+        "Game g1 (Counting (a test ruleset)), report of turn 2 for bob\n"
+    )
+
+
+def test_a_rollback_while_paused_gives_the_reopened_turn_its_whole_time(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Paused with ten hours left of turn 3, rolled back to turn 2: resumed, turn 2 has the
+    two days its rollback mail promised, not the ten hours turn 3 had."""
+    referee_game(service, now)
+    _play_counting_turn(service, now, 1)
+    _play_counting_turn(service, now, 2)
+    later = Channel("cli", service, now + 38 * HOUR, capsys)
+    later.run("pause")
+    later.run("rollback", "2")
+    later.run("resume")
+    assert turns(service)[-1].deadline == now + 38 * HOUR + 48 * HOUR
