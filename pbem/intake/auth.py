@@ -1,13 +1,15 @@
 """Who sent this: the game, the seat and its password (and, by game option, its registered
-address). Every failure quarantines the mail; a seat's failure is told to its registered
-address, never to whoever claims to be it."""
+address). Every failure quarantines the mail. A mail that does not prove its seat is refused
+to its sender alone; the seat's registered address, if it did not send it, is told that
+someone tried, but never by whom nor what they wrote (after a replacement, the new player
+must not read the old player's mail). Once the seat is proved, its answers go to its
+registered address."""
 
 from __future__ import annotations
 
 from pbem.games.games import (
     NO_PLAYER,
     find_game,
-    find_seat,
     game_with_turn,
     seat_named,
 )
@@ -66,6 +68,25 @@ def authenticate(
     game = find_running_game(context, envelope, allow_ended=allow_ended, turn=turn)
     if game is None:
         return None
+    seat = prove_seat(context, game, envelope)
+    return (game, seat) if seat is not None else None
+
+
+def prove_claim(context: MailContext, envelope: Envelope) -> bool:
+    """Does the mail prove the seat its GAME line claims, in a game of any status (HELP and
+    STATUS are answered for a game still open to JOIN, or ended)? Asked before its commands
+    run; each asks for what it needs of the game (authenticate)."""
+    game = find_game(context.session, envelope.game, lock=True)
+    if game is None:
+        sender = context.mail.sender
+        context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
+        return False
+    context.inbound.game_id = game.id
+    return prove_seat(context, game, envelope) is not None
+
+
+def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | None:
+    """The seat of `game` the mail proves, or None (the mail quarantined, the seat told)."""
     sender = context.mail.sender
     seat = seat_named(context.read_seats(game.id), envelope.seat) if envelope.seat else None
     if seat is None:
@@ -80,15 +101,13 @@ def authenticate(
         return None
     context.inbound.seat = seat.name
     password = envelope.password or ""
-    if not password_holds(seat, password, context.settings.security):
-        context.quarantine(
-            "password",
-            f"wrong password for seat {seat.name} in game {game.id}",
-            reply_to=seat.address,
-            details=[f"The mail came from {sender or 'an unknown address'}."],
+    if not _proves(context, seat, password):
+        _refuse_claim(
+            context, seat, "password", f"wrong password for seat {seat.name} in game {game.id}"
         )
         return None
-    context.passwords.append(password)
+    if password not in context.passwords:
+        context.passwords.append(password)
     if seat.status in NO_PLAYER:
         context.quarantine(
             "seat-disorder",
@@ -104,18 +123,32 @@ def authenticate(
         )
         return None
     if game.address_check and sender != seat.address:
-        context.quarantine(
-            "address",
-            f"orders for {seat.name} come only from its registered address",
-            reply_to=seat.address,
-            details=[f"The mail came from {sender or 'an unknown address'}."],
-        )
+        error = f"orders for {seat.name} come only from its registered address"
+        _refuse_claim(context, seat, "address", error)
         return None
-    return game, seat
+    context.proved.add((game.id, seat.name))
+    return seat
 
 
-def find_seat_of(context: MailContext, envelope: Envelope) -> tuple[Game, Seat] | None:
-    """The game and seat of a mail authenticate has proved already."""
-    game = find_game(context.session, envelope.game)
-    seat = find_seat(context.session, game.id, envelope.seat) if game else None
-    return (game, seat) if game and seat else None
+def _proves(context: MailContext, seat: Seat, password: str) -> bool:
+    """Does the mail prove the seat: by its password, or by having proved it before (an
+    earlier command of the same mail)?"""
+    if (seat.game_id, seat.name) in context.proved:
+        return True
+    return password_holds(seat, password, context.settings.security)
+
+
+def _refuse_claim(context: MailContext, seat: Seat, reason: str, error: str) -> None:
+    """A mail that claims the seat without proving it: refused to its sender alone. The
+    seat's own address, if that is not the sender, is told that someone tried."""
+    sender = context.mail.sender
+    context.quarantine(reason, error, reply_to=sender)
+    if seat.address.lower() != sender.lower():
+        context.notify(
+            seat.address,
+            f"[{seat.game_id}] a mail for {seat.name} was refused",
+            "seat_tried",
+            game=seat.game_id,
+            seat=seat.name,
+            password_right=reason == "address",
+        )

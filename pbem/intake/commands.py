@@ -1,6 +1,8 @@
 """Mail commands besides orders: HELP, STATUS, REPORT [turn], ORDERS, JOIN and SET. Commands that
 show a seat's own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's
-registered address; HELP and STATUS show nothing private and answer the sender."""
+registered address; HELP and STATUS show nothing private and answer the sender. Under a GAME
+line every command needs its seat proved first (pbem.intake.command_mail, which runs each
+command of a mail)."""
 
 from __future__ import annotations
 
@@ -22,9 +24,10 @@ from pbem.games.lifecycle import start_game
 from pbem.games.reports import ResolvedTurn, report_body
 from pbem.intake.absence import set_command
 from pbem.intake.auth import authenticate
+from pbem.intake.command_mail import HELP_HINT, run_command_mail
 from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
-from pbem.intake.help import help_reply, send_help
+from pbem.intake.help import send_help
 from pbem.intake.open_games import list_command
 from pbem.intake.own_address import confirm_address, set_address
 from pbem.intake.own_password import set_password
@@ -35,22 +38,18 @@ from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
 from pbem.store import Game, loads
 
-HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
-
 
 def run_command(context: MailContext, envelope: Envelope) -> None:
+    """A mail whose first line (after its GAME line, if any) is a command: every command of
+    it, one answer. A mail the envelope cannot read is refused whole."""
     if envelope.problem:
         context.quarantine(
             "envelope", envelope.problem, reply_to=context.mail.sender, hint=HELP_HINT
         )
-        return
-    found = REGISTRY.find("player", envelope.command)
-    (found.run if found else _unknown)(context, envelope)
-
-
-def _unknown(context: MailContext, envelope: Envelope) -> None:
-    context.finish("answered", f"HELP (no command {envelope.command})")
-    help_reply(context, envelope, unknown=envelope.command)
+    elif envelope.command == "FORECAST":  # the lines after it are orders
+        forecast_command(context, envelope)
+    else:
+        run_command_mail(context, envelope, ())
 
 
 def _status(context: MailContext, envelope: Envelope) -> None:

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_for_replies
+from pbem.intake.answer import Answer, Held, Refusal
 from pbem.mail.compose import Attachment, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
@@ -52,6 +53,12 @@ class MailContext:
     turn_orders: dict[str, OrderSet] | None = None
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
+    # The seats (game, seat) the mail proved by their password: its later commands need no
+    # second proof, even after SET PASSWORD changed the password or RESIGN took it.
+    proved: set[tuple[str, str]] = field(default_factory=set)
+    # While a mail that does several things is handled, its replies and refusals are held
+    # here and sent as one answer at its end (pbem.intake.answer); None for one thing alone.
+    answer: Answer | None = None
     # Seats' addresses (lower-cased) read_seats found under the reply limit, as of that read.
     _room: set[str] = field(default_factory=set)
     _unmasked: bytes = b""  # the stored mail as it came, once masked
@@ -95,24 +102,42 @@ class MailContext:
         return self.seats
 
     def reply_text(self, to: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:
-        """Queue a reply to `to`, unless that address has had its share of replies lately."""
+        """Queue a reply to `to` (or hold it for the mail's one answer, while there is one),
+        unless that address has had its share of replies lately."""
+        if self.answer is not None:
+            self.answer.hold(Held(to, body, attachments))
+            return
+        self._queue(to, body, attachments)
+
+    def notify(self, to: str, subject: str, template: str, **context: Any) -> None:
+        """Tell `to`, who did not send the mail, what it means for them: a mail of its own at
+        once, under its own subject and outside the mail's thread (nothing of what the sender
+        wrote reaches them), never a part of the answer; rate limited like a reply."""
+        if to:
+            body = render(template, moderator=self.settings.mail.name, **context)
+            self._queue(to, body, subject=subject)
+
+    def _queue(
+        self, to: str, body: str, attachments: tuple[Attachment, ...] = (), subject: str = ""
+    ) -> None:
+        """Queue a reply, or with `subject` a notice: not in the mail's thread."""
         if not to:
             self._note("no reply: no address to answer")
             return
         if not self._under_limit(to):
             self._note(f"no reply to {to}: reply rate limit reached")
             return
+        headers = self.mail.headers
+        thread = thread_of(headers.get("references", ""), headers.get("in-reply-to", ""))
         letter = Letter(
             kind="reply",
             to=to,
-            subject=_reply_subject(self.mail.subject),
+            subject=subject or _reply_subject(self.mail.subject),
             body=body,
             message_id=self._reply_id(),
-            in_reply_to=self.mail.message_id,
+            in_reply_to="" if subject else self.mail.message_id,
             game_id=self.inbound.game_id,
-            references=thread_of(
-                self.mail.headers.get("references", ""), self.mail.headers.get("in-reply-to", "")
-            ),
+            references=() if subject else thread,
             attachments=attachments,
         )
         self.mask_passwords()
@@ -142,7 +167,13 @@ class MailContext:
         details: Sequence[str] = (),
         hint: str = "",
     ) -> None:
-        """Set the mail aside with the error (a referee can replay it) and say why, if safe."""
+        """Set the mail aside with the error (a referee can replay it) and say why, if safe.
+        While the mail has an answer, the refusal is that part's (the answer sets the mail
+        aside only if nothing in it was done)."""
+        if self.answer is not None:
+            self.answer.refuse(Refusal(reason, error, reply_to, tuple(details), hint))
+            self.finish("quarantined", f"{reason}: {error}")
+            return
         self.set_aside(reason, error)
         self.reply(
             reply_to,

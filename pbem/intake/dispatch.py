@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.intake.auth import REFUSED_SEAT, authenticate, find_seat_of
+from pbem.intake.answer import answering
+from pbem.intake.auth import REFUSED_SEAT, authenticate
+from pbem.intake.command_mail import run_command_mail, with_press
 from pbem.intake.commands import HELP_HINT, run_command
 from pbem.intake.context import MailContext
 from pbem.intake.finding import find_envelope, line_count, looked_at
@@ -73,31 +75,33 @@ def _handle(context: MailContext) -> None:
 
 
 def _with_press(context: MailContext, envelope: Envelope, blocks: list[Block]) -> None:
-    """A mail with press: its orders or command first, if any, answered as always; then the
-    press, relayed if the mail proved its seat (its password, and its address where the game
-    asks), with its own confirmation."""
+    """A mail with press (cut out first, so that it is never read as orders): its commands,
+    or its orders, and the press get one answer; press alone gets its confirmation. Press
+    is relayed only if the mail proves its seat (its password, and its address where the
+    game asks)."""
     if not envelope.game or envelope.referee or envelope.problem:
         problem = envelope.problem or "PRESS goes under your GAME line, with your password"
         context.quarantine("envelope", problem, reply_to=context.mail.sender, hint=HELP_HINT)
-        return
-    if envelope.lines or envelope.command:
-        if envelope.command:
-            run_command(context, envelope)
-        else:
-            take_orders(context, envelope)
-        if context.inbound.outcome.startswith(REFUSED_SEAT):
-            return  # the seat was not proved: its refusal says why, and no press goes
-        found = find_seat_of(context, envelope)
-    else:
-        found = authenticate(context, envelope, allow_ended=True)
-    if found is None:
-        return
-    game, seat = found
-    outcome = relay_blocks(context, game, seat, blocks)
-    if envelope.lines or envelope.command:
-        context.inbound.outcome = f"{context.inbound.outcome}; {outcome}"
-    else:
-        context.finish("answered", outcome)
+    elif envelope.command and envelope.command != "FORECAST":
+        run_command_mail(context, envelope, blocks)
+    elif envelope.lines or envelope.command:
+        _orders_with_press(context, envelope, blocks)
+    elif (found := authenticate(context, envelope, allow_ended=True)) is not None:
+        game, seat = found
+        context.finish("answered", relay_blocks(context, game, seat, blocks))
+
+
+def _orders_with_press(context: MailContext, envelope: Envelope, blocks: list[Block]) -> None:
+    """Orders (or FORECAST and orders) and press, in one answer; no press goes if the
+    orders' mail did not prove its seat (its refusal says why)."""
+    with answering(context) as answer:
+        first = envelope.lines[0][0] if envelope.lines else envelope.command_line
+        answer.begin(first, envelope.command or "your orders")
+        (run_command if envelope.command else take_orders)(context, envelope)
+        answer.end(context.inbound)
+        if not context.inbound.outcome.startswith(REFUSED_SEAT):
+            with_press(context, envelope, blocks, answer)
+    answer.send(context, ())  # the check reply lists what reading the mail left out
 
 
 def _no_sender(mail: IncomingMail) -> str:

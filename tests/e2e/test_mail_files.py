@@ -114,14 +114,10 @@ def _expected_replies(rejected: str) -> dict[str, tuple[str, str, str]]:
                 "bob", 2, replaced=2, middle="Ignored (1):\n  line 4: quoted text (4 lines)\n\n"
             ),
         ),
-        "wrongpw-1@evil.example": (
-            "alice@example.org",
+        "wrongpw-1@evil.example": (  # to the sender alone; alice is told apart (below)
+            "mallory@evil.example",
             "Re: orders",
-            _refusal(
-                "orders",
-                "wrong password for seat alice in game g1",
-                "The mail came from mallory@evil.example.\n",
-            ),
+            _refusal("orders", "wrong password for seat alice in game g1"),
         ),
         "wronggame-1@example.org": (
             "alice@example.org",
@@ -239,6 +235,13 @@ def test_each_reply_is_exact_and_goes_to_the_registered_address(
     assert set(replies) == set(expected)
     for key, reply in expected.items():
         assert replies[key] == reply, key
+    # The seat whose password was tried is told, outside the thread, not what was written.
+    [notice] = [m for m in _sent(outbox_dir) if "was refused" in str(m["Subject"])]
+    assert (str(notice["To"]), str(notice["Subject"])) == (
+        "alice@example.org",
+        "[g1] a mail for alice was refused",
+    )
+    assert "mallory" not in text_of(notice)
     assert all(m["Auto-Submitted"] and m["X-Loop"] == "pbem.localhost" for m in _sent(outbox_dir))
 
 

@@ -127,21 +127,26 @@ def test_quoted_lines_signature_and_text_before_game_are_ignored(
     assert orders(service)[0].text == "ADD 2"
 
 
-def test_a_wrong_password_is_quarantined_and_told_to_the_registered_address(
+def test_a_wrong_password_is_refused_to_the_sender_and_the_seat_told_someone_tried(
     service: Service, now: datetime
 ) -> None:
     new_game(service, now)
     raw = order_mail("g1", "alice", "guess", "ADD 3\n", sender="eve@evil.example")
     receipt = receive(service, raw, now=now)
     assert receipt.status == "quarantined"
-    [reply] = receipt.replies
-    assert reply.recipient == "alice@example.org"
+    [notice] = [row for row in receipt.replies if row.recipient == "alice@example.org"]
+    [reply] = [row for row in receipt.replies if row.recipient == "eve@evil.example"]
     assert body(reply) == (
         'Your mail "orders" was not processed:\n'
-        "wrong password for seat alice in game g1\n"
-        "The mail came from eve@evil.example.\n\n" + SIGNATURE
+        "wrong password for seat alice in game g1\n\n" + SIGNATURE
     )
-    assert "guess" not in body(reply)
+    assert notice.subject == "[g1] a mail for alice was refused"
+    assert body(notice).startswith(
+        "A mail for alice in game g1 came with a wrong password from an address\n"
+        "other than yours. It was refused and nothing in it was done; only its\n"
+        "sender was answered.\n"
+    )
+    assert "guess" not in body(reply) + body(notice)
     assert orders(service) == []
     [entry] = quarantined(service)
     assert entry.reason == "password"
@@ -152,7 +157,10 @@ def test_only_the_registered_address_when_the_game_says_so(service: Service, now
     raw = order_mail("g1", "alice", "pw-alice", "ADD 3\n", sender="alice@elsewhere.example")
     receipt = receive(service, raw, now=now)
     assert receipt.status == "quarantined"
-    assert [row.recipient for row in receipt.replies] == ["alice@example.org"]
+    assert sorted(row.recipient for row in receipt.replies) == [
+        "alice@elsewhere.example",  # the refusal
+        "alice@example.org",  # the seat told that its password came from elsewhere
+    ]
     assert quarantined(service)[0].reason == "address"
 
 

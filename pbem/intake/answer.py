@@ -1,0 +1,206 @@
+"""One answer to a mail that does several things (commands, press, orders with press). While
+it is handled, the replies and refusals of its parts are held here; at its end each address
+gets one mail, in the parts Mailman answers its commands with (as referee mail is answered):
+
+    Results:      each line carried out, as it was understood, and what it did
+    Unprocessed:  each line not carried out, and why (refused, or no command at all)
+    Ignored:      what reading the mail left out (quoted text, a signature...)
+
+A mail of one part and no other line gets that part's reply alone, as it always did. The mail
+is set aside (quarantined, for a referee to replay) only when nothing in it was done, so that
+a replay can do nothing twice; then with its first refusal's reason."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pbem.mail.compose import Attachment
+from pbem.passwords import masked
+from pbem.store import InboundMessage
+from pbem.templates import render
+
+if TYPE_CHECKING:  # the context holds an Answer: imported for the types only
+    from pbem.intake.context import MailContext
+
+NOT_A_COMMAND = (
+    "not a command. A mail of commands is read for commands only: orders go in a mail of "
+    "their own, and nobody reads other text sent here (write to your referee)."
+)
+_SIGNATURE = "\n-- \n"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A reply a part queued, held for the answer."""
+
+    to: str
+    body: str
+    attachments: tuple[Attachment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a part was refused, as MailContext.quarantine was told."""
+
+    reason: str
+    error: str
+    to: str
+    details: tuple[str, ...] = ()
+    hint: str = ""
+
+
+@dataclass
+class Part:
+    """One thing the mail asked for: a command line, its press, its orders."""
+
+    line: int  # the mail's line number it begins on
+    shown: str  # that line as understood, its passwords masked
+    replies: list[Held] = field(default_factory=list)
+    refusal: Refusal | None = None
+    status: str = ""
+    outcome: str = ""
+
+    def label(self) -> str:
+        return f"line {self.line}: {self.shown}" if self.line else self.shown
+
+
+@dataclass
+class _Mail:
+    """What one address is answered: each part's reply or refusal, in the mail's order."""
+
+    entries: list[tuple[Part, Held | Refusal]] = field(default_factory=list)
+    unprocessed: list[tuple[int, str, str]] = field(default_factory=list)  # lines of no part
+
+    def body(self, context: MailContext, ignored: Sequence[tuple[int, str]]) -> str:
+        results = [
+            (part.label(), entry.body.split(_SIGNATURE)[0].rstrip())
+            for part, entry in self.entries
+            if isinstance(entry, Held)
+        ]
+        refused = [
+            (part.line, part.label(), "\n".join((f"refused: {entry.error}", *entry.details)))
+            for part, entry in self.entries
+            if isinstance(entry, Refusal)
+        ]
+        return render(
+            "answer",
+            moderator=context.settings.mail.name,
+            subject=context.mail.subject or "(no subject)",
+            results=results,
+            unprocessed=sorted(refused + self.unprocessed),  # in the order of the mail
+            ignored=list(ignored),
+        )
+
+    def attachments(self) -> tuple[Attachment, ...]:
+        held = [entry for _, entry in self.entries if isinstance(entry, Held)]
+        return tuple(attachment for entry in held for attachment in entry.attachments)
+
+
+class Answer:
+    def __init__(self) -> None:
+        self.parts: list[Part] = []
+        # lines that are no part: (number, label, why)
+        self.unprocessed: list[tuple[int, str, str]] = []
+        self._open: Part | None = None
+
+    def begin(self, line: int, text: str) -> None:
+        self._open = Part(line, shown(text))
+        self.parts.append(self._open)
+
+    def end(self, inbound: InboundMessage) -> None:
+        """Close the open part with the status and outcome its handling left on the mail; a
+        part that answered nothing (a GAME line that proved its seat) is no part."""
+        part, self._open = self._current(), None
+        part.status, part.outcome = inbound.status, inbound.outcome
+        if not part.replies and part.refusal is None:
+            self.parts.remove(part)
+
+    def hold(self, reply: Held) -> None:
+        self._current().replies.append(reply)
+
+    def refuse(self, refusal: Refusal) -> None:
+        self._current().refusal = refusal
+
+    def not_a_command(self, line: int, text: str) -> None:
+        self.unprocessed.append((line, f"line {line}: {text}", NOT_A_COMMAND))
+
+    def send(self, context: MailContext, ignored: Sequence[tuple[int, str]]) -> None:
+        """The mail's status and outcome, then its answer: a reply alone where it is all
+        there is to say to its address, else one mail an address."""
+        _finish(context, self.parts)
+        mails = self._mails(context.mail.sender)
+        for number, (to, mail) in enumerate(mails.items()):
+            if len(mail.entries) == 1 and not mail.unprocessed:
+                _send_entry(context, mail.entries[0][1])
+            else:  # the lines reading left out go with the first address's answer
+                body = mail.body(context, ignored if number == 0 else ())
+                context.reply_text(to, body, mail.attachments())
+
+    def _mails(self, sender: str) -> dict[str, _Mail]:
+        """Each address's share, the first part's address first: it gets the lines that were
+        no part too (the sender's, if no part answered anybody)."""
+        mails: dict[str, _Mail] = {}
+        for part in self.parts:
+            entries: list[Held | Refusal] = [*part.replies]
+            entries += [part.refusal] if part.refusal is not None else []
+            for entry in entries:
+                mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
+        if self.unprocessed:
+            mails.setdefault(next(iter(mails), sender), _Mail()).unprocessed += self.unprocessed
+        return mails
+
+    def _current(self) -> Part:
+        if self._open is None:  # a reply outside any part: the mail's as a whole
+            self.begin(0, "your mail")
+        assert self._open is not None
+        return self._open
+
+
+@contextmanager
+def answering(context: MailContext) -> Iterator[Answer]:
+    """Hold the replies the mail's handling queues for its one answer (Answer.send)."""
+    answer = context.answer = Answer()
+    try:
+        yield answer
+    finally:
+        context.answer = None
+
+
+def _finish(context: MailContext, parts: list[Part]) -> None:
+    """Set aside if nothing was done (with the first refusal's reason), else answered (or
+    accepted, orders being stored); the outcome says what became of each part."""
+    refused = [part.refusal for part in parts if part.refusal is not None]
+    outcome = "; ".join(part.outcome for part in parts if part.outcome)
+    if refused and len(refused) == len(parts):
+        context.set_aside(refused[0].reason, "; ".join(r.error for r in refused))
+    else:
+        accepted = any(part.status == "accepted" for part in parts)
+        context.finish("accepted" if accepted else "answered", "")
+    context.inbound.outcome = outcome
+
+
+def _send_entry(context: MailContext, entry: Held | Refusal) -> None:
+    if isinstance(entry, Held):
+        context.reply_text(entry.to, entry.body, entry.attachments)
+        return
+    context.reply(
+        entry.to,
+        "refusal",
+        subject=context.mail.subject or "(no subject)",
+        reason=entry.error,
+        details=list(entry.details),
+        hint=entry.hint,
+    )
+
+
+def shown(text: str) -> str:
+    """A command line as an answer may echo it: each password masked (the word after
+    PASSWORD, and JOIN's last word when it is written without PASSWORD)."""
+    words = text.split()
+    hidden = {i + 1 for i, word in enumerate(words) if word.upper().rstrip(":") == "PASSWORD"}
+    if words[:1] and words[0].upper() in ("JOIN", "SIGNUP") and len(words) == 4 and not hidden:
+        hidden.add(3)
+    return " ".join(masked(w) if i in hidden else w for i, w in enumerate(words))

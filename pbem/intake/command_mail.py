@@ -1,0 +1,104 @@
+"""A mail of commands (and perhaps press), answered line by line in one answer
+(pbem.intake.answer):
+
+    GAME g1 SEAT alice PASSWORD secret      proves the seat before anything runs: with a
+    SET ABSENCE 2026-12-24                  wrong password nothing below it does, whatever
+    SET PASSWORD new-secret                 it is (HELP and STATUS too)
+    PRESS TO bob ... END PRESS
+
+Every command line runs, in the mail's order, each on its own: a refused one changes nothing
+and the rest go on, as in referee mail. A line that is no command is answered as
+unprocessed. The press goes last, if the seat is still proved then. FORECAST first is no
+such mail: the lines after it are orders (pbem.intake.forecast)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+
+from pbem.intake.answer import Answer, answering
+from pbem.intake.auth import authenticate, prove_claim
+from pbem.intake.context import MailContext
+from pbem.intake.press import Block, relay_blocks
+from pbem.mail.commands import REGISTRY
+from pbem.mail.envelope import Envelope, read_command
+
+HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
+
+
+def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[Block]) -> None:
+    with answering(context) as answer:
+        if _proved(context, envelope, answer):
+            for command in _commands(envelope, answer):
+                answer.begin(command.command_line, command.command_text)
+                _run(context, command)
+                answer.end(context.inbound)
+            if blocks:
+                with_press(context, envelope, blocks, answer)
+    answer.send(context, envelope.ignored)
+
+
+def with_press(
+    context: MailContext, envelope: Envelope, blocks: Sequence[Block], answer: Answer
+) -> None:
+    """The mail's press, as one part: relayed if the mail proves its seat now (a RESIGN
+    above it may have ended that)."""
+    press = "; ".join(_press_line(block) for block in blocks)
+    answer.begin(blocks[0].line, press)
+    found = authenticate(context, envelope, allow_ended=True)
+    if found is not None:
+        game, seat = found
+        context.finish("answered", relay_blocks(context, game, seat, list(blocks)))
+    answer.end(context.inbound)
+
+
+def _run(context: MailContext, command: Envelope) -> None:
+    if command.problem:
+        context.quarantine(
+            "envelope", command.problem, reply_to=context.mail.sender, hint=HELP_HINT
+        )
+        return
+    found = REGISTRY.find("player", command.command)
+    # Every command word has its handler, registered by pbem.intake.commands (a test checks).
+    assert found is not None, command.command
+    found.run(context, command)
+
+
+def _proved(context: MailContext, envelope: Envelope, answer: Answer) -> bool:
+    """Does the mail's GAME line, if it has one, prove its seat? Asked before any command
+    runs, even one that shows nothing private: a wrong password refuses the whole mail."""
+    if not envelope.game_line:
+        return True
+    answer.begin(envelope.game_line, f"GAME {envelope.game} SEAT {envelope.seat}")
+    proved = prove_claim(context, envelope)
+    answer.end(context.inbound)
+    return proved
+
+
+def _commands(envelope: Envelope, answer: Answer) -> Iterator[Envelope]:
+    """The mail's command lines, each as the envelope of a mail with that command alone;
+    each other line goes to the answer as unprocessed."""
+    yield replace(envelope, lines=())
+    under_game = bool(envelope.game_line)
+    for number, text in envelope.lines:
+        command = read_command(number, text, game_line=under_game)
+        if command is None:
+            answer.not_a_command(number, text)
+        elif under_game:  # the GAME line's game, seat and password with it
+            yield replace(
+                envelope,
+                lines=(),
+                command=command.command,
+                command_args=command.command_args,
+                command_words=command.command_words,
+                problem=command.problem,
+                command_line=command.command_line,
+                command_text=command.command_text,
+            )
+        else:
+            yield command
+
+
+def _press_line(block: Block) -> str:
+    to = ", ".join(name.upper() if name == "all" else name for name in block.to)
+    return f"PRESS TO {to}" + (" ANONYMOUS" if block.anonymous else "")
