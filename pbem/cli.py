@@ -12,7 +12,6 @@ from datetime import datetime
 from importlib import metadata
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from engine import all_rulesets, get_ruleset
@@ -29,7 +28,7 @@ from pbem.console import referee as referee_cli
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
-from pbem.errors import DatabaseNotReady, PbemError, UsageError
+from pbem.errors import PbemError, UsageError
 from pbem.games.games import pending_turn, seats_of, waiting_seats
 from pbem.games.lifecycle import (
     RESIGN_CHOICES,
@@ -48,7 +47,7 @@ from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
-from pbem.store.migrate import pending_revisions
+from pbem.store.migrate import check_present, not_ready, pending_revisions
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -232,36 +231,14 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _service(args: argparse.Namespace) -> Service:
-    """The service on a database that is up to date; `pbem init` makes it so. A SQLite file
-    that is not there is not made (a mistyped path must not leave an empty database behind)."""
+    """The service on a database that is there and up to date; `pbem init` makes it so."""
     settings = _settings(args)
-    missing = _missing_sqlite_file(settings.database.url)
-    if missing:
-        raise DatabaseNotReady(
-            f"there is no database at {missing}: run `pbem init` there first, or give the "
-            "right one (--config, --db or [database] url)"
-        )
+    check_present(settings.database.url)
     service = Service.from_settings(settings)
     pending = pending_revisions(service.db)
     if pending:
-        raise DatabaseNotReady(_not_ready(service.settings.database.url, pending))
+        raise not_ready(service.settings.database.url, pending)
     return service
-
-
-def _missing_sqlite_file(url: str) -> str:
-    """The path of a SQLite database file that does not exist, or ''."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
-        return ""
-    return "" if Path(parsed.database).exists() else str(parsed.database)
-
-
-def _not_ready(url: str, pending: set[str]) -> str:
-    return (
-        f"the database {url} is not ready (migrations to apply: {', '.join(sorted(pending))}): "
-        "run `pbem init` (or `pbem serve`, which applies them at start unless [database] "
-        'migrate = "refuse")'
-    )
 
 
 def _now(args: argparse.Namespace) -> datetime:
@@ -479,21 +456,11 @@ def _poll(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """The database is looked at by serve itself: it waits for one that does not answer yet,
+    and brings one that is behind up to date (pbem.daemon.start)."""
     now = _now(args) if args.now else None
-    return serve_command.serve(_migrated_service(args), once=args.once, now=now)
-
-
-def _migrated_service(args: argparse.Namespace) -> Service:
-    """The service for `pbem serve`: pending migrations applied first ([database] migrate =
-    "auto", what an upgrade needs), or refused with what to do."""
     service = Service.from_settings(_settings(args))
-    pending = pending_revisions(service.db)
-    if pending and service.settings.database.migrate == "refuse":
-        raise DatabaseNotReady(_not_ready(service.settings.database.url, pending))
-    if pending:
-        upgrade(service.db)
-        print(f"database {service.settings.database.url}: applied {', '.join(sorted(pending))}")
-    return service
+    return serve_command.serve(service, once=args.once, now=now)
 
 
 def _turn_run(args: argparse.Namespace) -> int:

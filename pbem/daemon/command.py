@@ -11,6 +11,7 @@ from sqlmodel import col, select
 from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.single import only_daemon
+from pbem.daemon.start import migrate_at_start, reach_database
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
 from pbem.games.seat_passwords import check_key
@@ -18,6 +19,7 @@ from pbem.games.service import Service
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
 from pbem.store import Outbox, transaction, utc, utcnow
+from pbem.store.migrate import check_present
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -31,10 +33,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], handler
 
 def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
     """Run until SIGTERM/SIGINT (0), or one pass with `once`: 0, or 1 if the pass failed as
-    a whole, could not read the inbox or failed a game's clock work (PollReport.failed)."""
+    a whole (the database unreachable too), could not read the inbox or failed a game's clock
+    work (PollReport.failed). The database must be there (`pbem init`); one that does not
+    answer yet is waited for, one that is behind is migrated (pbem.daemon.start)."""
     if now is not None and not once:
         raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
+    check_present(service.settings.database.url)  # made by `pbem init`, as for every command
     configure_logging(service.settings.logging)
+    if not reach_database(service, once=once):
+        return 1 if once else 0  # the pass failed (cron), or a stop came while waiting
+    migrate_at_start(service)
     check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
     with only_daemon(service.db):
         return _serve(service, once=once, now=now)

@@ -11,8 +11,10 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
+from sqlalchemy.engine import make_url
 
 import pbem.migrations
+from pbem.errors import DatabaseNotReady
 
 IncludeObject = Callable[[Any, Any, Any, Any, Any], bool]
 
@@ -56,3 +58,27 @@ def pending_revisions(engine: Engine) -> set[str]:
         return set()
     done = {rev.revision for rev in script.iterate_revisions(tuple(applied), "base")}
     return {head for head in heads if head not in done}
+
+
+def check_present(url: str) -> None:
+    """DatabaseNotReady unless the database at `url` is there. The rule of every command but
+    `pbem init`, `pbem serve` included: none makes a SQLite file that is not there, so that a
+    mistyped path (or a start in the wrong folder) leaves no empty database behind."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return
+    if not Path(parsed.database).exists():
+        raise DatabaseNotReady(
+            f"there is no database at {parsed.database}: run `pbem init` there first, or give "
+            "the right one (--config, --db or [database] url)"
+        )
+
+
+def not_ready(url: str, pending: set[str]) -> DatabaseNotReady:
+    """What a database behind the code is told (every command but `pbem init` and, unless
+    [database] migrate = "refuse", `pbem serve`)."""
+    return DatabaseNotReady(
+        f"the database {url} is not ready (migrations to apply: {', '.join(sorted(pending))}): "
+        "run `pbem init` (or `pbem serve`, which applies them at start unless [database] "
+        'migrate = "refuse")'
+    )

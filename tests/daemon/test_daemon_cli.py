@@ -81,6 +81,8 @@ def test_a_missing_mail_password_stops_the_start(
     (workdir / "mail.toml").write_text(
         '[service]\ntransport = "mail"\n[imap]\nuser = "gm"\npassword_env = "PBEM_IMAP_PASSWORD"\n'
     )
+    assert main(["init", "--config", "mail.toml"]) == 0
+    capsys.readouterr()
     assert main(["serve", "--config", "mail.toml"]) == 2
     assert capsys.readouterr().err == (
         "pbem: imap password: environment variable PBEM_IMAP_PASSWORD is not set\n"

@@ -19,7 +19,7 @@ from pbem.cli import main
 from pbem.config import load_settings
 from pbem.games.service import Service
 from pbem.mail.maildir import MaildirInbox
-from pbem.store import AuditLog, transaction
+from pbem.store import AuditLog, make_engine, transaction, upgrade
 from tests.pipeline.test_cli import NOW, _new_game, pbem, workdir
 from tests.support.mails import mail
 
@@ -46,6 +46,9 @@ def test_a_command_before_init_says_what_to_do(
 def test_serve_applies_pending_migrations_at_start(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    engine = make_engine("sqlite:///pbem.db")
+    upgrade(engine, "0001")  # a database an older pbem made, behind this code
+    engine.dispose()
     out = pbem(capsys, "serve", "--once")
     assert re.match(r"database sqlite:///pbem.db: applied 0\d{3}_\w+\nmail in: 0", out), out
     assert pbem(capsys, "game", "list") == "no games\n"
@@ -55,6 +58,9 @@ def test_serve_refuses_an_old_database_when_told_to(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (workdir / "pbem.toml").write_text('[database]\nmigrate = "refuse"\n')
+    engine = make_engine("sqlite:///pbem.db")
+    upgrade(engine, "0001")  # a database an older pbem made, behind this code
+    engine.dispose()
     assert main(["--config", "pbem.toml", "serve", "--once"]) == 2
     assert "is not ready" in capsys.readouterr().err
     assert main(["--config", "pbem.toml", "init"]) == 0

@@ -1,0 +1,97 @@
+"""The start of `pbem serve`: the database reached, then brought up to date.
+
+A daemon started before its database (a boot where PostgreSQL comes up later, a database
+server restarting) waits for it as the loop waits out an outage once running: tries again
+after delays that double from 1 s up to [service] max_wait_seconds, a log line a try, until
+it answers or SIGTERM/SIGINT ends the wait. One pass (`--once`, for cron) does not wait: the
+pass fails, in one line, and cron tries again at its next run."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+from sqlalchemy.exc import OperationalError
+
+from pbem.games.service import Service
+from pbem.mail.backoff import Backoff
+from pbem.store import upgrade
+from pbem.store.migrate import not_ready, pending_revisions
+
+log = logging.getLogger(__name__)
+STEP_SECONDS = 1.0  # a stop asked while waiting ends the wait within this
+
+
+def reach_database(
+    service: Service, *, once: bool, sleep: Callable[[float], None] = time.sleep
+) -> bool:
+    """True once the database answers; False when it does not and `once`, or when a stop was
+    asked while waiting (both logged)."""
+    backoff = Backoff(1.0, float(service.settings.service.max_wait_seconds))
+    with _stop_requests() as stopped:
+        while (problem := unreachable(service)) and not once:
+            delay = backoff.failed()
+            log.error("database unreachable (%s); trying again in %.0fs", problem, delay)
+            if _wait(delay, stopped, sleep):
+                log.info("%s: stopping", stopped[0])
+                return False
+    if problem:
+        log.error("database unreachable: %s", problem)
+        print(f"database unreachable: {problem}")
+        return False
+    return True
+
+
+def unreachable(service: Service) -> str:
+    """Why the database does not answer (the driver's first line), or ''."""
+    try:
+        with service.db.connect():
+            return ""
+    except OperationalError as error:
+        reason = str(error.orig or error).strip()
+        return reason.splitlines()[0] if reason else type(error).__name__
+
+
+def migrate_at_start(service: Service) -> None:
+    """Apply pending migrations ([database] migrate = "auto", what an upgrade needs), or
+    refuse with what to do ("refuse")."""
+    database = service.settings.database
+    pending = pending_revisions(service.db)
+    if pending and database.migrate == "refuse":
+        raise not_ready(database.url, pending)
+    if pending:
+        upgrade(service.db)
+        print(f"database {database.url}: applied {', '.join(sorted(pending))}")
+
+
+def _wait(seconds: float, stopped: list[str], sleep: Callable[[float], None]) -> bool:
+    """Sleep `seconds` in steps; True as soon as a stop was asked."""
+    end = time.monotonic() + seconds
+    while not stopped and (left := end - time.monotonic()) > 0:
+        sleep(min(STEP_SECONDS, left))
+    return bool(stopped)
+
+
+@contextmanager
+def _stop_requests() -> Iterator[list[str]]:
+    """While the block runs, SIGTERM and SIGINT are noted (their name in the list) rather
+    than killing the process; the handlers before are put back after."""
+    stopped: list[str] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield stopped  # only the main thread may set handlers; a caller's thread stops so
+        return
+
+    def note(signum: int, _frame: FrameType | None) -> None:
+        stopped.append(signal.Signals(signum).name)
+
+    before = {sig: signal.signal(sig, note) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield stopped
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
