@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pictures.py
 	$(BIN)/python bench/clock_look.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/campaign.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
