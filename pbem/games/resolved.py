@@ -59,8 +59,12 @@ class ResolvedTurn:
 
 
 def _revision(session: Session, game_id: str, number: int) -> int:
+    """How many times the turn was played before, and rolled back: a branch keeps a turn
+    pending at its rollback too, never played and never reported, which does not count."""
     query = select(func.count()).where(
-        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+        ArchivedTurn.game_id == game_id,
+        ArchivedTurn.number == number,
+        col(ArchivedTurn.resolved_at).is_not(None),
     )
     return session.exec(query).one()
 

@@ -275,6 +275,11 @@ def test_a_rollback_tells_every_seat_what_was_undone_why_and_what_comes_next(
         "the game back and turn 2 was played again.\n"
         "Game g1 (Counting (a test ruleset)), report of turn 2 for bob\n"
     )
+    # Turn 3 was pending at the rollback, never played: its first report replaces nothing.
+    _play_counting_turn(service, now, 3)
+    third = [row for row in outbox(service, "report") if row.subject.startswith("[g1] turn 3")]
+    assert [row.subject for row in third] == ["[g1] turn 3 report"] * 2
+    assert "replaces" not in body(third[0])
 
 
 def test_a_rollback_while_paused_gives_the_reopened_turn_its_whole_time(

@@ -24,14 +24,7 @@ TURNS = 6  # rounds a game: turn 4 is the last of the script, then ordinary turn
 
 # The defects of the tree these tests were written on (issue 36), by the invariant they
 # break, in every game. Strict: once one is fixed its cases fail, and its line here goes.
-DEFECTS = {
-    "turn-reported": (
-        "3: after ROLLBACK 2 and RERUN with turn 3 pending, the first report of turn 3 ever "
-        "says 'This report replaces your earlier report of turn 3' (subject '(replaces the "
-        "earlier report)'): pbem.games.resolved._revision counts turn 3's archived row, "
-        "archived while it was pending and never played"
-    ),
-}
+DEFECTS: dict[str, str] = {}
 
 
 @dataclass(frozen=True)
