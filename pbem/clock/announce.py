@@ -35,10 +35,16 @@ class Announcement:
 
 
 def announce_deadline(
-    session: Session, settings: Settings, news: Announcement, *, old: datetime | None
+    session: Session,
+    settings: Settings,
+    news: Announcement,
+    *,
+    old: datetime | None,
+    untold: tuple[str, ...] = (),
 ) -> list[str]:
-    """Mail every seat with an address the new deadline of the turn (its deadline now); the
-    names of the seats that have no orders in."""
+    """Mail every seat with an address the new deadline of the turn (its deadline now), but
+    the `untold` seats (a new player, whose welcome names it); the names of the seats that
+    have no orders in."""
     game, turn = news.game, news.turn
     ordered = stored_orders(session, game.id, turn.number)
     asked = set(get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)))
@@ -49,7 +55,8 @@ def announce_deadline(
             missing.append(seat.name)
         orders = "missing" if lacking else "in" if seat.name in ordered else ""
         left = _left(turn.deadline, game, news.now)
-        _tell(session, settings, news, seat, old=old, orders=orders, left=left)
+        if seat.name not in untold:
+            _tell(session, settings, news, seat, old=old, orders=orders, left=left)
     _rearm_reminders(session, game, turn, missing, news.now)
     return missing
 

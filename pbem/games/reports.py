@@ -76,20 +76,15 @@ def start_letter(
     turn: Turn,
     attachments: tuple[Attachment, ...] = (),
 ) -> Letter:
-    ruleset = get_ruleset(game.ruleset)
-    state = loads(turn.state_before)
     body = render(
         "game_start",
         moderator=settings.mail.name,
         game=game.id,
-        title=ruleset.title,
+        title=get_ruleset(game.ruleset).title,
         seat=seat.name,
         turn=turn.number,
         deadline=describe(turn.deadline, game.timezone),
-        holdings=ruleset.holdings(state, seat.name),
-        map=ruleset.render_map(state, seat.name),
-        summary=ruleset.public_summary(state),
-        template=ruleset.order_template(state, seat.name),
+        **position_facts(game, seat.name, turn),
         commitment=commitment(game.seed, game.seed_salt),
     )
     message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
@@ -102,6 +97,19 @@ def start_letter(
         game_id=game.id,
         attachments=attachments,
     )
+
+
+def position_facts(game: Game, seat: str, turn: Turn) -> dict[str, str]:
+    """What `seat` sees of the position `turn` opens with, and its order template: for the
+    start mail and for a seat's new player, who has had no report."""
+    ruleset = get_ruleset(game.ruleset)
+    state = loads(turn.state_before)
+    return {
+        "holdings": ruleset.holdings(state, seat),
+        "map": ruleset.render_map(state, seat),
+        "summary": ruleset.public_summary(state),
+        "template": ruleset.order_template(state, seat),
+    }
 
 
 def end_letter(

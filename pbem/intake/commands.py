@@ -24,6 +24,7 @@ from pbem.games.lifecycle import start_game
 from pbem.games.reports import ResolvedTurn, report_body
 from pbem.intake.absence import set_command
 from pbem.intake.auth import authenticate
+from pbem.intake.campaign import chart_command, history_command
 from pbem.intake.command_mail import HELP_HINT, run_command_mail
 from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
@@ -33,6 +34,7 @@ from pbem.intake.own_address import confirm_address, set_address
 from pbem.intake.own_password import set_password
 from pbem.intake.press import set_press
 from pbem.intake.resign import resign
+from pbem.intake.start_again import send_start, wants_start
 from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
@@ -129,6 +131,9 @@ def _report(context: MailContext, envelope: Envelope) -> None:
         return
     game, seat = found
     args = envelope.command_args
+    if wants_start(context, game, args):  # REPORT START, or REPORT before turn 1 is played
+        send_start(context, game, seat)
+        return
     turn = (
         turn_of(context.session, game.id, int(args[0]))
         if args
@@ -257,12 +262,14 @@ for _command in (
     MailCommand("HELP", "player", "[ORDERS | RULES | topic]", "the handbook or a part", send_help),
     MailCommand("STATUS", "player", "<game>", "a game's state, deadline and seats", _status),
     MailCommand("ORDERS", "player", "", "the orders stored for your seat", _orders),
-    MailCommand("REPORT", "player", "[<turn>]", "your report of a turn again", _report),
+    MailCommand("REPORT", "player", "[<turn> | START]", "your report of a turn again", _report),
     MailCommand("JOIN", "player", "<game> <seat> PASSWORD <pw>", "take a seat", _join),
     MailCommand("SET", "player", f"{SETTINGS} ...", "your own settings", _set),
     MailCommand("FORECAST", "player", "", "your turn played now on sample dice", forecast_command),
-    MailCommand("LIST", "player", "", "the games open to join", list_command),
+    MailCommand("LIST", "player", "[MINE]", "the games open to join; your own", list_command),
     MailCommand("RESIGN", "player", "", "give up your seat", resign),
     MailCommand("CONFIRM", "player", "<code>", "confirm a new address", confirm_address),
+    MailCommand("HISTORY", "player", "[<turn>]", "the standings turn by turn", history_command),
+    MailCommand("CHART", "player", "", "the campaign chart, attached", chart_command),
 ):
     REGISTRY.add(_command)

@@ -21,7 +21,7 @@ answers the others as unprocessed):
 
     HELP [topic]                                        needs no GAME line
     STATUS [<game-id>]                                  without GAME line: public status
-    REPORT [<turn>]                                     resend a report; needs the GAME line
+    REPORT [<turn>|START]                               resend a report; needs the GAME line
     ORDERS                                              echo the orders on file; needs GAME
     JOIN <game-id> <seat-name> [PASSWORD] <password>    SIGNUP is the same; no GAME line
     SET ABSENCE <YYYY-MM-DD>|NONE                       away through a day; needs GAME
@@ -325,8 +325,12 @@ def _join(line: _Line, words: list[str]) -> Envelope:
 
 
 def _args_problem(line: _Line, command: str, args: tuple[str, ...]) -> str:
-    if command == "REPORT" and (len(args) > 1 or (args and not _NUMBER.fullmatch(args[0]))):
-        return f"line {line.no}: REPORT takes at most a turn number: REPORT <turn>"
+    turn_or_start = not args or args[0] == "start" or _NUMBER.fullmatch(args[0])
+    if command == "REPORT" and (len(args) > 1 or not turn_or_start):
+        return (
+            f"line {line.no}: REPORT takes at most a turn number or START: "
+            "REPORT <turn>, REPORT START"
+        )
     return ""
 
 

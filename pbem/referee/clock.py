@@ -58,10 +58,17 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"deadline of turn {turn.number}: {describe(new, zone)}; {told(missing)}"
 
 
-def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason: str) -> list[str]:
-    """Set the pending turn's deadline and tell every seat; the seats without orders. A
-    paused game keeps the time left until it (the clock stands still while paused), so that
-    resuming does not undo the change."""
+def move_deadline(
+    ctx: RefereeContext,
+    turn: Turn,
+    new: datetime | None,
+    reason: str,
+    *,
+    untold: tuple[str, ...] = (),
+) -> list[str]:
+    """Set the pending turn's deadline and tell every seat (but the `untold`, told otherwise);
+    the seats without orders. A paused game keeps the time left until it (the clock stands
+    still while paused), so that resuming does not undo the change."""
     old = turn.deadline
     turn.deadline = new
     ctx.session.add(turn)
@@ -73,7 +80,8 @@ def move_deadline(ctx: RefereeContext, turn: Turn, new: datetime | None, reason:
             left = (utc(new) - utc(ctx.now)).total_seconds()
         game.paused_left = max(int(left), 0)
         ctx.session.add(game)
-    return announce_deadline(ctx.session, ctx.settings, news(ctx, turn, reason), old=old)
+    told = news(ctx, turn, reason)
+    return announce_deadline(ctx.session, ctx.settings, told, old=old, untold=untold)
 
 
 def news(ctx: RefereeContext, turn: Turn, reason: str) -> Announcement:

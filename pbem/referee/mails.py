@@ -41,8 +41,15 @@ def _result_line(result: Any) -> str:
     return f"line {result.line_no}: {result.order} - {result.status.value}{note}"
 
 
-def password_body(settings: Settings, game: Game, password: str, **seat: Any) -> str:
-    """For a new player of a seat (seat, turn, deadline given) or a new referee."""
+def password_body(
+    settings: Settings,
+    game: Game,
+    password: str,
+    position: dict[str, str] | None = None,
+    **seat: Any,
+) -> str:
+    """For a new player of a seat (seat, turn, deadline given, and the position and order
+    template of that turn: pbem.games.reports.position_facts) or a new referee."""
     return render(
         "referee_password",
         moderator=settings.mail.name,
@@ -52,6 +59,7 @@ def password_body(settings: Settings, game: Game, password: str, **seat: Any) ->
         seat=seat.get("seat", ""),
         turn=seat.get("turn", 0),
         deadline=seat.get("deadline", ""),
+        **(position or {}),
     )
 
 

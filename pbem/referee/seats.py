@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from pbem.deadlines.stored import describe
+from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
@@ -39,7 +40,9 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat.status = "active"
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
-    deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}")
+    # The new player hears the deadline in the mail that gives them the seat, not in a notice
+    # of a change to a deadline they never had.
+    deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
     ctx.send(address, f"you now play {seat.name}", _welcome(ctx, seat, password, deadline))
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
@@ -56,12 +59,13 @@ def _address(text: str) -> str:
         raise RefereeError(str(error)) from None
 
 
-def _extend(ctx: RefereeContext, grace: timedelta, reason: str) -> str:
+def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -> str:
     """The grace period goes on the pending deadline (or on now, if that is later); every
-    seat is told of the new deadline."""
+    seat but the `newcomer`'s is told of the new deadline."""
     turn = ctx.pending_turn()
     if turn.deadline is not None:
-        move_deadline(ctx, turn, max(utc(turn.deadline), utc(ctx.now)) + grace, reason)
+        new = max(utc(turn.deadline), utc(ctx.now)) + grace
+        move_deadline(ctx, turn, new, reason, untold=(newcomer,))
     return describe(turn.deadline, ctx.game.timezone)
 
 
@@ -78,9 +82,18 @@ def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -
 
 
 def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> str:
-    turn = ctx.pending_turn().number
+    """The seat's new player gets its position and order template at once: they have had
+    none of its reports."""
+    turn = ctx.pending_turn()
+    position = position_facts(ctx.game, seat.name, turn)
     return password_body(
-        ctx.settings, ctx.game, password, seat=seat.name, turn=turn, deadline=deadline
+        ctx.settings,
+        ctx.game,
+        password,
+        position,
+        seat=seat.name,
+        turn=turn.number,
+        deadline=deadline,
     )
 
 

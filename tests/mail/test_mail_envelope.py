@@ -243,9 +243,13 @@ def test_command_must_be_the_first_line_without_game_line() -> None:
     assert env == Envelope(ignored=((1, "text without a GAME line (2 lines)"),))
 
 
-def test_report_argument_must_be_a_turn() -> None:
+def test_report_argument_must_be_a_turn_or_start() -> None:
     env = parse_envelope("REPORT last")
-    assert env.problem == "line 1: REPORT takes at most a turn number: REPORT <turn>"
+    assert env.problem == (
+        "line 1: REPORT takes at most a turn number or START: REPORT <turn>, REPORT START"
+    )
+    start = parse_envelope("GAME g1 SEAT ann PASSWORD pw\nReport Start\n")
+    assert (start.command, start.command_args, start.problem) == ("REPORT", ("start",), "")
 
 
 def test_join() -> None:

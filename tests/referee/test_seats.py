@@ -40,7 +40,7 @@ def test_replace_a_seats_player(service: Service, now: datetime, via: Channel) -
         "You now play bob in game g1 (Counting (a test ruleset)), in place of its\n"
         "former player.\n\nYour password: "
     )
-    assert "Orders for turn 1 are due by 2026-03-04 12:00 UTC.\n" in text
+    assert "The deadline of turn 1 is 2026-03-04 12:00 UTC.\n" in text
     assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 4, 12, tzinfo=UTC)
     fresh = order_mail("g1", "bob", _password(text), "ADD 1\n", sender="carol@example.org")
     assert receive(service, fresh, now=now).status == "accepted"
@@ -130,3 +130,26 @@ def test_the_referee_moves_an_address_at_once(
     assert told == {new, "alice@example.org"}
     assert "as the referee set it" in " ".join(body(outbox(service, "referee")[-1]).split())
     assert via.refuse("address", "alice", new) == f"alice's mail goes to {new} already"
+
+
+def test_a_new_player_gets_the_position_and_order_template_at_once(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Before turn 1 was ever played: carol's one mail says she holds bob, with the password,
+    the deadline, bob's holdings, the map and the template for turn 1 (not a pointer to a
+    report she never had); the other seat hears of the new deadline."""
+    referee_game(service, now)
+    via.run("replace", "bob", "carol@example.org", "24h", reason="bob left the game")
+    [welcome] = [row for row in outbox(service) if row.recipient == "carol@example.org"]
+    text = body(welcome)
+    assert "The deadline of turn 1 is 2026-03-04 12:00 UTC.\n" in text
+    assert "\n== Your holdings ==\nPoints: 0 of 10\n" in text
+    assert "\n== Map ==\n alice " in text and "\n*bob " in text
+    assert (
+        "\n== Orders for turn 1 ==\n"
+        "Fill in and mail back, with the password above:\n\n"
+        "GAME g1 SEAT bob PASSWORD <your password>\nTURN 1\nADD 3\n# ATTACK <seat>\nEND\n"
+    ) in text
+    assert "REPORT START" in text and "last report" not in text
+    told = [row.subject for row in outbox(service, "clock") if row.recipient == "alice@example.org"]
+    assert told == ["[g1] turn 1: new deadline"]

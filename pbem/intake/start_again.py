@@ -1,0 +1,36 @@
+"""The game's start mail again: REPORT START at any time, and REPORT before a turn has been
+played (there is no turn report yet, and a seat's new player, or one who lost the first mail,
+needs the start's map, holdings and order template). The mail is the start mail as it is made
+from the game's first turn, with its map picture."""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+
+from pbem.games.attachments import StartPictures
+from pbem.games.games import last_resolved_turn
+from pbem.games.reports import start_letter
+from pbem.intake.context import MailContext
+from pbem.store import Game, Seat, Turn, loads
+
+START = "start"  # REPORT START
+
+
+def wants_start(context: MailContext, game: Game, args: tuple[str, ...]) -> bool:
+    """REPORT START; or REPORT alone, while no turn has a report."""
+    if args:
+        return args == (START,)
+    return last_resolved_turn(context.session, game.id) is None
+
+
+def send_start(context: MailContext, game: Game, seat: Seat) -> None:
+    query = select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
+    first = context.session.exec(query).first()
+    if first is None:
+        why = f"game {game.id} has not begun: there is no start mail yet"
+        context.quarantine("no-report", why, reply_to=seat.address)
+        return
+    pictures = StartPictures(game, loads(first.state_before)).for_seat(seat)
+    letter = start_letter(context.settings, game, seat, first, pictures)
+    context.finish("answered", f"REPORT START for {seat.name}")
+    context.reply_text(seat.address, letter.body, letter.attachments)
