@@ -151,7 +151,9 @@ def test_the_start_mail_and_a_report_asked_again_carry_them_too(
         ("map-g1-start-bob.png",),
     }
     _play_turn(service, now, 1)
-    ask = mail("GAME g1 SEAT bob PASSWORD pw-bob\nREPORT 1\n", message_id="r@x", sender="bob@x")
+    ask = mail(
+        "GAME g1 SEAT bob PASSWORD pw-bob\nREPORT 1\n", message_id="r@x", sender="bob@example.org"
+    )
     again = receive(service, ask, now=now).replies[0]
     first = _reports(service, 1)["bob"]
     assert _attached(as_message(again.raw)) == _attached(first)
