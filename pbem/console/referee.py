@@ -26,7 +26,8 @@ def add_parser(
     parser = sub.add_parser(
         "referee",
         help="referee commands: correct, roll back, rerun, replace, pause... (docs/referee.md)",
-        description="Run a referee command on a game. Every use is audited with its reason.",
+        description="Run a referee command on a game. Every use is audited with its reason, "
+        "but audit's: it reads the audit log and changes nothing.",
         epilog=f"commands:\n{listing}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -34,8 +35,9 @@ def add_parser(
     parser.add_argument("game")
     parser.add_argument("name", metavar="COMMAND", choices=sorted(commands()))
     parser.add_argument("args", nargs="*", metavar="ARG")
+    # Not required here: `audit` needs none; every other command refuses to run without one.
     parser.add_argument(
-        "--reason", required=True, help="why: kept in the audit log, told to players"
+        "--reason", default="", help="why: kept in the audit log, told to players (not for audit)"
     )
     parser.add_argument("--as", dest="actor", metavar="ADDRESS", help="the referee acting")
 

@@ -1,15 +1,87 @@
-"""The audit log: who did what to which game, written in the transaction that did it."""
+"""The audit log: who did what to which game, written in the transaction that did it, and read
+back for a referee (`pbem referee GAME audit`, the referee mail command AUDIT)."""
 
 from __future__ import annotations
 
+import json
+import textwrap
 from datetime import datetime
+from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, col, func, select
 
 from pbem.store import AuditLog, utc
+
+WIDTH = 72  # a mail's line
+INDENT = "    "
+ENTRY_LINES = 6  # one entry's lines at most: a rerun's result names every turn it played
+SHOWN_ARGS = 160  # characters of a command's arguments shown (an announcement's whole text)
 
 
 def audit(
     session: Session, now: datetime, actor: str, action: str, game_id: str | None, detail: str = ""
 ) -> None:
     session.add(AuditLog(at=utc(now), actor=actor, action=action, game_id=game_id, detail=detail))
+
+
+def newest_entries(session: Session, game_id: str, count: int) -> tuple[list[AuditLog], int]:
+    """The game's newest `count` entries, oldest first, and how many the game has in all."""
+    mine = AuditLog.game_id == game_id
+    total = session.exec(select(func.count()).select_from(AuditLog).where(mine)).one()
+    query = select(AuditLog).where(mine).order_by(col(AuditLog.id).desc()).limit(count)
+    return list(reversed(session.exec(query).all())), total
+
+
+def entry_lines(entry: AuditLog) -> list[str]:
+    """One entry as lines of at most WIDTH columns: when, who and what on the first, then for
+    a referee's command why and what came of it."""
+    head = f"{utc(entry.at):%Y-%m-%d %H:%M}  {entry.actor}  "
+    referee = _referee_detail(entry)
+    if referee is None:
+        what = f"{entry.action}: {entry.detail}" if entry.detail else entry.action
+        return _clipped(_wrapped(head + _short(what), INDENT))
+    name = entry.action.removeprefix("referee-")
+    args = " ".join(str(arg) for arg in referee.get("args", []))
+    lines = _wrapped(head + _short(f"{name} {args}".strip()), INDENT)
+    lines += _field("why", str(referee.get("reason", "")))
+    lines += _field("result", str(referee.get("result", "")))
+    return _clipped(lines)
+
+
+def _field(label: str, text: str) -> list[str]:
+    """`label: text` under an entry's first line; the text's own lines under it."""
+    first, *rest = text.splitlines() or [""]
+    lines = _wrapped(f"{INDENT}{label}: {first}", INDENT * 2)
+    for line in rest:
+        lines += _wrapped(INDENT * 2 + line.strip(), INDENT * 2)
+    return lines
+
+
+def _referee_detail(entry: AuditLog) -> dict[str, Any] | None:
+    """A referee command's detail (pbem.referee.context: JSON with reason, args, result);
+    None for every other entry, whose detail is plain text."""
+    if not entry.action.startswith("referee-"):
+        return None
+    try:
+        detail = json.loads(entry.detail)
+    except ValueError:
+        return None
+    return detail if isinstance(detail, dict) else None
+
+
+def _short(text: str) -> str:
+    """Arguments on one line (the lines of ORDERS' orders joined), and not a whole
+    announcement."""
+    flat = "; ".join(line.strip() for line in text.splitlines() if line.strip())
+    return flat if len(flat) <= SHOWN_ARGS else flat[: SHOWN_ARGS - 3] + "..."
+
+
+def _wrapped(line: str, indent: str) -> list[str]:
+    # Long words broken too: no line of the mail goes past WIDTH, whatever an address is.
+    return textwrap.wrap(line, WIDTH, subsequent_indent=indent) or [line]
+
+
+def _clipped(lines: list[str]) -> list[str]:
+    if len(lines) <= ENTRY_LINES:
+        return lines
+    return [*lines[: ENTRY_LINES - 1], f"{INDENT}(... {len(lines) - ENTRY_LINES + 1} more lines)"]

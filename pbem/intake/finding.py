@@ -55,14 +55,18 @@ def _readable(envelope: Envelope) -> bool:
 
 
 def _prose(envelope: Envelope) -> bool:
-    """A first line that starts with a command word but reads as a sentence: ORDERS takes no
-    words after it, SET only ABSENCE, REPORT only a number."""
+    """A first line that starts with a command word but reads as a sentence ("Orders
+    attached.", "History of my empire:"): the words after the command are none it takes."""
     args = envelope.command_args
-    return (
-        (envelope.command == "ORDERS" and bool(args))
-        or (envelope.command == "SET" and args[:1] != ("absence",))
-        or (envelope.command == "REPORT" and bool(envelope.problem))
-    )
+    takes = {
+        "ORDERS": not args,
+        "CHART": not args,
+        "SET": args[:1] == ("absence",),
+        "REPORT": not envelope.problem,  # a turn number, or START
+        "HISTORY": not args or (len(args) == 1 and args[0].isdigit()),
+        "LIST": args in ((), ("mine",)),
+    }
+    return not takes.get(envelope.command, True)
 
 
 def _candidates(mail: IncomingMail) -> list[tuple[str, str]]:

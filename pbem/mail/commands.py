@@ -29,6 +29,8 @@ PLAYER_WORDS = {
     "LIST": "LIST",
     "RESIGN": "RESIGN",
     "CONFIRM": "CONFIRM",
+    "HISTORY": "HISTORY",
+    "CHART": "CHART",
 }
 
 
@@ -43,6 +45,9 @@ class MailCommand:
     run: Callable[..., Any]
     block: bool = False  # by mail it may take the lines after it, up to END <NAME>
     fixed: int = 0  # the words before a block command's text (the seat of ORDERS)
+    # A referee's command that only reads (AUDIT): it changes nothing, so it needs no reason
+    # and leaves no audit row of its own (reading the log would otherwise fill it).
+    reads: bool = False
 
 
 class CommandRegistry:
@@ -68,12 +73,19 @@ REGISTRY = CommandRegistry()
 
 
 def mail_command(
-    audience: Audience, name: str, usage: str, summary: str, *, block: bool = False, fixed: int = 0
+    audience: Audience,
+    name: str,
+    usage: str,
+    summary: str,
+    *,
+    block: bool = False,
+    fixed: int = 0,
+    reads: bool = False,
 ) -> Callable[[Run], Run]:
     """Register the decorated function as the mail command `name` of `audience`."""
 
     def register(run: Run) -> Run:
-        REGISTRY.add(MailCommand(name, audience, usage, summary, run, block, fixed))
+        REGISTRY.add(MailCommand(name, audience, usage, summary, run, block, fixed, reads))
         return run
 
     return register

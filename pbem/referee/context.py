@@ -76,10 +76,13 @@ class RefereeContext:
 
 def run_command(ctx: RefereeContext, name: str, args: Sequence[str], reason: str) -> str:
     """Run one referee command and record it; RefereeError (or the engine's EditError) when
-    it is refused, and then nothing of it is recorded."""
+    it is refused, and then nothing of it is recorded. A command that only reads (AUDIT)
+    needs no reason and is not recorded: it changes nothing."""
     found = find_command(name)
+    if found.reads:
+        return found.run(ctx, args, reason.strip())
     if not reason.strip():
-        raise RefereeError("every referee command needs a reason")
+        raise RefereeError(f"{found.name} needs a reason (--reason WHY; by mail BECAUSE WHY)")
     result = found.run(ctx, args, reason.strip())
     _record(ctx, found.name, list(args), reason.strip(), result)
     return result

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 Run = Callable[["RefereeContext", Sequence[str], str], str]
 
 # The modules that register commands, in the order the handbook and HELP list them.
-MODULES = ("orders", "edits", "turns", "clock", "seats", "bots", "messages")
+MODULES = ("orders", "edits", "turns", "clock", "seats", "bots", "messages", "log")
 
 # A referee command is a mail command of the one registry (pbem.mail.commands).
 Command = MailCommand
@@ -28,11 +28,11 @@ class RefereeError(PbemError, ValueError):
 
 
 def command(
-    name: str, usage: str, summary: str, *, block: bool = False, fixed: int = 0
+    name: str, usage: str, summary: str, *, block: bool = False, fixed: int = 0, reads: bool = False
 ) -> Callable[[Run], Run]:
     """Register the decorated function (ctx, args, reason) -> result text as the referee
-    command `name`."""
-    return mail_command("referee", name, usage, summary, block=block, fixed=fixed)
+    command `name`; `reads`: it changes nothing (no reason needed, no audit row)."""
+    return mail_command("referee", name, usage, summary, block=block, fixed=fixed, reads=reads)
 
 
 def commands() -> dict[str, Command]:

@@ -134,5 +134,7 @@ def test_the_cli_acts_as_a_named_referee_only(
     assert capsys.readouterr().err == "pbem: mallory@example.org is not a referee of game g1\n"
     assert main([*base, "--as", REFEREE]) == 0
     assert [entry.actor for entry in referee_audit(service)] == [REFEREE]
-    with pytest.raises(SystemExit):
-        main(["--db", url, "referee", "g1", "pause"])  # no --reason
+    assert main(["--db", url, "referee", "g1", "pause"]) == 2  # no --reason
+    assert capsys.readouterr().err == (
+        "pbem: pause needs a reason (--reason WHY; by mail BECAUSE WHY)\n"
+    )
