@@ -1,7 +1,7 @@
 """Outgoing mail: plain text, loop-proof headers, and the same bytes for the same inputs.
 
 No Date header here: the sender adds it at send time, so that a message stored in the outbox
-table is reproducible byte for byte (design.md: same inputs, same outputs).
+table is reproducible byte for byte (docs/architecture.md: same inputs, same outputs).
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Mail we must never answer: the loop and backscatter rules of design.md (RFC 3834, RFC 2369).
+"""Mail we must never answer: the loop and backscatter rules (docs/architecture.md, "No mail
+loops"; RFC 3834, RFC 2369).
 
 The decision is made from headers and addresses only; guessing from subjects ("Out of Office",
 "Auto:") misfires on players' real subjects, and every serious auto-responder marks itself.

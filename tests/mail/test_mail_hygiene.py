@@ -1,4 +1,4 @@
-"""refusal_reason: mail we must never answer (design.md, no mail loops)."""
+"""refusal_reason: mail we must never answer (docs/architecture.md, "No mail loops")."""
 
 from __future__ import annotations
 
