@@ -1,8 +1,9 @@
 """Rulesets registered by id, found by id or alias.
 
-The built-in rulesets are registered by importing engine.rulesets. A ruleset in another
-installed package registers itself through the entry point group `pbem.rulesets`: each entry
-point names a Ruleset subclass or instance, e.g. in that package's pyproject.toml
+The built-in rulesets (engine.rulesets.BUILT_IN) are registered on the first look-up; the
+registry imports them, they do not import the registry. A ruleset in another installed package
+registers itself through the entry point group `pbem.rulesets`: each entry point names a
+Ruleset subclass or instance, e.g. in that package's pyproject.toml
 
     [project.entry-points."pbem.rulesets"]
     toy = "toy_ruleset:ToyRuleset"
@@ -79,8 +80,11 @@ def _load() -> None:
     if _loaded:
         return
     _loaded = True  # first: a plugin that looks rulesets up while it loads must not recurse
-    # Importing the package registers every built-in ruleset exactly once.
-    import engine.rulesets  # noqa: F401
+    # Imported on first use, so that importing engine builds no ruleset yet.
+    from engine.rulesets import BUILT_IN
+
+    for ruleset in BUILT_IN:
+        register(ruleset)
 
     for entry_point in entry_points(group=ENTRY_POINT_GROUP):
         try:

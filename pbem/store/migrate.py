@@ -13,15 +13,18 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-import pbem.migrations
 from pbem.errors import DatabaseNotReady
+
+_MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 IncludeObject = Callable[[Any, Any, Any, Any, Any], bool]
 
 
 def alembic_config(engine: Engine) -> Config:
     config = Config()
-    config.set_main_option("script_location", str(Path(pbem.migrations.__file__).parent))
+    # The folder, not the package: alembic runs env.py and versions/ from it, and they import
+    # the store, which therefore imports no migration (pyproject.toml's foundation layers).
+    config.set_main_option("script_location", str(_MIGRATIONS))
     config.attributes["engine"] = engine
     return config
 
