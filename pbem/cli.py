@@ -40,6 +40,7 @@ from pbem.games.lifecycle import (
     create_game,
 )
 from pbem.games.outbox import as_message, drain
+from pbem.games.outbox_prune import described, prunable, prune
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import ATTENTION, entries, entry, replay
@@ -102,6 +103,9 @@ def parser() -> argparse.ArgumentParser:
     _simple(outbox_sub, "flush", "send every unsent mail", _outbox_flush)
     listing = _simple(outbox_sub, "list", "list mail waiting, bounced or dropped", _outbox_list)
     listing.add_argument("--all", action="store_true", help="sent mail too")
+    text = "drop the bytes of mail sent more than [outbox] keep_sent_days ago, keeping its row"
+    pruning = _simple(outbox_sub, "prune", text, _outbox_prune)
+    pruning.add_argument("--dry-run", action="store_true", help="only say what would be dropped")
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)
     proof_cli.add_verify_parser(sub)
@@ -512,6 +516,23 @@ def _outbox_flush(args: argparse.Namespace) -> int:
 def _outbox_list(args: argparse.Namespace) -> int:
     for line in serve_command.outbox_lines(_service(args), include_sent=args.all):
         print(line)
+    return 0
+
+
+def _outbox_prune(args: argparse.Namespace) -> int:
+    """What the daemon's clocks do every few minutes, all at once (after an upgrade, say)."""
+    service = _service(args)
+    days = service.settings.outbox.keep_sent_days
+    if not days:
+        print("[outbox] keep_sent_days is 0: sent mail is kept for ever; nothing pruned")
+        return 0
+    now = _now(args)
+    if args.dry_run:
+        found = prunable(service, now)
+        print(f"{found.mails} sent mail(s) older than {days} days would be pruned, "
+              f"{found.size / 1e6:.1f} MB of their bytes")  # fmt: skip
+        return 0
+    print(described(prune(service, now)))
     return 0
 
 

@@ -131,6 +131,10 @@ class OutboxSettings:
     retry_first_seconds: Positive = 60
     retry_max_seconds: Positive = 3600
     give_up_hours: Positive = 120
+    # A sent mail's bytes (its text and attachments) are dropped this many days after it was
+    # sent, its row kept (pbem.games.outbox_prune); 0: kept for ever. A report asked again
+    # is drawn again from the stored turn, so nothing needs the bytes of an old mail.
+    keep_sent_days: NonNegative = 30
 
     @model_validator(mode="after")
     def _first_within_last(self) -> OutboxSettings:

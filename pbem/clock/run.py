@@ -7,6 +7,8 @@ In this order, so that an outage is noticed before its overdue turns would be re
    and referee is told once.
 2. Turns: every due turn is resolved (pbem.clock.turns, with the NMR handling).
 3. Reminders: seats without orders get the reminder of the nearest offset that has come.
+4. Retention: the bytes of mail sent more than [outbox] keep_sent_days ago are dropped
+   (pbem.games.outbox_prune), a few minutes apart, in batches; never in the middle of a wave.
 
 Every step re-reads what it changes under the game's row lock and is recorded in the same
 transaction as its mail, so a second pass at the same `now` does nothing (idempotent) and a
@@ -37,6 +39,7 @@ from pbem.clock.turns import TurnSummary, resolve_some
 from pbem.deadlines.policy import format_duration, parse_duration
 from pbem.games.audit import audit
 from pbem.games.games import seats_of
+from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
 from pbem.store import Game, Referee, Seat, Turn, reading, transaction, utc
@@ -55,6 +58,7 @@ class ClockSummary:
     reminders: int = 0  # reminder mails queued
     failed: list[str] = field(default_factory=list)  # games whose clock work raised
     left: list[str] = field(default_factory=list)  # due games `enough` left for the next call
+    pruned: Pruned = field(default_factory=Pruned)  # sent mail whose bytes were dropped
     # The running games' clocks as the pass read them, if it changed none of them (the
     # daemon's schedule then needs no reading of its own); else None. What the pass read,
     # not what it did: left out of comparisons.
@@ -105,6 +109,7 @@ def run_due(
     for game_id in [f.game.id for f in games if f.game.id in resolved or reminders_due(f, set())]:
         sent = _guarded(service, summary, game_id, partial(_remind, service, game_id, now))
         summary.reminders += sent or 0
+    summary.pruned = prune_when_due(service, now, enough=enough)
     summary.games = None if summary.changed else games
     return summary
 

@@ -6,6 +6,7 @@ import argparse
 from collections.abc import Callable
 from datetime import datetime
 
+from sqlalchemy.orm import defer
 from sqlmodel import col, select
 
 from pbem.daemon.courier_process import process_courier_possible
@@ -14,6 +15,7 @@ from pbem.daemon.single import only_daemon
 from pbem.daemon.start import migrate_at_start, reach_database
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
+from pbem.games.outbox_prune import described
 from pbem.games.seat_passwords import check_key
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport
@@ -96,12 +98,15 @@ def summary(report: PollReport) -> list[str]:
     )
     if drained.stopped:
         lines.append(f"outbox stopped: {drained.stopped}")
+    if report.pruned.mails:
+        lines.append(f"outbox: {described(report.pruned)}")
     return lines
 
 
 def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
     """`pbem outbox list`: mail not sent (waiting, bounced or dropped), oldest first."""
-    query = select(Outbox).order_by(col(Outbox.id))
+    # Not the mails themselves: `--all` lists every row ever queued.
+    query = select(Outbox).options(defer(Outbox.raw)).order_by(col(Outbox.id))  # type: ignore[arg-type]
     if not include_sent:
         query = query.where(col(Outbox.sent_at).is_(None))
     with transaction(service.db) as session:
@@ -118,7 +123,8 @@ def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
 
 def outbox_state(row: Outbox) -> str:
     if row.sent_at is not None:
-        return f"sent {utc(row.sent_at):%m-%d %H:%M}"
+        pruned = " pruned" if row.pruned_at is not None else ""  # its bytes dropped
+        return f"sent {utc(row.sent_at):%m-%d %H:%M}{pruned}"
     if row.bounced_at is not None:
         return f"bounced {utc(row.bounced_at):%m-%d %H:%M}"
     if row.dropped_at is not None:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import Engine
 
 from pbem.config import Settings
 from pbem.passwords import PasswordMemory
 from pbem.store import make_engine
+
+
+@dataclass
+class NextTime:
+    """When a piece of housekeeping is next due; None: now. In memory: a process just started
+    (`serve --once` from cron each time) does it at its first chance."""
+
+    at: datetime | None = None
+
+    def due(self, now: datetime) -> bool:
+        return self.at is None or now >= self.at
 
 
 @dataclass(frozen=True)
@@ -25,6 +37,8 @@ class Service:
     # wave a COMMIT waited about a millisecond for the disk, the longest round trip of each.
     # None: those commits wait too, as SQLite's are.
     deferred: Engine | None = field(default=None, compare=False, repr=False)
+    # When the clocks' pass next prunes the sent mail's bytes (pbem.games.outbox_prune).
+    prune: NextTime = field(default_factory=NextTime, compare=False, repr=False)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Service:

@@ -19,6 +19,7 @@ from pbem.clock import run_due
 from pbem.clock.due import Clock
 from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
+from pbem.games.outbox_prune import Pruned
 from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
 from pbem.intake.ahead import Ahead
@@ -49,6 +50,7 @@ class PollReport:
     looked: bool = False  # the pass looked at the clocks
     look_seconds: float = 0.0  # how long that look took
     clocks: list[Clock] | None = None  # the games as the look read them, if it changed none
+    pruned: Pruned = field(default_factory=Pruned)  # sent mail whose bytes the clocks dropped
 
     @property
     def only_elsewhere(self) -> bool:
@@ -198,7 +200,7 @@ def _clock_work(
     clocks = run_due(service, now, enough=enough, resume=resume)
     report.turns, report.reminders = clocks.turns, clocks.reminders
     report.failed_games, report.due_left = list(clocks.failed), clocks.left
-    report.clocks = clocks.games
+    report.clocks, report.pruned = clocks.games, clocks.pruned
     if report.reminders:
         log.info("%d reminder(s) queued", report.reminders)
     for turn in report.turns:

@@ -143,9 +143,12 @@ class Quarantine(SQLModel, table=True):
 
 
 # An outbox row still to send (pbem.games.outbox_rows.waiting): on PostgreSQL the rows a drain
-# reads, in its order, from an index of their own (the outbox keeps every mail ever sent).
+# reads, in its order, from an index of their own (the outbox keeps a row of every mail sent).
 # SQLite's planner reads them by ix_outbox_sent_at (sent_at IS NULL) and would not use it.
 _WAITING = text("sent_at IS NULL AND bounced_at IS NULL AND dropped_at IS NULL")
+# A sent mail whose bytes are still kept (pbem.games.outbox_prune): the prune reads the oldest
+# of them from this index alone, not every row ever sent (on both databases).
+_KEPT = text("pruned_at IS NULL AND sent_at IS NOT NULL")
 
 
 class Outbox(SQLModel, table=True):
@@ -158,6 +161,7 @@ class Outbox(SQLModel, table=True):
             postgresql_where=_WAITING,
             info={"only": "postgresql"},
         ).ddl_if(dialect="postgresql"),
+        Index("ix_outbox_kept", "sent_at", postgresql_where=_KEPT, sqlite_where=_KEPT),
     )
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)
@@ -166,6 +170,7 @@ class Outbox(SQLModel, table=True):
     kind: str = Field(max_length=32)
     recipient: str = Field(max_length=320)
     subject: str = Field(sa_column=Column(Text, nullable=False))
+    # The mail as sent; empty once pruned (pruned_at set: [outbox] keep_sent_days).
     raw: bytes = Field(sa_column=Column(LargeBinary, nullable=False))
     game_id: str | None = Field(default=None, max_length=64)
     created_at: datetime
@@ -183,6 +188,9 @@ class Outbox(SQLModel, table=True):
     expires_at: datetime | None = None
     topic: str = Field(default="", max_length=200, index=True)
     dropped_at: datetime | None = None
+    # When a sent mail's bytes were dropped (raw emptied); the row stays, for the audit, the
+    # reply limit's count and the Message-ID's uniqueness.
+    pruned_at: datetime | None = None
 
 
 class Press(SQLModel, table=True):

@@ -93,6 +93,8 @@ def test_a_password_cost_out_of_range_is_refused(cost: int) -> None:
         ({"limits": {"max_mail_lines": -5}}, "[limits] max_mail_lines: Input should be greater"),
         ({"games": {"abandon_after": -1}}, "[games] abandon_after: Input should be greater"),
         ({"mail": {"max_bytes": 0}}, "[mail] max_bytes: Input should be greater than 0"),
+        ({"outbox": {"keep_sent_days": -1}}, "[outbox] keep_sent_days: Input should be greater"),
+        ({"outbox": {"keep_sent_days": 1.5}}, "[outbox] keep_sent_days: Input should be a valid"),
         ({"mail": {"nosuch": 1}}, "[mail] nosuch: unknown setting"),
         ({"database": {"migrate": "maybe"}}, "[database] migrate: Input should be 'auto' or"),
     ],

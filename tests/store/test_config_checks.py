@@ -51,7 +51,8 @@ def test_addresses_that_are_addresses_pass() -> None:
 @pytest.mark.parametrize(
     ("section", "key"),
     [("mail", "max_bytes"), ("limits", "max_mail_lines"), ("games", "abandon_after"),
-     ("smtp", "port"), ("security", "password_cost"), ("outbox", "give_up_hours")],
+     ("smtp", "port"), ("security", "password_cost"), ("outbox", "give_up_hours"),
+     ("outbox", "keep_sent_days")],
 )  # fmt: skip
 def test_yes_or_no_is_no_number(section: str, key: str) -> None:
     # TOML's true is a bool, and pydantic would have taken it for the number 1.
