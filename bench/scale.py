@@ -19,8 +19,9 @@ smtplib and imap-tools: the same order mails in, fetched by IMAP and moved to th
 folder a hundred at a time (as the daemon does, with the default settings), and the replies
 and reports pbem stored sent out again as they stand, a pass a wave on the same accounts (the
 reports in the first only). Prints each stage's figures, the ratio of pbem's throughput to the
-raw stack's pass of the same number, the daemon's peak RSS and the probe's latencies, for
-SQLite and PostgreSQL.
+raw stack's pass of the same number, the daemon's peak RSS, the probe's latencies and the
+database's growth a game-turn (its size after the waves less its size once the games were
+made), for SQLite and PostgreSQL.
 
     .venv/bin/python bench/scale.py [--games 1000] [--backend sqlite postgresql] [--cost 14]
 """
@@ -50,7 +51,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 from imap_tools import MailBoxUnencrypted
-from sqlalchemy import Engine, func, update
+from sqlalchemy import Engine, func, text, update
 from sqlmodel import col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -101,6 +102,10 @@ class Run:
     mails: list[tuple[Account, bytes]] = field(default_factory=list)  # the first wave's orders
     replies: list[bytes] = field(default_factory=list)  # and pbem's answers to them
     reports: list[bytes] = field(default_factory=list)
+    # The database's size and the bytes of the mail its outbox keeps, once the games were
+    # made and after the waves: their growth a game-turn.
+    size_before: tuple[int, int] = (0, 0)
+    size_after: tuple[int, int] = (0, 0)
 
 
 @dataclass
@@ -181,6 +186,7 @@ def _pbem(
     key = _check_key(table.folder) if args.check_key else ""
     _create_games(table, hashes, args.cost, key)
     print(f"{backend}: {args.games} games created in {time.perf_counter() - started:.0f} s")
+    run.size_before = _database_size(table.url), _outbox_bytes(table.url)
     more: dict[str, dict[str, str | int]] = {
         "service": {"max_wait_seconds": 2},  # notices the deadlines set from outside soon
         "security": {"check_key_file": key},
@@ -203,6 +209,7 @@ def _pbem(
             daemon.send_signal(signal.SIGTERM)
         codes = [daemon.wait(timeout=120) for daemon in daemons]
     assert codes == [0] * count, f"the daemons ended with {codes}: see {config.parent}/pbem.log"
+    run.size_after = _database_size(table.url), _outbox_bytes(table.url)
     run.replies, run.reports = _sent_mail(table, len(run.mails))
     return run
 
@@ -372,6 +379,31 @@ def _answered(db: Engine) -> int:
 def _unsent(db: Engine) -> int:
     done = col(Outbox.sent_at).is_not(None) | col(Outbox.bounced_at).is_not(None)
     return _count(db, select(func.count()).select_from(Outbox).where(~done))
+
+
+def _database_size(url: str) -> int:
+    """The database's bytes on disk: SQLite's file and its write-ahead log, PostgreSQL's
+    pg_database_size (its tables, indexes and TOAST, dead rows included until vacuumed)."""
+    db = make_engine(url)
+    try:
+        if db.dialect.name == "sqlite":
+            path = Path(str(db.url.database))
+            wal = path.with_name(path.name + "-wal")
+            return path.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+        with db.connect() as connection:
+            query = text("SELECT pg_database_size(current_database())")
+            return int(connection.execute(query).scalar_one())
+    finally:
+        db.dispose()
+
+
+def _outbox_bytes(url: str) -> int:
+    """The bytes of the mail the outbox keeps (pruned mail keeps none)."""
+    db = make_engine(url)
+    try:
+        return _count(db, select(func.coalesce(func.sum(func.length(Outbox.raw)), 0)))
+    finally:
+        db.dispose()
 
 
 def _pending_turns(db: Engine) -> int:
@@ -586,6 +618,20 @@ def _print(runs: list[Run], raw: list[list[Stage]], args: argparse.Namespace) ->
             whole = sum(stage.seconds for stage in run.stages if stage.name.startswith(wave))
             print(f"  {wave}: the whole wave {whole:.0f} s; {_latency(latencies)}")
         print(f"  peak RSS of the daemons: {run.peak_rss_mb:.0f} MB")
+        print(f"  {_growth(run, args)}")
+
+
+def _growth(run: Run, args: argparse.Namespace) -> str:
+    """The database's growth a game-turn over the waves (each wave a turn of every game),
+    and the outbox's mail bytes of it."""
+    game_turns = args.games * args.waves
+    (before, outbox_before), (after, outbox_after) = run.size_before, run.size_after
+    grown, mail = (after - before) / game_turns, (outbox_after - outbox_before) / game_turns
+    return (
+        f"database {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB over {game_turns} "
+        f"game-turns: {grown / 1e3:.1f} kB a game-turn, of which the outbox's mail "
+        f"{mail / 1e3:.1f} kB ({(grown - mail) / 1e3:.1f} kB stay once it is pruned)"
+    )
 
 
 def _latency(latencies: list[float]) -> str:
