@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -9,17 +10,21 @@ import pytest
 from engine import all_rulesets
 from pbem.cli import main
 from pbem.mail.maildir import MaildirInbox
+from tests.servers.moderated import logging_restored
 from tests.support.mails import mail, order_mail
 
 NOW = "2026-03-01T12:00:00+00:00"
 
 
 @pytest.fixture
-def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
     (tmp_path / "pbem.toml").write_text("[security]\npassword_cost = 4\n")
-    return tmp_path
+    # `serve --once` and `poll --once` log to standard error, which pytest captures: a
+    # handler left on that stream hung a later test's courier process.
+    with logging_restored():
+        yield tmp_path
 
 
 def pbem(capsys: pytest.CaptureFixture[str], *args: str) -> str:
