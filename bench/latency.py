@@ -123,7 +123,7 @@ def _report(bench: Bench, latencies: list[float], url: str, cost: int, code: int
     mailbox = len(bench.player.mailbox())
     p95 = statistics.quantiles(latencies, n=100)[94]
     print(f"order mail -> check reply, {len(latencies)} mails, one at a time")
-    print(f"  daemon: pbem serve, IMAP {waiting}, SMTP STARTTLS with AUTH, {url.split(':')[0]}")
+    print(f"  daemon: pbem serve, IMAP {waiting}, SMTP STARTTLS with AUTH, {url.split(':', 1)[0]}")
     print(f"  scrypt cost 2^{cost}; player's mailbox holds {mailbox} mails; exit code {code}")
     print(f"  median {statistics.median(latencies) * 1000:7.1f} ms")
     print(f"  p95    {p95 * 1000:7.1f} ms   (target < 2000 ms)")

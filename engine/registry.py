@@ -76,7 +76,7 @@ def plugin_errors() -> list[PluginError]:
 
 
 def _load() -> None:
-    global _loaded
+    global _loaded  # noqa: PLW0603 - the registry is one per process, loaded once
     if _loaded:
         return
     _loaded = True  # first: a plugin that looks rulesets up while it loads must not recurse

@@ -340,7 +340,7 @@ def _read_enum(cls: type[enum.Enum]) -> Reader:
     return read
 
 
-def _read_dataclass(cls: type) -> Reader:
+def _read_dataclass(cls: type) -> Reader:  # noqa: C901 - the state reader's hot path, inlined
     inline = _inline(cls)
     if inline is not None:
         name, type_ = inline.name, inline.type_

@@ -163,6 +163,7 @@ def lint(copy: Path) -> tuple[int, dict[str, str], str]:
         capture_output=True,
         text=True,
         timeout=60,
+        check=False,
     )
     output = done.stdout + done.stderr
     statuses = {}

@@ -53,7 +53,7 @@ def orders_for_missing(
 
 def missing_mode(session: Session, game: Game, turn: Turn, seat: Seat) -> str:
     """How a seat without orders is played, without playing it: bot, standing or no-orders."""
-    if seat.status == BOT or game.nmr == BOT:
+    if BOT in (seat.status, game.nmr):
         return BOT
     if game.nmr == "standing" and _last_orders(session, game.id, turn.number, seat.name):
         return "standing"

@@ -100,7 +100,7 @@ class Courier:
         try:
             with reading(self.service.db) as session:
                 due = next_send_time(session)
-        except Exception:  # the database away: the next drain will say so
+        except Exception:  # noqa: BLE001 - the database away: the next drain will say so
             return self._cap
         if due is None:
             return self._cap
@@ -113,7 +113,7 @@ class Courier:
         try:
             with reading(self.service.db) as session:
                 return reply_due(session, self._clock())
-        except Exception:  # the database away: the drain will say so
+        except Exception:  # noqa: BLE001 - the database away: the drain will say so
             return False
 
     def _drain(self) -> float:

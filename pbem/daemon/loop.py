@@ -127,7 +127,7 @@ class Daemon:
                 clocks=clocks,
                 monotonic=self._monotonic,
             )
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - the daemon must outlive a failed pass
             self._log_failure(error, self._failures.failed())
             return None
         self._due_left = report.due_left
@@ -297,7 +297,7 @@ class OutboxWatch:
     def _newest(self) -> int | None:
         try:
             return last_outbox_id(self.service)
-        except Exception:  # the database away: the next pass will say so
+        except Exception:  # noqa: BLE001 - the database away: the next pass will say so
             return None
 
 

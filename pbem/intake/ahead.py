@@ -60,7 +60,7 @@ class Ahead:
         mine = [item for item in block if item.key in ours]
         try:
             looks = look_ahead(self._service, [item.raw for item in mine])
-        except Exception as error:  # each mail's handling looks again, and tells it
+        except Exception as error:  # noqa: BLE001 - each mail's handling looks again, tells it
             log.debug("look-ahead of %d mails failed: %s", len(mine), error)
             return
         for item, looked in zip(mine, looks, strict=True):
@@ -75,7 +75,7 @@ class Ahead:
             return looked
         try:
             slow.result()
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - the mail's handling looks again, tells it
             log.debug("look-ahead of %s failed: %s", key, error)
             return None
         return looked

@@ -140,7 +140,7 @@ def _mark_done_failing(service: Service, inbox: Inbox, done: list[str]) -> None:
         return
     try:
         _mark_done(service, inbox, done)
-    except Exception as error:  # the inbox or the database away: the first fault is told
+    except Exception as error:  # noqa: BLE001 - inbox or database away: the first fault is told
         log.warning("%d mail(s) taken in but not marked done: %s", len(done), error)
 
 

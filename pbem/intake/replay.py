@@ -23,7 +23,7 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
             receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
     except QuarantineError as error:
         raise RefereeError(str(error)) from None
-    except Exception as error:  # the replayed mail's failure is its result, not ours
+    except Exception as error:  # noqa: BLE001 - the replayed mail's failure is its result
         raise RefereeError(f"the replay failed ({type(error).__name__}: {error})") from None
     ctx.change(f"quarantined mail {quarantine_id} was replayed", None, receipt.status, public=False)
     return f"mail {receipt.message_id} replayed: {receipt.status} ({receipt.outcome})"

@@ -58,7 +58,7 @@ def header_text(value: object) -> str:
         text = _unsurrogate(str(value))
         text = _FOLD.sub("", text)
         return _CONTROLS.sub(" ", _decode_words(text)).strip()
-    except Exception:  # a header must never stop us reading the mail
+    except Exception:  # noqa: BLE001 - a header must never stop us reading the mail
         return _CONTROLS.sub(" ", str(value).encode("utf-8", "replace").decode("utf-8")).strip()
 
 

@@ -91,7 +91,7 @@ def html_to_text(html: str) -> str:
     try:
         parser.feed(html)
         parser.close()
-    except Exception:  # html.parser is lenient; this is only a last guard
+    except Exception:  # noqa: BLE001 - html.parser is lenient; this is only a last guard
         pass
     parser.line_break()
     return _squeeze(parser.lines)

@@ -26,7 +26,7 @@ def masked_mail(raw: bytes, passwords: Iterable[str]) -> bytes:
     if words and _ENCODED.search(raw):
         try:
             raw = _masked_parts(raw, words)
-        except Exception:  # a mail too broken to parse again: masked as written, no more
+        except Exception:  # noqa: BLE001 - a mail too broken to parse again: masked as written
             return raw
     return raw
 

@@ -55,7 +55,7 @@ def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
     """Read a raw RFC 5322 message. Never raises: returns whatever could be read."""
     try:
         return _read(raw, max_bytes)
-    except Exception as exc:  # last guard; the parts below are tolerant already
+    except Exception as exc:  # noqa: BLE001 - read_mail never raises; this is its last guard
         return IncomingMail(
             message_id=_hash_id(raw),
             sender="",
@@ -175,7 +175,7 @@ def _is_attachment(part: email.message.Message) -> bool:
 def _filename(part: email.message.Message) -> str:
     try:
         return printable(header_text(part.get_filename() or ""), 80)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a broken filename header must not stop the read
         return ""
 
 
@@ -248,7 +248,7 @@ def _part_text(part: email.message.Message, notes: list[str]) -> str:
 def _charset(part: email.message.Message) -> str | None:
     try:
         return part.get_content_charset()
-    except Exception:
+    except Exception:  # noqa: BLE001 - a broken charset parameter must not stop the read
         return None
 
 
@@ -282,7 +282,7 @@ def _payload_size(part: email.message.Message) -> int:
             return 0
         sizes = [len(sub.as_bytes()) for sub in inner if isinstance(sub, email.message.Message)]
         return sum(sizes)
-    except Exception:  # only a size for a note; a broken part must not stop the read
+    except Exception:  # noqa: BLE001 - only a size for a note; a broken part must not stop it
         return 0
 
 

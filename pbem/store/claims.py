@@ -83,7 +83,7 @@ class Claims:
         try:
             if held:
                 connection.execute(text("SELECT pg_advisory_unlock_all()"))
-        except Exception:  # the connection is lost: discarding it ends its locks on the server
+        except Exception:  # noqa: BLE001 - connection lost: discarding it ends its locks
             connection.invalidate()
         finally:
             connection.close()

@@ -17,8 +17,8 @@ def settings(section: str) -> dict[str, str]:
     """The unit's `key=value` lines of [section] (the last one of a key wins)."""
     found: dict[str, str] = {}
     current = ""
-    for line in UNIT.read_text().splitlines():
-        line = line.strip()
+    for raw in UNIT.read_text().splitlines():
+        line = raw.strip()
         if line.startswith("["):
             current = line.strip("[]")
         elif "=" in line and not line.startswith("#") and current == section:

@@ -57,7 +57,9 @@ def _run(site: Path, script: str) -> subprocess.CompletedProcess[str]:
     """`script` in a fresh interpreter that finds the installed toy package."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
     command = [sys.executable, "-c", script]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        command, env=env, capture_output=True, text=True, timeout=120, check=False
+    )
 
 
 def _look_up(site: Path) -> dict[str, object]:

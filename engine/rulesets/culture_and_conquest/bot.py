@@ -109,8 +109,9 @@ def _distribution(holder: Seat) -> list[str]:
     give = {c: -change[c] for c in CATEGORIES if change[c] < 0}
     take = {c: change[c] for c in CATEGORIES if change[c] > 0}
     lines = []
-    for taker in take:
-        for giver in give:
+    # The values are read afresh each time round: the loop lowers them as it moves.
+    for taker in take:  # noqa: PLC0206
+        for giver in give:  # noqa: PLC0206
             count = min(take[taker], give[giver])
             if count:
                 lines.append(f"MOVE {count} {giver.upper()} TO {taker.upper()}")

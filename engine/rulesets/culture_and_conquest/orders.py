@@ -515,7 +515,7 @@ def parse_items(text: str, example: str) -> list[Item]:
     return [item for item in items if item.kind != "nothing"]
 
 
-def _item(words: list[str], example: str) -> Item:
+def _item(words: list[str], example: str) -> Item:  # noqa: C901 - one case per way to write it
     if words[0].isdigit():
         count = int(words[0])
         if count == 0 or len(words) not in (2, 3):

@@ -102,7 +102,7 @@ def _edit_project(state: GameState, name: str, project: str, present: bool) -> N
     here = state.hex(name)
     if present and not here.owner:
         raise EditError(f"{name} has no owner to hold {article(project)}")
-    if present and project != "road" and project != "city" and not here.has("city"):
+    if present and project not in {"road", "city"} and not here.has("city"):
         raise EditError(f"{article(project)} stands in a city, and {name} has none")
     improvements = [p for p in here.projects if p not in ("city", "road")]
     if not present and project == "city" and improvements:

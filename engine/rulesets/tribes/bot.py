@@ -282,8 +282,9 @@ def _afford(card: Seat, stock: dict[str, int], work: str) -> bool:
 
 
 def _spend(stock: dict[str, int], work: str) -> None:
-    for part in COSTS[work]:
-        if part == "wood|stone":
+    for cost in COSTS[work]:
+        part = cost
+        if cost == "wood|stone":
             part = "wood" if stock["wood"] >= stock["stone"] else "stone"
         stock[part] -= 1
 
