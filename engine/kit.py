@@ -215,4 +215,5 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
     def example_position(self, variant: str = "") -> State:
         if self.parts.examples is None:
             raise NotImplementedError(f"{self.id} has no example position")
-        return self.parts.examples(variant).to_json()
+        position: Game = self.parts.examples(variant)  # parts is Parts[Any]: a ClassVar
+        return position.to_json()

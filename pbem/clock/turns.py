@@ -31,7 +31,8 @@ from pbem.games.games import (
 from pbem.games.held import check_held_orders
 from pbem.games.outbox import queue
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
-from pbem.games.reports import ResolvedTurn, end_letter, report_letter
+from pbem.games.reports import end_letter, report_letter
+from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.stale import drop_turn_notices
 from pbem.logs import log_context

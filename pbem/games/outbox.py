@@ -449,4 +449,4 @@ def last_outbox_id(service: Service) -> int:
 
 
 def as_message(raw: bytes) -> EmailMessage:
-    return cast(EmailMessage, message_from_bytes(raw, policy=policy.default))
+    return message_from_bytes(raw, policy=policy.default)

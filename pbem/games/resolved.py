@@ -84,7 +84,9 @@ def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]
     )
 
 
-def _following_turn(session: Session, game: Game, ruleset: Ruleset, after: dict) -> Turn | None:
+def _following_turn(
+    session: Session, game: Game, ruleset: Ruleset, after: dict[str, Any]
+) -> Turn | None:
     if ruleset.outcome(after) is not None:
         return None
     number = ruleset.turn_number(after)

@@ -16,9 +16,9 @@ Replies to players, reports and game-end mails carry neither and are never dropp
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from sqlalchemy import or_, update
+from sqlalchemy import CursorResult, or_, update
 from sqlmodel import Session, col
 
 from pbem.store import Outbox, utc
@@ -67,7 +67,8 @@ def _drop(session: Session, which: Any, reason: str, now: datetime) -> int:
         )
         .values(dropped_at=utc(now), next_attempt_at=None, last_error=reason)
     )
-    return session.execute(query).rowcount  # type: ignore[attr-defined]
+    # An UPDATE gives a CursorResult; Session.execute is typed with the general Result.
+    return cast(CursorResult[Any], session.execute(query)).rowcount
 
 
 class Expiring(Protocol):

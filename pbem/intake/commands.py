@@ -21,7 +21,8 @@ from pbem.games.games import (
     waiting_seats,
 )
 from pbem.games.lifecycle import start_game
-from pbem.games.reports import ResolvedTurn, report_body
+from pbem.games.reports import report_body
+from pbem.games.resolved import ResolvedTurn
 from pbem.intake.absence import set_command
 from pbem.intake.auth import authenticate
 from pbem.intake.campaign import chart_command, history_command

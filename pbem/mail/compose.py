@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage, MIMEPart
-from typing import Any, cast
+from typing import Any
 
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 _AUTO_VALUES = frozenset({"auto-replied", "auto-generated"})
@@ -46,7 +46,7 @@ def compose(**fields: Any) -> EmailMessage:
     """The message mail_bytes writes from the same arguments, as an EmailMessage (to read it
     back)."""
     raw = mail_bytes(**fields)
-    return cast(EmailMessage, message_from_bytes(raw, policy=email.policy.default))
+    return message_from_bytes(raw, policy=email.policy.default)
 
 
 def mail_bytes(

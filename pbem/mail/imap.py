@@ -314,7 +314,7 @@ class ImapInbox:
         """IDLE until new mail or other work (True) or the deadline (False). Listening in
         short slices to ask `wake` sends the server nothing. Caller handles network errors."""
         idle = session.box.idle
-        idle.start()
+        idle.start()  # type: ignore[no-untyped-call]  # imap_tools leaves IdleManager untyped
         woke = _announced_unseen(session.box)
         try:
             while not woke:
@@ -330,7 +330,7 @@ class ImapInbox:
                     woke = True
                 woke = woke or (wake is not None and wake())
         finally:
-            _result, responses = idle.stop()
+            _result, responses = idle.stop()  # type: ignore[no-untyped-call]  # as start()
         return woke or _announces_mail(responses)
 
 

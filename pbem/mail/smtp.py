@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
-from typing import cast
 
 import aiosmtplib
 
@@ -143,7 +142,7 @@ class SmtpSender:
         a Date header added; as send() does, without parsing and writing out its body again."""
         if not raw.split(b"\n\n", 1)[0].isascii():
             # An address in UTF-8: send_message knows when the server must offer SMTPUTF8.
-            self.send(cast(EmailMessage, message_from_bytes(raw, policy=email.policy.default)))
+            self.send(message_from_bytes(raw, policy=email.policy.default))
             return
         headers = read_headers(raw)
         recipients = [address for _name, address in getaddresses(headers.get_all("To", []))]

@@ -16,7 +16,7 @@ from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.referee.registry import RefereeError, find_command
+from pbem.referee.registry import RefereeError, Run, find_command
 from pbem.store import Game, Referee, RefereeNote, Seat, Turn, dumps, utc
 
 
@@ -79,11 +79,12 @@ def run_command(ctx: RefereeContext, name: str, args: Sequence[str], reason: str
     it is refused, and then nothing of it is recorded. A command that only reads (AUDIT)
     needs no reason and is not recorded: it changes nothing."""
     found = find_command(name)
+    run: Run = found.run  # the one registry holds player's and referee's commands alike
     if found.reads:
-        return found.run(ctx, args, reason.strip())
+        return run(ctx, args, reason.strip())
     if not reason.strip():
         raise RefereeError(f"{found.name} needs a reason (--reason WHY; by mail BECAUSE WHY)")
-    result = found.run(ctx, args, reason.strip())
+    result = run(ctx, args, reason.strip())
     _record(ctx, found.name, list(args), reason.strip(), result)
     return result
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbem.games.games import last_resolved_turn, seats_of, turn_of
-from pbem.games.reports import ResolvedTurn, report_body
+from pbem.games.reports import report_body
+from pbem.games.resolved import ResolvedTurn
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import announcement_body
 from pbem.referee.registry import RefereeError, command

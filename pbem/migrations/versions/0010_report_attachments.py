@@ -18,7 +18,7 @@ depends_on = None
 SWITCHES = ("pictures", "report_data")
 
 
-def _switch(name: str) -> sa.Column:
+def _switch(name: str) -> sa.Column[bool]:
     return sa.Column(name, sa.Boolean(), nullable=False, server_default=sa.true())
 
 
