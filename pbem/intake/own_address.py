@@ -24,6 +24,7 @@ from sqlmodel import col, select
 from pbem.games.audit import audit
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
+from pbem.mail.addresses import address_problem
 from pbem.mail.envelope import Envelope
 from pbem.store import Seat, utc
 
@@ -40,7 +41,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     game, seat = found
     args = envelope.command_args  # lower-cased: ("address", <the new address>)
     new = args[1].strip("<>") if len(args) == 2 else ""
-    if not _looks_like_address(new) or new == seat.address.lower():
+    if address_problem(new) or new == seat.address.lower():  # the project's one address check
         problem = "SET ADDRESS needs one new mail address, other than the seat's own"
         context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {ADDRESS_FORM}"])
         return
@@ -93,8 +94,3 @@ def _pending(context: MailContext, code: str) -> Seat | None:
         if fresh and hmac.compare_digest(seat.pending_code, code_hash(code)):
             return seat
     return None
-
-
-def _looks_like_address(text: str) -> bool:
-    local, at, domain = text.partition("@")
-    return bool(at and local and "." in domain and len(text) <= 320 and " " not in text)

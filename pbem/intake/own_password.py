@@ -14,10 +14,9 @@ from pbem.games.seat_passwords import give_password
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.passwords import masked
+from pbem.passwords import LONGEST, SHORTEST, masked, password_problem
 
-PASSWORD_FORM = "SET PASSWORD <new password: 6 to 64 characters, no spaces>"
-SHORTEST, LONGEST = 6, 64
+PASSWORD_FORM = f"SET PASSWORD <new password: {SHORTEST} to {LONGEST} characters, no spaces>"
 
 
 def set_password(context: MailContext, envelope: Envelope) -> None:
@@ -27,8 +26,8 @@ def set_password(context: MailContext, envelope: Envelope) -> None:
     game, seat = found
     words = envelope.command_words
     new = words[1] if len(words) == 2 else ""
-    if not SHORTEST <= len(new) <= LONGEST:
-        problem = "SET PASSWORD needs one new password of 6 to 64 characters"
+    if password_problem(new):  # the rule `pbem game new --seat` applies too
+        problem = f"SET PASSWORD needs one new password: {password_problem(new)}"
         context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {PASSWORD_FORM}"])
         return
     give_password(seat, new, context.settings.security)

@@ -76,7 +76,11 @@ def test_a_wrong_code_sender_or_late_confirm_changes_nothing(
 
 def test_set_address_needs_the_password_and_an_address(service: Service, now: datetime) -> None:
     new_game(service, now)
-    for n, text in enumerate(("SET ADDRESS", "SET ADDRESS not-an-address", "SET ADDRESS a b")):
+    # Issue 36, 13: SET ADDRESS takes what pbem game new takes (pbem.mail.addresses), so
+    # neither two addresses in one nor a dotless domain.
+    texts = ("SET ADDRESS", "SET ADDRESS not-an-address", "SET ADDRESS a b")
+    texts += ("SET ADDRESS a@x.org,b@x.org", "SET ADDRESS alice@localhost")
+    for n, text in enumerate(texts):
         receipt = receive(service, order_mail("g1", "alice", "pw-alice", text,
                                               message_id=f"s{n}@x"), now=now)  # fmt: skip
         assert receipt.status == "quarantined", text
