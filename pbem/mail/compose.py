@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage, MIMEPart
+from email.policy import EmailPolicy
 from typing import Any
 
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
@@ -29,6 +30,12 @@ _IDS = re.compile(rf"<{_ATOM}@{_ATOM}>(?: <{_ATOM}@{_ATOM}>)*")
 # And an address that is a bare addr-spec, dot-atom@dot-atom: a player's, nearly always.
 _BARE_ADDRESS = re.compile(rf"{_ATOM}@{_ATOM}")
 _ID_HEADERS = frozenset({"Message-ID", "In-Reply-To", "References"})
+_POLICY = email.policy.default
+# Message ids are written with lines up to RFC 5322's 998 characters: at 78 the package takes
+# In-Reply-To and References for free text and writes an id longer than a line (a mail
+# without a Message-ID is known by an 86-character one) as an encoded word, which no mail
+# client threads by.
+_ID_POLICY = email.policy.default.clone(max_line_length=998)
 _ADDRESS_HEADERS = frozenset({"From", "To"})
 _TEXT_HEAD = b'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: 7bit\n'
 
@@ -104,7 +111,7 @@ def _header_line(name: str, value: str) -> bytes:
     stands = _IDS if name in _ID_HEADERS else _STANDS
     if len(line) <= _FOLD_AT and stands.fullmatch(value) and "=?" not in value:
         return line.encode("ascii") + b"\n"
-    return _rendered_once(name, value)
+    return _rendered_once(name, value, _ID_POLICY if name in _ID_HEADERS else _POLICY)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -114,8 +121,8 @@ def _rendered(name: str, value: str) -> bytes:
     return _rendered_once(name, value)
 
 
-def _rendered_once(name: str, value: str) -> bytes:
-    message = EmailMessage(policy=email.policy.default)
+def _rendered_once(name: str, value: str, policy: EmailPolicy[EmailMessage] = _POLICY) -> bytes:
+    message = EmailMessage(policy=policy)
     message[name] = value
     return message.as_bytes().removesuffix(b"\n")
 

@@ -5,6 +5,7 @@ for any fields, which is what these properties check against the package itself.
 from __future__ import annotations
 
 import email.policy
+from email import message_from_bytes
 from email.message import EmailMessage
 
 from hypothesis import example, given, settings
@@ -49,7 +50,25 @@ def _as_the_email_package_writes(
     text = body.replace("\r\n", "\n").replace("\r", "\n")
     plain = body.isascii() and all(len(line) <= 998 for line in text.split("\n"))
     message.set_content(text, charset="utf-8", cte="7bit" if plain else "quoted-printable")
-    return message.as_bytes()
+    return _with_wide_ids(message)
+
+
+def _with_wide_ids(message: EmailMessage) -> bytes:
+    """The message's bytes, its message-id headers written with lines up to RFC 5322's 998
+    characters, as mail_bytes writes them (each header is folded on its own)."""
+    raw = message.as_bytes()
+    wide = email.policy.default.clone(max_line_length=998)
+    for name in ("Message-ID", "In-Reply-To", "References"):
+        if name in message:
+            value = str(message[name])
+            raw = raw.replace(_alone(name, value, email.policy.default), _alone(name, value, wide))
+    return raw
+
+
+def _alone(name: str, value: str, policy: email.policy.EmailPolicy) -> bytes:
+    header = EmailMessage(policy=policy)
+    header[name] = value
+    return header.as_bytes().removesuffix(b"\n")
 
 
 @settings(max_examples=400, deadline=None)
@@ -95,3 +114,28 @@ def test_a_long_or_foreign_header_is_folded_and_encoded_as_the_package_does() ->
     assert raw == _as_the_email_package_writes(**fields)  # type: ignore[arg-type]
     assert b"\n " in raw.split(b"\n\n")[0]  # folded
     assert b"=?utf-8?" in raw  # the name encoded
+
+
+def test_a_long_message_id_is_threaded_as_it_stands() -> None:
+    """Issue 36 (found by its campaign's operator): a mail without a Message-ID is known by
+    "sha256-<64 hex>@pbem.invalid"; the reply's In-Reply-To and References carried it as an
+    RFC 2047 encoded word, which no mail client threads by."""
+    long_id = "sha256-" + "0123456789abcdef" * 4 + "@pbem.invalid"
+    older = "older@example.org"
+    raw = mail_bytes(
+        sender="pbem@example.org",
+        to="ann@example.org",
+        subject="Re: orders",
+        body="answer\n",
+        message_id="reply-1@example.org",
+        in_reply_to=long_id,
+        references=(older,),
+        loop_token="t",
+    )
+    head = raw.split(b"\n\n", 1)[0].decode("ascii")
+    assert "=?" not in head
+    assert f"In-Reply-To: <{long_id}>\n" in head
+    assert f"References: <{older}> <{long_id}>\n" in head
+    message = message_from_bytes(raw, policy=email.policy.default)
+    assert str(message["In-Reply-To"]) == f"<{long_id}>"
+    assert max(len(line) for line in head.splitlines()) <= 998
