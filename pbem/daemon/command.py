@@ -12,7 +12,7 @@ from sqlmodel import col, select
 from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.single import only_daemon
-from pbem.daemon.start import migrate_at_start, reach_database
+from pbem.daemon.start import migrate_at_start, reach_database, stop_requests
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
 from pbem.games.outbox_prune import described
@@ -42,20 +42,25 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
         raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
     check_present(service.settings.database.url)  # made by `pbem init`, as for every command
     configure_logging(service.settings.logging)
-    if not reach_database(service, once=once):
-        return 1 if once else 0  # the pass failed (cron), or a stop came while waiting
-    migrate_at_start(service)
-    check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
-    with only_daemon(service.db):
-        return _serve(service, once=once, now=now)
+    # From here a SIGTERM is a stop, never a kill and never lost: noted until the daemon's
+    # own handlers take over, and read by it then (systemd may stop a daemon while it starts).
+    with stop_requests() as stopped:
+        if not reach_database(service, once=once, stopped=stopped):
+            return 0 if stopped else 1  # a stop came while starting, or the pass failed (cron)
+        migrate_at_start(service)
+        check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
+        with only_daemon(service.db):
+            return _serve(service, once=once, now=now, stopped=stopped)
 
 
-def _serve(service: Service, *, once: bool, now: datetime | None) -> int:
+def _serve(service: Service, *, once: bool, now: datetime | None, stopped: list[str]) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
     daemon = Daemon(service, inbox, sender, clock=clock, courier_process=_courier_process(service))
     if not once:
         stop_on_signals(daemon)
+        for name in stopped:  # asked before the daemon's handlers were in
+            daemon.request_stop(name)
         daemon.run()
         return 0
     try:

@@ -28,18 +28,22 @@ STEP_SECONDS = 1.0  # a stop asked while waiting ends the wait within this
 
 
 def reach_database(
-    service: Service, *, once: bool, sleep: Callable[[float], None] = time.sleep
+    service: Service,
+    *,
+    once: bool,
+    stopped: list[str],
+    sleep: Callable[[float], None] = time.sleep,
 ) -> bool:
     """True once the database answers; False when it does not and `once`, or when a stop was
-    asked while waiting (both logged)."""
+    asked (`stopped`, see stop_requests) before or while waiting (both logged)."""
     backoff = Backoff(1.0, float(service.settings.service.max_wait_seconds))
-    with _stop_requests() as stopped:
-        while (problem := unreachable(service)) and not once:
-            delay = backoff.failed()
-            log.error("database unreachable (%s); trying again in %.0fs", problem, delay)
-            if _wait(delay, stopped, sleep):
-                log.info("%s: stopping", stopped[0])
-                return False
+    while not stopped and (problem := unreachable(service)) and not once:
+        delay = backoff.failed()
+        log.error("database unreachable (%s); trying again in %.0fs", problem, delay)
+        _wait(delay, stopped, sleep)
+    if stopped:
+        log.info("%s: stopping", stopped[0])
+        return False
     if problem:
         log.error("database unreachable: %s", problem)
         print(f"database unreachable: {problem}")
@@ -69,18 +73,19 @@ def migrate_at_start(service: Service) -> None:
         print(f"database {database.url}: applied {', '.join(sorted(pending))}")
 
 
-def _wait(seconds: float, stopped: list[str], sleep: Callable[[float], None]) -> bool:
-    """Sleep `seconds` in steps; True as soon as a stop was asked."""
+def _wait(seconds: float, stopped: list[str], sleep: Callable[[float], None]) -> None:
+    """Sleep `seconds` in steps, or until a stop is asked."""
     end = time.monotonic() + seconds
     while not stopped and (left := end - time.monotonic()) > 0:
         sleep(min(STEP_SECONDS, left))
-    return bool(stopped)
 
 
 @contextmanager
-def _stop_requests() -> Iterator[list[str]]:
+def stop_requests() -> Iterator[list[str]]:
     """While the block runs, SIGTERM and SIGINT are noted (their name in the list) rather
-    than killing the process; the handlers before are put back after."""
+    than killing the process, until the daemon puts its own handlers in (and it reads the
+    list: a stop asked during the start is a stop, exit 0, whenever it came); the handlers
+    before are put back after."""
     stopped: list[str] = []
     if threading.current_thread() is not threading.main_thread():
         yield stopped  # only the main thread may set handlers; a caller's thread stops so

@@ -4,15 +4,19 @@ comes up later), waiting for it as the daemon does for an outage, a log line a t
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from pbem.cli import main
+from pbem.daemon import start
+from pbem.games.service import Service
 from tests.servers.dovecot import free_port
 from tests.support.waiting import wait_until
 
@@ -70,3 +74,28 @@ def test_serve_waits_for_a_database_that_is_not_up_yet(workdir: Path) -> None:
     assert len(tries) >= 3 and "Traceback" not in text, text
     assert "trying again in 1s" in tries[0] and "trying again in 2s" in tries[1], tries
     assert "SIGTERM: stopping" in text
+
+
+def test_a_stop_asked_while_the_daemon_starts_stops_it(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM (systemd stopping a daemon it just started) that comes while the database is
+    reached is a stop, exit 0: it was noted and then forgotten once the database answered, so
+    the daemon served on (the three-daemon kill test caught it: a daemon never stopped)."""
+    assert main(["init"]) == 0
+    real = start.unreachable
+
+    def answers_after_a_stop(service: Service) -> str:
+        os.kill(os.getpid(), signal.SIGTERM)  # handled before the next bytecode: noted
+        return real(service)
+
+    monkeypatch.setattr(start, "unreachable", answers_after_a_stop)
+    # With the stop lost, only this second SIGTERM, to the daemon's own handler, ends it.
+    backstop = threading.Timer(8, os.kill, (os.getpid(), signal.SIGTERM))
+    backstop.start()
+    began = time.monotonic()
+    try:
+        assert main(["serve"]) == 0
+    finally:
+        backstop.cancel()
+    assert time.monotonic() - began < 5
