@@ -9,7 +9,10 @@ from pathlib import Path
 
 from engine.rulesets.medieval_micromanager.rules import RULES
 
-PAGE = Path(__file__).resolve().parents[3] / "docs" / "rules" / "medieval-micromanager.md"
+REPO = Path(__file__).resolve().parents[3]
+PAGE = REPO / "docs" / "rules" / "medieval-micromanager.md"
+ABSOLUTE = re.compile(r"(?<![\w.:/])/[\w.-]+/[\w./-]+")  # a file by its absolute path
+LINK = re.compile(r"\]\(([^)\s]+)\)")
 QUOTED = re.compile(r'"([^"]+)"')
 ELLIPSIS = re.compile(r"\s*\.\.\.\s*")
 
@@ -52,7 +55,19 @@ def test_every_quotation_is_of_the_text() -> None:
     assert text.endswith("Units in excess of the housing capacity are eliminated.")
     assert _not_in(text, QUOTED.findall(_prose(page))) == []
     assert _not_in(text, [q for clause in RULES.values() for q in QUOTED.findall(clause)]) == []
-    assert not re.search(r"/work/|\.\./shared|shared/rules", page)
+    assert _outside_the_repository(page) == []
+
+
+def _outside_the_repository(page: str) -> list[str]:
+    """Absolute paths, and link targets that resolve outside the repository."""
+    found = ABSOLUTE.findall(page)
+    for target in LINK.findall(page):
+        if "://" in target or target.startswith("#"):
+            continue
+        where = (PAGE.parent / target.split("#")[0]).resolve()
+        if not where.is_relative_to(REPO):
+            found.append(target)
+    return found
 
 
 def test_every_completion_gives_its_reason() -> None:
