@@ -11,7 +11,6 @@ from sqlmodel import col, select
 
 from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
-from pbem.daemon.single import only_daemon
 from pbem.daemon.start import migrate_at_start, reach_database, stop_requests
 from pbem.daemon.transport import open_transport
 from pbem.errors import UsageError
@@ -21,6 +20,7 @@ from pbem.games.service import Service
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
 from pbem.store import Outbox, transaction, utc, utcnow
+from pbem.store.daemon_lock import only_daemon
 from pbem.store.migrate import check_present
 
 Handler = Callable[[argparse.Namespace], int]

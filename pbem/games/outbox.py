@@ -18,8 +18,7 @@ from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Connection, Update, func, update
-from sqlalchemy.orm import defer
+from sqlalchemy import ColumnElement, Update, func, update
 from sqlmodel import Session, col, select
 
 from pbem.config import Settings
@@ -40,7 +39,8 @@ from pbem.games.stale import check_droppable, drop_expired, expired, supersede
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
-from pbem.store import Outbox, Referee, reading, reading_rows, transaction, utc
+from pbem.store import Outbox, Referee, reading, transaction, utc
+from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
@@ -227,73 +227,45 @@ def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
 
 
 def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
-    """Try one row: (what became of it, the error if any)."""
-    if service.db.dialect.name == "postgresql":
-        return _deliver_claimed(service, sender, row_id, now)
-    return _deliver_alone(service, sender, row_id, now)
-
-
-def _deliver_alone(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
-    """On SQLite, where one daemon drains (pbem.daemon.single). No transaction is open while
-    the transport works, as SQLite's write lock is the whole database's: a slow or hanging
-    server must hold up nothing else (intake, the clocks). The row is read, sent, then
-    recorded under its lock; a drain of another process (`pbem outbox flush`) that took the
-    row meanwhile is left alone: the mail may then have gone twice, with one Message-ID (at
-    least once, as after a crash). A mail sent whose record failed is recorded, not sent,
-    the next time (_SENT_UNRECORDED)."""
-    if _sent_key(service, row_id) in _SENT_UNRECORDED:
-        return _record_sent(service, row_id, "", now)
-    with reading_rows(service.db) as connection:
-        sending = connection.execute(select(*_SENDING).where(Outbox.id == row_id)).first()
+    """Try one row, held while the transport works (pbem.store.outbox_hold): (what became of
+    it, the error if any)."""
+    with hold_outbox_row(service.db, service.deferred, row_id, _SENDING) as held:
+        sending = held.sending
         if sending is None or not is_due(sending, now):
-            return "skipped", ""
-        stale = expired(sending, now)
-        raw, game, message_id = sending.raw, sending.game_id or "-", sending.message_id
-    if stale:
-        with transaction(service.db) as session:
-            row = session.get(Outbox, row_id)
-            if row is None or not is_due(row, now):
-                return "skipped", ""
-            return _drop(row, now)
-    with log_context(game=game, message=message_id):
-        failure = _send(sender, raw, message_id)
-        if failure is None:
-            return _record_sent(service, row_id, message_id, now)
-        with transaction(service.db) as session:
-            # The mail itself is not read again: only what became of it is written.
-            keep = [defer(Outbox.raw)]  # type: ignore[arg-type]
-            row = session.get(Outbox, row_id, with_for_update=True, options=keep)
-            if row is None or not is_waiting(row):
-                log.warning("outbox: another drain recorded %s meanwhile", message_id)
-                return "skipped", ""
-            return _record(session, service.settings, row, failure, now), row.last_error
+            return "skipped", ""  # gone, sent by another drain, or in another daemon's hands
+        if held.sent_unrecorded:
+            return _record_sent(held, row_id, "", now)
+        if expired(sending, now):
+            return _changed(held, lambda _, row: _drop(row, now) if is_due(row, now) else None)
+        with log_context(game=sending.game_id or "-", message=sending.message_id):
+            failure = _send(sender, sending.raw, sending.message_id)
+            if failure is None:
+                return _record_sent(held, row_id, sending.message_id, now)
+
+            def record(session: Session, row: Outbox) -> tuple[str, str] | None:
+                if not is_waiting(row):
+                    return None
+                return _record(session, service.settings, row, failure, now), row.last_error
+
+            return _changed(held, record, sending.message_id)
 
 
-# The SQLite rows this process sent but could not record as sent (the database failed just
-# then), by database and row: the next try records them without sending them again. Without
-# it a read-only or full database sent a player the same mail at every retry for as long as
-# it lasted. Forgotten with the process: a mail sent just before a crash goes again (at least
-# once, one Message-ID). Set operations are atomic: the courier and a pass may both drain.
-_SENT_UNRECORDED: set[tuple[str, int]] = set()
+def _changed(
+    held: HeldRow, work: Callable[[Session, Outbox], tuple[str, str] | None], message_id: str = ""
+) -> tuple[str, str]:
+    """`work` on the held row; "skipped" if another drain recorded it meanwhile."""
+    done = held.change(work)
+    if done is None:
+        if message_id:
+            log.warning("outbox: another drain recorded %s meanwhile", message_id)
+        return "skipped", ""
+    return done
 
 
-def _sent_key(service: Service, row_id: int) -> tuple[str, int]:
-    return service.db.url.render_as_string(), row_id
-
-
-def _record_sent(service: Service, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
+def _record_sent(held: HeldRow, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
-    unless another drain recorded the row meanwhile. Until it is recorded, the mail is
-    remembered as sent (_SENT_UNRECORDED): a failure of the database leaves it there."""
-    sent = _sent(row_id, now)
-    key = _sent_key(service, row_id)
-    _SENT_UNRECORDED.add(key)
-    # A connection, not a session: on the courier's path a session cost as much again as
-    # the transaction's own statements (bench/intake_cpu.py).
-    with service.db.begin() as connection:
-        recorded = connection.execute(sent).rowcount == 1
-    _SENT_UNRECORDED.discard(key)
-    if not recorded:
+    unless another drain recorded the row meanwhile."""
+    if not held.record_sent(_sent(row_id, now)):
         log.warning("outbox: another drain recorded %s meanwhile", message_id or f"row {row_id}")
         return "skipped", ""
     return "sent", ""
@@ -306,49 +278,6 @@ def _sent(row_id: int, now: datetime) -> Update:
         .where(col(Outbox.id) == row_id, *waiting())
         .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
     )
-
-
-def _deliver_claimed(
-    service: Service, sender: Sender, row_id: int, now: datetime
-) -> tuple[str, str]:
-    """On PostgreSQL, where several daemons may drain one outbox: the row is claimed with
-    FOR UPDATE SKIP LOCKED and stays locked while the transport works, so no other daemon
-    sends it meanwhile (it skips the row for the next). The lock is the row's alone: intake,
-    the clocks and the other rows go on. A daemon killed mid-send lets go of it with its
-    connection, and another sends the row: at least once, never lost. The record's commit
-    does not wait for the disk (Service.deferred): if the database server crashes before it
-    is written, the mail goes again under its Message-ID, as after a crash mid-send. A mail
-    sent is read and recorded through the connection alone (a session cost the courier as
-    much as the statements did); anything else becomes of it through a session."""
-    with service.deferred_db.begin() as connection:
-        claim = select(*_SENDING).where(Outbox.id == row_id).with_for_update(skip_locked=True)
-        sending = connection.execute(claim).first()
-        if sending is None or not is_due(sending, now):
-            return "skipped", ""  # another daemon has it, or has sent it
-        if expired(sending, now):
-            return _in_session(connection, row_id, lambda _, row: _drop(row, now))
-        with log_context(game=sending.game_id or "-", message=sending.message_id):
-            failure = _send(sender, sending.raw, sending.message_id)
-            if failure is None:
-                connection.execute(_sent(row_id, now))
-                return "sent", ""
-
-            def record(session: Session, row: Outbox) -> tuple[str, str]:
-                return _record(session, service.settings, row, failure, now), row.last_error
-
-            return _in_session(connection, row_id, record)
-
-
-def _in_session(
-    connection: Connection, row_id: int, work: Callable[[Session, Outbox], tuple[str, str]]
-) -> tuple[str, str]:
-    """`work` on the row, as an entity, in the connection's transaction (its lock held)."""
-    with Session(bind=connection) as session:
-        row = session.get(Outbox, row_id)
-        assert row is not None  # locked by this transaction
-        done = work(session, row)
-        session.flush()
-        return done
 
 
 def _drop(row: Outbox, now: datetime) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 
 from pbem.config import Settings
 from pbem.passwords import PasswordMemory
-from pbem.store import make_engine
+from pbem.store.db import make_engines
 
 
 @dataclass
@@ -43,8 +43,7 @@ class Service:
     @classmethod
     def from_settings(cls, settings: Settings) -> Service:
         database = settings.database
-        db = make_engine(database.url, busy_seconds=database.busy_seconds)
-        deferred = make_engine(database.url, deferred=True) if db.dialect.name != "sqlite" else None
+        db, deferred = make_engines(database.url, busy_seconds=database.busy_seconds)
         return cls(db, settings, deferred=deferred)
 
     @property

@@ -10,7 +10,7 @@ of both handling every mail and one losing at the commit.
 The locks live on a connection of the claimer's own, outside any transaction, so they last
 across the mail's transactions; a daemon that dies loses its connection and its claims with
 it. A claim only shares work out: the unique Message-ID still guarantees a mail is applied
-once. On SQLite (one daemon: pbem.daemon.single) every claim is granted at once.
+once. On SQLite (one daemon: pbem.store.daemon_lock) every claim is granted at once.
 """
 
 from __future__ import annotations

@@ -48,6 +48,16 @@ def make_engine(url: str, *, busy_seconds: float = 30.0, deferred: bool = False)
     return engine
 
 
+def make_engines(url: str, *, busy_seconds: float = 30.0) -> tuple[Engine, Engine | None]:
+    """The service's engines: the one for everything, and (PostgreSQL) one whose commits do
+    not wait for the disk, for work a crash of the database server may take back safely
+    (see make_engine's `deferred`); None on SQLite, whose commits always wait."""
+    engine = make_engine(url, busy_seconds=busy_seconds)
+    if engine.dialect.name == "sqlite":
+        return engine, None
+    return engine, make_engine(url, deferred=True)
+
+
 def make_durable(engine: Engine) -> None:
     """Every commit made before this call, on any connection (deferred or not), is on disk
     when it returns. PostgreSQL writes one log, in order, and a synchronous commit that wrote

@@ -100,8 +100,8 @@ def test_a_second_daemon_on_one_sqlite_file_is_refused(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from pbem.config import load_settings
-    from pbem.daemon.single import only_daemon
     from pbem.store import make_engine
+    from pbem.store.daemon_lock import only_daemon
 
     pbem(capsys, "--config", "pbem.toml", "init")
     engine = make_engine(load_settings(workdir / "pbem.toml").database.url)
@@ -116,7 +116,7 @@ def test_a_second_daemon_on_one_sqlite_file_is_refused(
 
 
 def test_daemons_on_postgresql_take_no_file_lock(postgres_engine: Engine) -> None:
-    from pbem.daemon.single import lock_path, only_daemon
+    from pbem.store.daemon_lock import lock_path, only_daemon
 
     assert lock_path(postgres_engine) is None
     with only_daemon(postgres_engine), only_daemon(postgres_engine):

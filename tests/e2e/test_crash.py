@@ -235,7 +235,7 @@ def test_two_workers_at_once_take_each_mail_once(
     db: Engine, tmp_path: Path, mails: list[bytes]
 ) -> None:
     """Two pollers on one inbox and one database: each mail is applied by one of them. On
-    SQLite the second is refused (exit 2) while the first runs (pbem.daemon.single); the
+    SQLite the second is refused (exit 2) while the first runs (pbem.store.daemon_lock); the
     first then takes every mail."""
     url = db.url.render_as_string(hide_password=False)
     sqlite = url.startswith("sqlite")

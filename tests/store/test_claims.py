@@ -19,7 +19,7 @@ def test_a_key_claimed_by_one_is_refused_to_another_until_let_go(db: Engine) -> 
         assert second.take("1:8")
         first.release("1:7")
         assert second.take("1:7")
-    # SQLite has one daemon (pbem.daemon.single): nothing to share, every claim granted.
+    # SQLite has one daemon (pbem.store.daemon_lock): nothing to share, every claim granted.
     assert refused is (db.dialect.name == "sqlite")
 
 
