@@ -20,7 +20,7 @@ from engine.ruleset import EditError, OptionError, OptionSpec
 from pbem import balance
 from pbem.clock.forced import Forced
 from pbem.clock.turns import resolve_turn
-from pbem.config import Settings, load_settings
+from pbem.config import Settings, WebSettings, load_settings
 from pbem.console import chart as chart_cli
 from pbem.console import clock as clock_cli
 from pbem.console import proof as proof_cli
@@ -42,6 +42,7 @@ from pbem.games.lifecycle import (
 from pbem.games.outbox import as_message, drain
 from pbem.games.outbox_prune import described, prunable, prune
 from pbem.games.service import Service
+from pbem.games.site_links import site_secret
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import ATTENTION, entries, entry, replay
 from pbem.mail.compose import text_of
@@ -49,6 +50,8 @@ from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
 from pbem.store.migrate import check_present, not_ready, pending_revisions
+from pbem.web import command as web_cli
+from pbem.web.archive import archive_on_change, write_site
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -110,6 +113,7 @@ def parser() -> argparse.ArgumentParser:
     referee_cli.add_parser(sub, _referee)
     proof_cli.add_verify_parser(sub)
     balance.add_parser(sub, _balance)
+    web_cli.add_parser(sub, _web_build, _web_serve)
     demo = _simple(sub, "demo", "play a bot game through the real pipeline", _demo)
     demo.add_argument("--ruleset", default="temples-and-swords", help="a ruleset id or alias")
     demo.add_argument("--seats", type=int, default=4, help="how many bot seats")
@@ -242,6 +246,7 @@ def _service(args: argparse.Namespace) -> Service:
     pending = pending_revisions(service.db)
     if pending:
         raise not_ready(service.settings.database.url, pending)
+    archive_on_change(service)  # the web archive follows every change players are told of
     return service
 
 
@@ -253,6 +258,8 @@ def _init(args: argparse.Namespace) -> int:
     settings = _settings(args)
     upgrade(make_engine(settings.database.url))
     print(f"database ready: {settings.database.url}")
+    if settings.web.enabled:
+        site_secret(settings.web)  # the web archive's links are made from it
     return 0
 
 
@@ -464,6 +471,7 @@ def _serve(args: argparse.Namespace) -> int:
     and brings one that is behind up to date (pbem.daemon.start)."""
     now = _now(args) if args.now else None
     service = Service.from_settings(_settings(args))
+    archive_on_change(service)  # the web archive follows every change players are told of
     return serve_command.serve(service, once=args.once, now=now)
 
 
@@ -603,7 +611,25 @@ def _game_chart(args: argparse.Namespace) -> int:
 def _demo(args: argparse.Namespace) -> int:
     from pbem.console.demo import run_demo  # only the demo needs it
 
-    return run_demo(args.ruleset, seats=args.seats, seed=args.seed, folder=args.dir)
+    done = run_demo(args.ruleset, seats=args.seats, seed=args.seed, folder=args.dir)
+    # The game's web archive beside its mail (docs/web.md), its secret in the demo's folder.
+    settings = replace(
+        _settings(args),
+        web=WebSettings(folder=str(args.dir / "web"), secret_file=str(args.dir / "web-secret")),
+    )
+    service = Service(make_engine(f"sqlite:///{args.dir / 'pbem.db'}"), settings)
+    folder = write_site(service)
+    print(f"web archive: open {folder / 'index.html'} (or: pbem web serve --dir {folder})")
+    return done
+
+
+def _web_build(args: argparse.Namespace) -> int:
+    return web_cli.build(_service(args), args.out)
+
+
+def _web_serve(args: argparse.Namespace) -> int:
+    folder = args.dir if args.dir is not None else Path(_settings(args).web.folder)
+    return web_cli.serve(folder, args.host, args.port)
 
 
 if __name__ == "__main__":

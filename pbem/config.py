@@ -175,6 +175,21 @@ class ServiceSettings:
 
 
 @dataclass(frozen=True, config=SECTION)
+class WebSettings:
+    # The static web archive (pbem.web, docs/web.md): written after every turn and every change
+    # the players are told of, into `folder` (relative to the working folder, as the SQLite
+    # database and the maildir folders are), for any web server to serve.
+    enabled: bool = True
+    folder: str = "web"
+    # When set (https://pbem.example.org/archive), each seat's report mail carries the link to
+    # its own pages; empty: no link in the mail.
+    base_url: str = ""
+    # The site secret the unguessable links of the seats' pages and the referees' desk are
+    # derived from; made (mode 600) when missing. Another secret: every link changes.
+    secret_file: str = "web-secret"
+
+
+@dataclass(frozen=True, config=SECTION)
 class LoggingSettings:
     level: Level = "INFO"
     format: Literal["text", "json"] = "text"  # json: one object a line
@@ -195,6 +210,7 @@ class Settings:
     smtp: SmtpSettings = field(default_factory=SmtpSettings)
     outbox: OutboxSettings = field(default_factory=OutboxSettings)
     logging: LoggingSettings = field(default_factory=LoggingSettings)
+    web: WebSettings = field(default_factory=WebSettings)
 
     def our_addresses(self) -> tuple[str, ...]:
         return (self.mail.address, *self.mail.other_addresses)
@@ -219,6 +235,7 @@ class _Sources(BaseSettings):
     smtp: SmtpSettings = Field(default_factory=SmtpSettings)
     outbox: OutboxSettings = Field(default_factory=OutboxSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
+    web: WebSettings = Field(default_factory=WebSettings)
 
     @classmethod
     def settings_customise_sources(

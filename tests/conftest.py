@@ -3,6 +3,8 @@ settings for tests, a fixed clock, and the counting test ruleset."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -17,6 +19,13 @@ from tests.support.databases import empty_all_tables, migrated_engine, postgres_
 from tests.support.ruleset_registration import register_test_rulesets
 
 register_test_rulesets()
+
+# The web archive of games changed by the command line in these tests (pbem.web), written
+# into a folder of the run's own, never the working folder; a test that wants it elsewhere
+# says so (`--out`, `write_site(..., out)`, or its own environment).
+_WEB = Path(tempfile.mkdtemp(prefix="pbem-tests-web-"))
+os.environ.setdefault("PBEM_WEB__FOLDER", str(_WEB / "web"))
+os.environ.setdefault("PBEM_WEB__SECRET_FILE", str(_WEB / "web-secret"))
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

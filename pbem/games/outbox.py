@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from pbem.config import Settings
 from pbem.games.audit import audit
+from pbem.games.changes import QUIET_KINDS, note_changed
 from pbem.games.outbox_rows import (
     BULK,
     REPLY,
@@ -106,6 +107,8 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
     session.add(row)
     session.flush()
     queued_to(session).add(row.recipient)
+    if letter.game_id and letter.kind not in QUIET_KINDS:
+        note_changed(session, letter.game_id)  # the web archive, after the commit
     return row
 
 

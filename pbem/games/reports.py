@@ -10,6 +10,7 @@ from pbem.games.commitment import commitment
 from pbem.games.lines import MailLines
 from pbem.games.outbox import Letter
 from pbem.games.resolved import ResolvedTurn
+from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
 from pbem.store import Game, Seat, Turn, loads
 from pbem.templates import render, wrap
@@ -66,6 +67,8 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         by_bot=seat.name in view.bot_seats,
         bot_seats=[name for name in view.bot_seats if name != seat.name],
         abandon_after=view.game.abandon_after,
+        # The seat's own pages in the web archive (pbem.web), with `[web] base_url` set.
+        pages=seat_link(settings, view.game.id, seat.name, seat.address, seat.password_hash),
     )
 
 

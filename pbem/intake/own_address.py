@@ -22,6 +22,7 @@ from datetime import timedelta
 from sqlmodel import col, select
 
 from pbem.games.audit import audit
+from pbem.games.changes import note_changed
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.addresses import address_problem
@@ -76,6 +77,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     context.session.add(seat)
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
     audit(context.session, context.now, sender, "address-set", seat.game_id, seat.name)
+    note_changed(context.session, seat.game_id)  # a new link to the seat's web pages
     context.finish("answered", f"CONFIRM: {seat.name} of {seat.game_id} now at the new address")
     facts = {"game": seat.game_id, "seat": seat.name, "new": sender, "by_referee": False}
     context.reply(sender, "address_changed", **facts)

@@ -1,0 +1,91 @@
+"""Games changed in a way their players are told of, handed on once the change is committed.
+
+Every mail about a game to its players goes through the outbox (`pbem.games.outbox.queue`),
+which notes the game here; a seat's new password or address, answered by a plain reply, is
+noted where it is set. After the transaction commits, each watcher of the session's database
+is called with every game noted in it: the web archive (pbem.web) rewrites them. Never inside
+the transaction, and a watcher's failure is logged, never raised: the turn and its mail
+stand whatever becomes of the archive. A rolled back transaction hands on nothing.
+
+The watchers are registered by whoever runs the service (the command line, for `pbem serve`
+and the operator's commands), by database: a process that registered none (a test, a bench)
+pays a dictionary look-up a mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlmodel import Session
+
+from pbem.logs import log_context
+
+log = logging.getLogger(__name__)
+
+Watcher = Callable[[str], None]  # called with a game's id after a commit that changed it
+_WATCHERS: dict[int, tuple[Engine, list[Watcher]]] = {}  # by id(engine); the engine kept
+_LOCK = threading.Lock()
+_NOTED = "pbem_changed_games"  # in a session's info: the games noted since its last commit
+_LISTENING = "pbem_changed_listening"
+# Outbox kinds that change nothing a player is told of: replies to their own mail, press
+# relayed between seats, bounce notices to referees.
+QUIET_KINDS = frozenset({"reply", "press", "bounce"})
+
+
+def watch(engines: tuple[Engine | None, ...], watcher: Watcher) -> None:
+    """Call `watcher(game_id)` after every commit, on any of `engines`, that noted a game."""
+    with _LOCK:
+        for engine in engines:
+            if engine is not None:
+                _WATCHERS.setdefault(id(engine), (engine, []))[1].append(watcher)
+
+
+def unwatch(engines: tuple[Engine | None, ...]) -> None:
+    """Forget every watcher of `engines`."""
+    with _LOCK:
+        for engine in engines:
+            if engine is not None:
+                _WATCHERS.pop(id(engine), None)
+
+
+def note_changed(session: Session | None, game_id: str) -> None:
+    """The game changed in this session's transaction: tell the watchers after its commit."""
+    if session is None or not _WATCHERS or not game_id:
+        return
+    if not _watchers_of(session):
+        return
+    noted: set[str] = session.info.setdefault(_NOTED, set())
+    noted.add(game_id)
+    if not session.info.get(_LISTENING):
+        session.info[_LISTENING] = True
+        event.listen(session, "after_commit", _after_commit)
+        event.listen(session, "after_rollback", _after_rollback)
+
+
+def _watchers_of(session: Session) -> list[Watcher]:
+    bind: Any = session.get_bind()
+    engine = getattr(bind, "engine", bind)
+    found = _WATCHERS.get(id(engine))
+    return list(found[1]) if found is not None and found[0] is engine else []
+
+
+def _after_commit(session: Session) -> None:
+    noted: set[str] = session.info.pop(_NOTED, set())
+    if not noted:
+        return
+    watchers = _watchers_of(session)
+    for game_id in sorted(noted):
+        for watcher in watchers:
+            try:
+                watcher(game_id)
+            except Exception:  # nothing a watcher does may fail the change
+                with log_context(game=game_id):
+                    log.exception("after the change of game %s", game_id)
+
+
+def _after_rollback(session: Session) -> None:
+    session.info.pop(_NOTED, None)

@@ -1,0 +1,613 @@
+"""Writing the static web archive (docs/web.md says what it holds and how to serve it).
+
+The folder (`[web] folder`, or `out`) holds:
+
+    index.html                              the games of the site
+    style.css
+    games/<game>/index.html                 the game: rules and options played, the dice
+                                            commitment (the seed after the end), the
+                                            standings now, every turn
+    games/<game>/turn-<n>.html, .png        a turn: the map, the standings, the public events
+    games/<game>/chart.html, chart.png      the campaign chart
+    games/<game>/seats/<token>/index.html   a seat's own pages: its reports turn by turn and
+    games/<game>/seats/<token>/turn-<n>.html  its orders as played (the map in its colours)
+    desk/<token>/index.html                 the referees' desk: every game, its turn and
+    desk/<token>/game-<game>.html           deadline, whose orders are in, the quarantine,
+                                            the audit log
+
+Only what is stored is shown, and on the public pages only what every player's report shows
+alike: never a pending turn's orders, a private report, an address or a password. The seats'
+and the desk's tokens (pbem.games.site_links) change when a seat changes hands, its address
+or its password; the folders of old tokens are deleted at the next write.
+
+`write_game` is incremental: a turn's pages once written are not drawn again unless the turn
+was played again (a rollback, a rerun): `games/<game>/archive.json` keeps what each was drawn
+from. Every file is written whole under another name and renamed over the old one, so that
+a web server never serves half a page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from sqlmodel import Session, col, select
+
+from engine import Ruleset, get_ruleset
+from engine.mapdata import Standings
+from pbem.deadlines.stored import describe
+from pbem.games.attachments import history
+from pbem.games.audit import entry_lines, newest_entries
+from pbem.games.changes import unwatch, watch
+from pbem.games.commitment import commitment
+from pbem.games.games import seats_of, still_waiting, stored_orders
+from pbem.games.played import played_of
+from pbem.games.report_data import map_of
+from pbem.games.reports import event_text, report_body
+from pbem.games.resolved import ResolvedTurn
+from pbem.games.service import Service
+from pbem.games.site_links import desk_token, seat_folder, seat_token, site_secret
+from pbem.logs import log_context
+from pbem.pictures import MapPicture, campaign_chart
+from pbem.store import Game, InboundMessage, Quarantine, Referee, Seat, Turn, loads, reading, utc
+
+log = logging.getLogger(__name__)
+
+# A new version draws every page again at the next write (the pages' templates changed).
+ARCHIVE_VERSION = 1
+MANIFEST = "archive.json"
+AUDIT_SHOWN = 300  # a game's newest audit entries on its desk page
+QUARANTINE_SHOWN = 200  # the newest quarantine entries waiting, on the desk
+_MARK = "archive"  # the manifest's key that says a folder is the archive's own
+
+
+def write_site(service: Service, out: Path | None = None) -> Path:
+    """Write the whole site: the index, every game's pages and its seats', the desk, every
+    page drawn again. The folder written (nothing with `[web] enabled = false`)."""
+    root = _root(service, out)
+    if not service.settings.web.enabled:
+        return root
+    with reading(service.db) as session:
+        games = _games(session)
+        for game in games:
+            _write_game(session, service, root, game, full=True)
+        _drop_unknown_games(root, {game.id for game in games})
+        _write_common(session, service, root, games)
+    return root
+
+
+def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
+    """(Re)write one game's pages after a change, only the turns not yet written (or played
+    again); then the index and the desk."""
+    root = _root(service, out)
+    if not service.settings.web.enabled:
+        return
+    with reading(service.db) as session:
+        game = session.get(Game, game_id)
+        if game is not None:
+            _write_game(session, service, root, game, full=False)
+        _write_common(session, service, root, _games(session))
+
+
+def seat_path(service: Service, game_id: str, seat: str) -> str:
+    """The site-relative path of a seat's pages: games/<game>/seats/<token>/index.html;
+    '' for a seat nobody holds (no address or no password): it has no pages."""
+    with reading(service.db) as session:
+        row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+        token = _seat_token(service, row) if row is not None else ""
+    return seat_folder(game_id, token) + "index.html" if token else ""
+
+
+def desk_path(service: Service) -> str:
+    """The site-relative path of the referees' desk: desk/<token>/index.html."""
+    with reading(service.db) as session:
+        return f"desk/{_desk_token(session, service)}/index.html"
+
+
+def archive_on_change(service: Service) -> None:
+    """Rewrite a game's pages after every committed change its players are told of
+    (pbem.games.changes), on this service's databases; a failure is logged, never raised.
+    Nothing with `[web] enabled = false`."""
+    if not service.settings.web.enabled:
+        return
+    engines = (service.db, service.deferred)
+    unwatch(engines)  # one watcher a database, however often a command asks
+
+    def rewrite(game_id: str) -> None:
+        try:
+            write_game(service, game_id)
+        except Exception:
+            with log_context(game=game_id):
+                log.exception("web archive: game %s not written", game_id)
+
+    watch(engines, rewrite)
+
+
+# --- the folder ---------------------------------------------------------------------------
+
+
+def _root(service: Service, out: Path | None) -> Path:
+    return Path(out) if out is not None else Path(service.settings.web.folder)
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """Write `path` whole, or leave it: a reader sees the old file or the new one."""
+    raw = data.encode() if isinstance(data, str) else data
+    if path.exists() and path.stat().st_size == len(raw) and path.read_bytes() == raw:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # A name of this writer's own: two processes may write one folder (several daemons).
+    temporary = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.writing")
+    temporary.write_bytes(raw)
+    os.replace(temporary, path)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    elif path.exists():
+        path.unlink()
+
+
+def _manifest(folder: Path) -> dict[str, Any]:
+    try:
+        found = json.loads((folder / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) and found.get("version") == ARCHIVE_VERSION else {}
+
+
+def _drop_unknown_games(root: Path, known: set[str]) -> None:
+    """Folders of games the database no longer has (the archive's own only)."""
+    games = root / "games"
+    for folder in games.iterdir() if games.is_dir() else ():
+        if folder.name not in known and (folder / MANIFEST).exists():
+            _remove(folder)
+
+
+# --- the pages ----------------------------------------------------------------------------
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    folder = Path(str(resources.files("pbem.web") / "templates"))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(folder),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    return env
+
+
+def _page(name: str, **context: Any) -> str:
+    return _environment().get_template(name).render(**context)
+
+
+def _style() -> str:
+    return (Path(str(resources.files("pbem.web") / "templates")) / "style.css").read_text()
+
+
+def _write_common(session: Session, service: Service, root: Path, games: Sequence[Game]) -> None:
+    _write(root / "style.css", _style())
+    rows = [_game_row(session, game) for game in games]
+    _write(root / "index.html", _page("index.html", root="", title="Games", games=rows))
+    _write_desk(session, service, root, games)
+
+
+@dataclass(frozen=True)
+class _Turns:
+    """A game's resolved turns, and which of them a write must draw."""
+
+    all: list[Turn]
+    keys: dict[int, str]  # what each turn's pages are drawn from, as a digest
+    changed: list[Turn]  # not drawn yet, or drawn from something else
+    gone: list[int]  # drawn once, no longer resolved (a rollback)
+
+
+def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
+    query = select(Turn).where(Turn.game_id == game.id, col(Turn.resolved_at).is_not(None))
+    turns = list(session.exec(query.order_by(col(Turn.number))))
+    keys = {turn.number: _turn_key(turn) for turn in turns}
+    before: dict[str, str] = drawn.get("turns", {})
+    changed = [turn for turn in turns if before.get(str(turn.number)) != keys[turn.number]]
+    gone = sorted(int(number) for number in before if int(number) not in keys)
+    return _Turns(turns, keys, changed, gone)
+
+
+def _turn_key(turn: Turn) -> str:
+    made = f"{utc(turn.resolved_at).isoformat() if turn.resolved_at else ''}\0{turn.record}"
+    return hashlib.sha256(made.encode()).hexdigest()[:24]
+
+
+def _write_game(session: Session, service: Service, root: Path, game: Game, *, full: bool) -> None:
+    folder = root / "games" / game.id
+    drawn = {} if full else _manifest(folder)
+    turns = _turns(session, game, drawn)
+    to_draw = turns.all if full else turns.changed
+    ruleset = get_ruleset(game.ruleset)
+    views: dict[int, ResolvedTurn] = {}
+
+    def view_of(turn: Turn) -> ResolvedTurn:
+        if turn.number not in views:
+            views[turn.number] = ResolvedTurn.load(session, game, turn)
+        return views[turn.number]
+
+    for number in turns.gone:
+        for name in (f"turn-{number}.html", f"turn-{number}.png"):
+            _remove(folder / name)
+    numbers = [turn.number for turn in turns.all]
+    for turn in to_draw:
+        _write_turn(folder, game, view_of(turn), numbers)
+    seats = seats_of(session, game.id)
+    tokens = {seat.name: _seat_token(service, seat) for seat in seats}
+    _drop_old_seat_folders(folder / "seats", set(tokens.values()) - {""})
+    for seat in seats:
+        token = tokens[seat.name]
+        if not token:
+            continue
+        place = folder / "seats" / token
+        fresh = not (place / "index.html").exists()
+        for number in turns.gone:
+            for name in (f"turn-{number}.html", f"turn-{number}.png"):
+                _remove(place / name)
+        for turn in turns.all if full or fresh else turns.changed:
+            _write_seat_turn(place, service, game, seat, view_of(turn), numbers)
+        _write(place / "index.html", _seat_index(game, ruleset, seat, numbers))
+    if full or turns.changed or turns.gone or not (folder / "chart.html").exists():
+        _write_chart(session, folder, game, ruleset)
+    _write(folder / "index.html", _game_page(session, game, ruleset, turns.all))
+    manifest = {
+        "version": ARCHIVE_VERSION,
+        _MARK: "pbem web archive",
+        "turns": {str(number): key for number, key in turns.keys.items()},
+    }
+    _write(folder / MANIFEST, json.dumps(manifest, sort_keys=True, indent=1) + "\n")
+
+
+def _seat_token(service: Service, seat: Seat) -> str:
+    """The seat's token; '' for a seat nobody holds, which has no pages."""
+    if not (seat.address and seat.password_hash):
+        return ""
+    secret = site_secret(service.settings.web)
+    return seat_token(secret, seat.game_id, seat.name, seat.address, seat.password_hash)
+
+
+def _drop_old_seat_folders(seats: Path, current: set[str]) -> None:
+    for folder in seats.iterdir() if seats.is_dir() else ():
+        if folder.name not in current:
+            _remove(folder)
+
+
+def _neighbours(numbers: list[int], number: int) -> dict[str, int | None]:
+    index = numbers.index(number)
+    return {
+        "previous": numbers[index - 1] if index > 0 else None,
+        "next": numbers[index + 1] if index + 1 < len(numbers) else None,
+    }
+
+
+def _write_turn(folder: Path, game: Game, view: ResolvedTurn, numbers: list[int]) -> None:
+    number = view.turn.number
+    picture = _picture(view)
+    if picture is not None:
+        _write(folder / f"turn-{number}.png", picture.png(""))
+    else:
+        _remove(folder / f"turn-{number}.png")
+    outcome = view.resolution.outcome or view.ruleset.outcome(view.after)
+    html = _page(
+        "turn.html",
+        root="../../",
+        title=f"{game.id}: turn {number}",
+        game=game.id,
+        ruleset=view.ruleset.title,
+        number=number,
+        revision=view.revision,
+        picture=f"turn-{number}.png" if picture is not None else "",
+        alt=f"Map of game {game.id} after turn {number}",
+        standings=_standings(view.ruleset.standings(view.after)),
+        events=[event_text(event, news=True) for event in view.resolution.events if event.public],
+        summary=view.ruleset.public_summary(view.after),
+        referee_notes=list(view.referee_notes),
+        bot_seats=list(view.bot_seats),
+        outcome=_outcome(outcome),
+        **_neighbours(numbers, number),
+    )
+    _write(folder / f"turn-{number}.html", html)
+
+
+def _picture(view: ResolvedTurn) -> MapPicture | None:
+    if "map" not in view.drawn:
+        mapped = map_of(view)
+        view.drawn["map"] = MapPicture(mapped) if mapped is not None else None
+    picture: MapPicture | None = view.drawn["map"]
+    return picture
+
+
+def _write_seat_turn(
+    place: Path, service: Service, game: Game, seat: Seat, view: ResolvedTurn, numbers: list[int]
+) -> None:
+    number = view.turn.number
+    picture = _picture(view)
+    if picture is not None:
+        _write(place / f"turn-{number}.png", picture.png(seat.name))
+    played = played_of(loads(view.turn.record or "{}")).get(seat.name)
+    html = _page(
+        "seat_turn.html",
+        root="../../../../",
+        private=True,
+        title=f"{game.id}: {seat.name}, turn {number}",
+        game=game.id,
+        seat=seat.name,
+        number=number,
+        picture=f"turn-{number}.png" if picture is not None else "",
+        alt=f"Map of game {game.id} after turn {number}, as {seat.name} sees it",
+        report=report_body(service.settings, view, seat),
+        played_by=played.by if played is not None else "",
+        orders=played.text if played is not None else "",
+        **_neighbours(numbers, number),
+    )
+    _write(place / f"turn-{number}.html", html)
+
+
+def _seat_index(game: Game, ruleset: Ruleset, seat: Seat, numbers: list[int]) -> str:
+    return _page(
+        "seat.html",
+        root="../../../../",
+        private=True,
+        title=f"{game.id}: {seat.name}'s pages",
+        game=game.id,
+        ruleset=ruleset.title,
+        seat=seat.name,
+        status=seat.status,
+        turns=list(reversed(numbers)),
+    )
+
+
+def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -> None:
+    found = history(session, game, ruleset)
+    chart = campaign_chart(found) if found is not None else None
+    if chart is not None:
+        _write(folder / "chart.png", chart)
+    else:
+        _remove(folder / "chart.png")
+    html = _page(
+        "chart.html",
+        root="../../",
+        title=f"{game.id}: the campaign",
+        game=game.id,
+        picture="chart.png" if chart is not None else "",
+        alt=f"Campaign chart of game {game.id}: each seat's standing after every turn",
+    )
+    _write(folder / "chart.html", html)
+
+
+def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]) -> str:
+    last = turns[-1] if turns else None
+    if last is not None:
+        state = loads(last.state_after or last.state_before)
+    else:
+        first = session.exec(
+            select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
+        ).first()
+        state = loads(first.state_before) if first is not None else None
+    pending = _pending(session, game)
+    ended = game.status == "ended"
+    return _page(
+        "game.html",
+        root="../../",
+        title=f"{game.id}: {ruleset.title}",
+        game=game.id,
+        ruleset=ruleset.title,
+        ruleset_id=ruleset.id,
+        status=str(game.status),
+        turn=game.turn,
+        deadline=describe(pending.deadline, game.timezone) if pending is not None else "",
+        options=_options(game, ruleset),
+        commitment=commitment(game.seed, game.seed_salt),
+        seed=game.seed if ended else None,
+        salt=game.seed_salt if ended else "",
+        standings=_standings(ruleset.standings(state)) if state is not None else None,
+        standings_after=last.number if last is not None else None,
+        summary=ruleset.public_summary(state) if state is not None else "",
+        outcome=_outcome(loads(game.result)) if game.result else None,
+        turns=[turn.number for turn in reversed(turns)],
+    )
+
+
+def _pending(session: Session, game: Game) -> Turn | None:
+    if game.status not in ("running", "paused"):
+        return None
+    query = select(Turn).where(Turn.game_id == game.id, Turn.number == game.turn)
+    turn = session.exec(query).first()
+    return turn if turn is not None and turn.resolved_at is None else None
+
+
+def _options(game: Game, ruleset: Ruleset) -> list[tuple[str, str]]:
+    """The rules and options the game is played with, as (name, value)."""
+    chosen: dict[str, Any] = loads(game.options) if game.options else {}
+    shown = [(spec.name, _shown(chosen.get(spec.name, spec.default))) for spec in ruleset.options]
+    listed = {spec.name for spec in ruleset.options}
+    shown += [(name, _shown(value)) for name, value in sorted(chosen.items()) if name not in listed]
+    return [
+        *shown,
+        ("deadlines", game.deadline_policy),
+        ("a turn resolves once every order is in", _shown(game.early_processing)),
+        ("grace after the deadline", f"{game.grace_seconds // 60} minutes"),
+        ("a missing seat plays", game.nmr),
+        ("abandoned after missed turns in a row", str(game.abandon_after or "never")),
+        ("orders only from the seat's address", _shown(game.address_check)),
+        ("press between seats", _shown(game.press)),
+        ("anonymous press", _shown(game.grey_press)),
+        ("press after the end", _shown(game.press_after_end)),
+        ("time zone", game.timezone),
+    ]
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class _Table:
+    measures: list[str]
+    rows: list[tuple[str, dict[str, int]]]
+
+
+def _standings(standings: Standings) -> _Table | None:
+    if not standings:
+        return None
+    measures: list[str] = []
+    for values in standings.values():
+        measures += [measure for measure in values if measure not in measures]
+    return _Table(measures, list(standings.items()))
+
+
+def _outcome(result: Any) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    data = result.to_json() if hasattr(result, "to_json") else result
+    if not isinstance(data, dict):
+        return None
+    return {"winners": list(data.get("winners", [])), "reason": str(data.get("reason", ""))}
+
+
+# --- the index and the desk ---------------------------------------------------------------
+
+
+def _games(session: Session) -> list[Game]:
+    return list(session.exec(select(Game).order_by(col(Game.id))))
+
+
+def _game_row(session: Session, game: Game) -> dict[str, Any]:
+    ruleset = get_ruleset(game.ruleset)
+    return {
+        "id": game.id,
+        "ruleset": ruleset.title,
+        "status": str(game.status),
+        "turn": game.turn,
+        "seats": len(seats_of(session, game.id)),
+    }
+
+
+def _desk_token(session: Session, service: Service) -> str:
+    addresses = session.exec(select(Referee.address)).all()
+    return desk_token(site_secret(service.settings.web), addresses)
+
+
+def _write_desk(session: Session, service: Service, root: Path, games: Iterable[Game]) -> None:
+    token = _desk_token(session, service)
+    desk = root / "desk"
+    for folder in desk.iterdir() if desk.is_dir() else ():
+        if folder.name != token:
+            _remove(folder)
+    place = desk / token
+    rows = []
+    names: set[str] = set()
+    for game in games:
+        row = _desk_game(session, game)
+        rows.append(row)
+        names.add(f"game-{game.id}.html")
+        _write(place / f"game-{game.id}.html", _desk_game_page(session, game, row))
+    for page in place.glob("game-*.html") if place.is_dir() else ():
+        if page.name not in names:
+            _remove(page)
+    html = _page(
+        "desk.html",
+        root="../../",
+        private=True,
+        title="The referees' desk",
+        games=rows,
+        quarantine=_quarantine(session),
+    )
+    _write(place / "index.html", html)
+
+
+def _desk_game(session: Session, game: Game) -> dict[str, Any]:
+    pending = _pending(session, game)
+    seats = seats_of(session, game.id)
+    sent: list[str] = []
+    waiting: list[str] = []
+    if pending is not None:
+        state = loads(pending.state_before)
+        expected = get_ruleset(game.ruleset).seats_to_order(state)
+        have = stored_orders(session, game.id, pending.number)
+        sent = [seat for seat in expected if seat in have]
+        waiting = still_waiting(expected, have, seats)
+    return {
+        "id": game.id,
+        "ruleset": get_ruleset(game.ruleset).title,
+        "status": str(game.status),
+        "turn": game.turn,
+        "deadline": describe(pending.deadline, game.timezone) if pending is not None else "",
+        "sent": sent,
+        "waiting": waiting,
+        "seats": [
+            {
+                "name": seat.name,
+                "status": str(seat.status),
+                "address": seat.address,
+                "missed": seat.missed,
+                "absent_until": str(seat.absent_until or ""),
+                "sent": seat.name in sent,
+            }
+            for seat in seats
+        ],
+    }
+
+
+def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
+    entries, total = newest_entries(session, game.id, AUDIT_SHOWN)
+    referees = session.exec(select(Referee.address).where(Referee.game_id == game.id)).all()
+    return _page(
+        "desk_game.html",
+        root="../../",
+        private=True,
+        title=f"The referees' desk: {game.id}",
+        game=row,
+        referees=sorted(referees),
+        audit=["\n".join(entry_lines(entry)) for entry in entries],
+        audit_total=total,
+    )
+
+
+def _quarantine(session: Session) -> list[dict[str, Any]]:
+    """The newest quarantine entries waiting for a referee; of each mail only who sent it and
+    its game, never the mail itself (it may hold a password)."""
+    query = (
+        select(Quarantine)
+        .where(col(Quarantine.released_at).is_(None))
+        .order_by(col(Quarantine.id).desc())
+        .limit(QUARANTINE_SHOWN)
+    )
+    entries = list(session.exec(query))
+    mails = select(InboundMessage.id, InboundMessage.sender, InboundMessage.game_id).where(
+        col(InboundMessage.id).in_([entry.inbound_id for entry in entries])
+    )
+    whose = {mail_id: (sender, game) for mail_id, sender, game in session.exec(mails)}
+    return [
+        {
+            "id": entry.id,
+            "reason": entry.reason,
+            "error": (entry.error.splitlines() or [""])[0][:200],
+            "at": f"{utc(entry.created_at):%Y-%m-%d %H:%M} UTC",
+            "sender": whose.get(entry.inbound_id, ("", None))[0],
+            "game": whose.get(entry.inbound_id, ("", None))[1] or "",
+        }
+        for entry in entries
+    ]
