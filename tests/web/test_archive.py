@@ -1,0 +1,144 @@
+"""The archive of played bot games, one of each ruleset: every turn's page with its map and
+the standings every seat's report data gives, the chart, the overview, each seat's pages, the
+desk; every page with its pictures under 300 kB; nothing private on the public pages."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+from sqlmodel import select
+
+from pbem.config import Settings
+from pbem.games.commitment import commitment
+from pbem.games.outbox import as_message
+from pbem.games.service import Service
+from pbem.store import Game, Outbox, transaction
+from pbem.web.archive import desk_path, seat_path, write_site
+from tests.web.support import PASSWORDS, RULESETS, SEATS, archive_service, play, start
+
+PAGE_LIMIT = 300_000  # bytes: a page with its pictures
+TURNS = 3
+
+
+@pytest.fixture
+def service(tmp_path: Path, settings: Settings) -> Iterator[Service]:
+    with archive_service(tmp_path, settings) as made:
+        yield made
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return tmp_path / "web"
+
+
+def _report_data(service: Service, seat: str, number: int) -> dict[str, object]:
+    with transaction(service.db) as session:
+        rows = session.exec(select(Outbox).where(Outbox.kind == "report")).all()
+    for row in rows:
+        if row.recipient == f"{seat}@example.org" and f"turn {number} report" in row.subject:
+            message: EmailMessage = as_message(row.raw)
+            for part in message.iter_attachments():
+                if str(part.get_filename()).endswith(".json"):
+                    found: dict[str, object] = json.loads(part.get_content())
+                    return found
+    raise AssertionError(f"no report data of turn {number} for {seat}")
+
+
+def _standings(html: str) -> dict[str, dict[str, int]]:
+    """The standings table of a page, as the report's JSON writes them."""
+    table = html.split('<table class="standings">', 1)[1].split("</table>", 1)[0]
+    found: dict[str, dict[str, int]] = {}
+    for seat, row in re.findall(r'<tr data-seat="([^"]+)">(.*?)</tr>', table):
+        cells = re.findall(r'<td data-measure="([^"]+)">(-?\d+)</td>', row)
+        found[seat] = {measure: int(value) for measure, value in cells}
+    return found
+
+
+def _page_weight(page: Path) -> int:
+    """The page and the pictures it shows."""
+    html = page.read_text()
+    pictures = re.findall(r'<img src="([^"]+)"', html)
+    return page.stat().st_size + sum((page.parent / src).stat().st_size for src in pictures)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_the_archive_of_a_played_game(
+    service: Service, now: datetime, site: Path, ruleset: str
+) -> None:
+    start(service, now, ruleset, turn_limit=TURNS)
+    play(service, now, TURNS + 1)
+    with transaction(service.db) as session:
+        game = session.get(Game, "g1")
+        assert game is not None and game.status == "ended"  # the turn limit ended it
+        seed, salt = game.seed, game.seed_salt
+    assert write_site(service, site) == site
+    for number in range(1, TURNS + 1):
+        page = site / "games" / "g1" / f"turn-{number}.html"
+        html = page.read_text()
+        assert '<meta name="viewport"' in html and "<script" not in html
+        report = _report_data(service, "alice", number)
+        if report["map"] is not None:  # a ruleset with a map (and these options)
+            assert (site / "games" / "g1" / f"turn-{number}.png").exists()
+            assert f'alt="Map of game g1 after turn {number}"' in html
+        else:
+            assert "<img" not in html
+        assert _standings(html) == report["standings"], number
+        assert _page_weight(page) < PAGE_LIMIT
+        for seat in SEATS:  # nothing private on the public pages
+            assert seat.address not in html and seat.password not in html
+
+    overview = (site / "games" / "g1" / "index.html").read_text()
+    assert commitment(seed, salt) in overview
+    assert f"seed <code>{seed}</code>" in overview  # revealed: the game is over
+    assert all(f'href="turn-{n}.html"' in overview for n in range(1, TURNS + 1))
+    chart = (site / "games" / "g1" / "chart.html").read_text()
+    assert 'alt="Campaign chart of game g1' in chart
+    assert _page_weight(site / "games" / "g1" / "chart.html") < PAGE_LIMIT
+    assert 'href="games/g1/index.html"' in (site / "index.html").read_text()
+    assert (site / "style.css").exists()
+
+    for seat in SEATS:
+        pages = site / seat_path(service, "g1", seat.name)
+        assert pages.name == "index.html" and pages.exists()
+        assert '<meta name="robots" content="noindex">' in pages.read_text()
+        first = (pages.parent / "turn-1.html").read_text()
+        assert f"report of turn 1 for {seat.name}" in first
+        assert "Your orders as played" in first
+        assert PASSWORDS[seat.name] not in first
+        assert _page_weight(pages.parent / "turn-1.html") < PAGE_LIMIT
+    desk = site / desk_path(service)
+    assert '<meta name="robots" content="noindex">' in desk.read_text()
+    assert (desk.parent / "game-g1.html").exists()
+    for page in site.rglob("*.html"):
+        assert _page_weight(page) < PAGE_LIMIT, page
+
+
+def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path) -> None:
+    """Orders sent for the turn not yet played are on no page, the seat's own included."""
+    start(service, now, "temples-and-swords")
+    now = play(service, now, 1)
+    with transaction(service.db) as session:
+        game = session.get(Game, "g1")
+        assert game is not None and game.turn == 2
+    from pbem.intake.intake import receive
+    from tests.support.mails import order_mail
+
+    secret_line = "TECH 1"
+    receive(
+        service,
+        order_mail("g1", "alice", PASSWORDS["alice"], secret_line, message_id="p@example.org"),
+        now=now,
+    )
+    write_site(service, site)
+    assert not (site / "games" / "g1" / "turn-2.html").exists()
+    seat_pages = (site / seat_path(service, "g1", "alice")).parent
+    assert not (seat_pages / "turn-2.html").exists()
+    desk = (site / desk_path(service)).read_text()
+    assert "alice" in desk  # whose orders are in, never what they say
+    assert secret_line not in desk
