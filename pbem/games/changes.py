@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +28,8 @@ from pbem.logs import log_context
 log = logging.getLogger(__name__)
 
 Watcher = Callable[[str], None]  # called with a game's id after a commit that changed it
-_WATCHERS: dict[int, tuple[Engine, list[Watcher]]] = {}  # by id(engine); the engine kept
+# By database, held weakly: a watcher keeps no engine (nor its connections) alive.
+_WATCHERS: weakref.WeakKeyDictionary[Engine, list[Watcher]] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 _NOTED = "pbem_changed_games"  # in a session's info: the games noted since its last commit
 _LISTENING = "pbem_changed_listening"
@@ -37,11 +39,12 @@ QUIET_KINDS = frozenset({"reply", "press", "bounce"})
 
 
 def watch(engines: tuple[Engine | None, ...], watcher: Watcher) -> None:
-    """Call `watcher(game_id)` after every commit, on any of `engines`, that noted a game."""
+    """Call `watcher(game_id)` after every commit, on any of `engines`, that noted a game.
+    The watcher must not hold the engines itself (a weak reference to what holds them)."""
     with _LOCK:
         for engine in engines:
             if engine is not None:
-                _WATCHERS.setdefault(id(engine), (engine, []))[1].append(watcher)
+                _WATCHERS.setdefault(engine, []).append(watcher)
 
 
 def unwatch(engines: tuple[Engine | None, ...]) -> None:
@@ -49,7 +52,7 @@ def unwatch(engines: tuple[Engine | None, ...]) -> None:
     with _LOCK:
         for engine in engines:
             if engine is not None:
-                _WATCHERS.pop(id(engine), None)
+                _WATCHERS.pop(engine, None)
 
 
 def note_changed(session: Session | None, game_id: str) -> None:
@@ -69,8 +72,10 @@ def note_changed(session: Session | None, game_id: str) -> None:
 def _watchers_of(session: Session) -> list[Watcher]:
     bind: Any = session.get_bind()
     engine = getattr(bind, "engine", bind)
-    found = _WATCHERS.get(id(engine))
-    return list(found[1]) if found is not None and found[0] is engine else []
+    try:
+        return list(_WATCHERS.get(engine, ()))
+    except TypeError:  # not an engine: nothing watches it
+        return []
 
 
 def _after_commit(session: Session) -> None:

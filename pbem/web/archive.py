@@ -34,6 +34,7 @@ import logging
 import os
 import shutil
 import threading
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -123,10 +124,15 @@ def archive_on_change(service: Service) -> None:
         return
     engines = (service.db, service.deferred)
     unwatch(engines)  # one watcher a database, however often a command asks
+    # Weakly: the watcher keeps neither the service nor its databases' connections alive.
+    held = weakref.ref(service)
 
     def rewrite(game_id: str) -> None:
+        found = held()
+        if found is None:
+            return
         try:
-            write_game(service, game_id)
+            write_game(found, game_id)
         except Exception:
             with log_context(game=game_id):
                 log.exception("web archive: game %s not written", game_id)

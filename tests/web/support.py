@@ -4,6 +4,7 @@ archive's tests."""
 from __future__ import annotations
 
 import argparse
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -82,7 +83,7 @@ def play_turn(service: Service, now: datetime, game: str = "g1") -> bool:
             seat,
             PASSWORDS[seat],
             text,
-            message_id=f"{game}-t{number}-{seat}@example.org",
+            message_id=f"{game}-t{number}-{seat}-{uuid.uuid4().hex}@example.org",
             sender=f"{seat}@example.org",
         )
         receive(service, mail, now=now)
