@@ -25,7 +25,10 @@ def test_the_demo_plays_to_the_end_the_same_way_each_time(
     assert lines[0] == "demo: Temples and Swords v1.1, 3 bot seats (alice, bruno, chen), seed 7"
     assert lines[1].startswith("turn   1: 3 order mails, 3 accepted; resolved, ")
     assert "game over" in first and "\nwinner: " in first
-    assert lines[-1] == "database: DIR/pbem.db"
+    assert lines[-2] == "database: DIR/pbem.db"
+    # The game's web archive (pbem.web), and the page to open.
+    assert lines[-1] == "web archive: open DIR/web/index.html (or: pbem web serve --dir DIR/web)"
+    assert (tmp_path / "one" / "web" / "games" / "demo" / "turn-1.html").exists()
     inbox = list((tmp_path / "one" / "inbox" / "cur").iterdir())
     outbox = list((tmp_path / "one" / "outbox" / "new").iterdir())
     turns = sum(1 for line in lines if line.startswith("turn "))

@@ -16,6 +16,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
 
 def test_no_file_means_the_embedded_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
+    for name in ("PBEM_WEB__FOLDER", "PBEM_WEB__SECRET_FILE"):  # the test run's (conftest)
+        monkeypatch.delenv(name, raising=False)
     settings = load_settings()
     assert settings == Settings()
     assert settings.database.url == "sqlite:///pbem.db"
