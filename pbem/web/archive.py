@@ -52,7 +52,7 @@ from pbem.games.attachments import history
 from pbem.games.audit import entry_lines, newest_entries
 from pbem.games.changes import unwatch, watch
 from pbem.games.commitment import commitment
-from pbem.games.games import seats_of, still_waiting, stored_orders
+from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
 from pbem.games.played import played_of
 from pbem.games.report_data import map_of
 from pbem.games.reports import event_text, report_body
@@ -411,7 +411,7 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
         ).first()
         state = loads(first.state_before) if first is not None else None
     pending = _pending(session, game)
-    ended = game.status == "ended"
+    ended = bool(game.result)  # a game ends with its result (pbem.clock.turns)
     return _page(
         "game.html",
         root="../../",
@@ -435,11 +435,8 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
 
 
 def _pending(session: Session, game: Game) -> Turn | None:
-    if game.status not in ("running", "paused"):
-        return None
-    query = select(Turn).where(Turn.game_id == game.id, Turn.number == game.turn)
-    turn = session.exec(query).first()
-    return turn if turn is not None and turn.resolved_at is None else None
+    """The turn orders go to, running or paused; None before the start and after the end."""
+    return pending_turn(session, game) or paused_turn(session, game)
 
 
 def _options(game: Game, ruleset: Ruleset) -> list[tuple[str, str]]:
