@@ -160,3 +160,19 @@ def test_the_desk_link_changes_with_the_referees(
     write_site(service, site)
     new = (site / desk_path(service)).parent
     assert new != old and new.exists() and not old.exists()
+
+
+def test_a_new_address_is_a_new_link(service: Service, now: datetime, site: Path) -> None:
+    start(service, now, "temples-and-swords")
+    archive_on_change(service)
+    now = play(service, now, 1)
+    old = _seat_folder(service, site, "alice")
+    new_address = "alice@new.example.org"
+    text = f"GAME g1 SEAT alice PASSWORD {PASSWORDS['alice']}\nSET ADDRESS {new_address}\n"
+    receive(service, mail(text, message_id="a@example.org"), now=now)
+    assert _seat_folder(service, site, "alice") == old  # nothing changes before CONFIRM
+    asked = [row for row in outbox(service) if row.recipient == new_address][-1]
+    code = body(asked).split("CONFIRM ", 1)[1].split()[0]
+    receive(service, mail(f"CONFIRM {code}", sender=new_address, message_id="c@x"), now=now)
+    new = _seat_folder(service, site, "alice")
+    assert new != old and not old.exists() and (new / "turn-1.html").exists()
