@@ -35,7 +35,7 @@ import os
 import shutil
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -43,10 +43,11 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from engine import Ruleset, get_ruleset
 from engine.mapdata import Standings
+from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.attachments import history
 from pbem.games.audit import entry_lines, newest_entries
@@ -61,7 +62,18 @@ from pbem.games.service import Service
 from pbem.games.site_links import desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import log_context
 from pbem.pictures import MapPicture, campaign_chart
-from pbem.store import Game, InboundMessage, Quarantine, Referee, Seat, Turn, loads, reading, utc
+from pbem.store import (
+    Game,
+    InboundMessage,
+    Quarantine,
+    Referee,
+    Seat,
+    Turn,
+    loads,
+    reading,
+    utc,
+    utcnow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +110,7 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
         game = session.get(Game, game_id)
         if game is not None:
             _write_game(session, service, root, game, full=False)
-        _write_common(session, service, root, _games(session))
+        _write_common(session, service, root, _games(session), game_id)
 
 
 def seat_path(service: Service, game_id: str, seat: str) -> str:
@@ -207,11 +219,13 @@ def _style() -> str:
     return (Path(str(resources.files("pbem.web") / "templates")) / "style.css").read_text()
 
 
-def _write_common(session: Session, service: Service, root: Path, games: Sequence[Game]) -> None:
+def _write_common(
+    session: Session, service: Service, root: Path, games: Sequence[Game], only: str | None = None
+) -> None:
     _write(root / "style.css", _style())
-    rows = [_game_row(session, game) for game in games]
+    rows = _game_rows(session, games)
     _write(root / "index.html", _page("index.html", root="", title="Games", games=rows))
-    _write_desk(session, service, root, games)
+    _write_desk(session, service, root, games, only)
 
 
 @dataclass(frozen=True)
@@ -497,15 +511,20 @@ def _games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).order_by(col(Game.id))))
 
 
-def _game_row(session: Session, game: Game) -> dict[str, Any]:
-    ruleset = get_ruleset(game.ruleset)
-    return {
-        "id": game.id,
-        "ruleset": ruleset.title,
-        "status": str(game.status),
-        "turn": game.turn,
-        "seats": len(seats_of(session, game.id)),
-    }
+def _game_rows(session: Session, games: Sequence[Game]) -> list[dict[str, Any]]:
+    """The index's rows: one query for the seats of every game, however many."""
+    query = select(Seat.game_id, func.count()).group_by(col(Seat.game_id))
+    seats: dict[str, int] = dict(session.exec(query).all())
+    return [
+        {
+            "id": game.id,
+            "ruleset": get_ruleset(game.ruleset).title,
+            "status": str(game.status),
+            "turn": game.turn,
+            "seats": seats.get(game.id, 0),
+        }
+        for game in games
+    ]
 
 
 def _desk_token(session: Session, service: Service) -> str:
@@ -513,69 +532,84 @@ def _desk_token(session: Session, service: Service) -> str:
     return desk_token(site_secret(service.settings.web), addresses)
 
 
-def _write_desk(session: Session, service: Service, root: Path, games: Iterable[Game]) -> None:
+def _write_desk(
+    session: Session, service: Service, root: Path, games: Sequence[Game], only: str | None
+) -> None:
+    """The desk's index, and the desk page of every game (of `only`, after its change)."""
     token = _desk_token(session, service)
     desk = root / "desk"
     for folder in desk.iterdir() if desk.is_dir() else ():
         if folder.name != token:
             _remove(folder)
     place = desk / token
-    rows = []
-    names: set[str] = set()
+    rows = _desk_rows(session, games)
     for game in games:
-        row = _desk_game(session, game)
-        rows.append(row)
-        names.add(f"game-{game.id}.html")
-        _write(place / f"game-{game.id}.html", _desk_game_page(session, game, row))
+        if only is None or game.id == only or not (place / f"game-{game.id}.html").exists():
+            html = _desk_game_page(session, game, rows[game.id])
+            _write(place / f"game-{game.id}.html", html)
+    names = {f"game-{game.id}.html" for game in games}
     for page in place.glob("game-*.html") if place.is_dir() else ():
         if page.name not in names:
             _remove(page)
-    html = _page(
+    index = _page(
         "desk.html",
         root="../../",
         private=True,
         title="The referees' desk",
-        games=rows,
+        games=[rows[game.id] for game in games],
         quarantine=_quarantine(session),
     )
-    _write(place / "index.html", html)
+    _write(place / "index.html", index)
 
 
-def _desk_game(session: Session, game: Game) -> dict[str, Any]:
-    pending = _pending(session, game)
-    seats = seats_of(session, game.id)
-    sent: list[str] = []
-    waiting: list[str] = []
-    if pending is not None:
-        state = loads(pending.state_before)
-        expected = get_ruleset(game.ruleset).seats_to_order(state)
-        have = stored_orders(session, game.id, pending.number)
-        sent = [seat for seat in expected if seat in have]
-        waiting = still_waiting(expected, have, seats)
-    return {
-        "id": game.id,
-        "ruleset": get_ruleset(game.ruleset).title,
-        "status": str(game.status),
-        "turn": game.turn,
-        "deadline": describe(pending.deadline, game.timezone) if pending is not None else "",
-        "sent": sent,
-        "waiting": waiting,
-        "seats": [
-            {
-                "name": seat.name,
-                "status": str(seat.status),
-                "address": seat.address,
-                "missed": seat.missed,
-                "absent_until": str(seat.absent_until or ""),
-                "sent": seat.name in sent,
-            }
-            for seat in seats
-        ],
-    }
+def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
+    """Each game's turn, deadline and whose orders are in: the running games read as the
+    clock reads them every pass (pbem.clock.due.running_facts: four queries, the seats asked
+    remembered by their state's digest), the paused ones one by one."""
+    running = {facts.game.id: facts for facts in running_facts(session, utcnow())}
+    rows = {}
+    for game in games:
+        facts = running.get(game.id)
+        sent: list[str] = []
+        waiting: list[str] = []
+        deadline = ""
+        if facts is not None:
+            sent = [seat.name for seat in facts.asked if seat.name in facts.ordered]
+            waiting = [seat.name for seat in facts.missing()]
+            deadline = describe(facts.turn.deadline, game.timezone)
+        else:
+            pending = _pending(session, game)
+            if pending is not None:
+                expected = seats_asked(game.ruleset, pending.state_before)
+                have = stored_orders(session, game.id, pending.number)
+                sent = [seat for seat in expected if seat in have]
+                waiting = still_waiting(list(expected), have, seats_of(session, game.id))
+                deadline = describe(pending.deadline, game.timezone)
+        rows[game.id] = {
+            "id": game.id,
+            "ruleset": get_ruleset(game.ruleset).title,
+            "status": str(game.status),
+            "turn": game.turn,
+            "deadline": deadline,
+            "sent": sent,
+            "waiting": waiting,
+        }
+    return rows
 
 
 def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
     entries, total = newest_entries(session, game.id, AUDIT_SHOWN)
+    seats = [
+        {
+            "name": seat.name,
+            "status": str(seat.status),
+            "address": seat.address,
+            "missed": seat.missed,
+            "absent_until": str(seat.absent_until or ""),
+            "sent": seat.name in row["sent"],
+        }
+        for seat in seats_of(session, game.id)
+    ]
     referees = session.exec(select(Referee.address).where(Referee.game_id == game.id)).all()
     return _page(
         "desk_game.html",
@@ -583,6 +617,7 @@ def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
         private=True,
         title=f"The referees' desk: {game.id}",
         game=row,
+        seats=seats,
         referees=sorted(referees),
         audit=["\n".join(entry_lines(entry)) for entry in entries],
         audit_total=total,

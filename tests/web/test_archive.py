@@ -140,5 +140,5 @@ def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path
     seat_pages = (site / seat_path(service, "g1", "alice")).parent
     assert not (seat_pages / "turn-2.html").exists()
     desk = (site / desk_path(service)).read_text()
-    assert "alice" in desk  # whose orders are in, never what they say
+    assert "<td>alice</td><td>bob, cy</td>" in desk  # whose orders are in, and whose not
     assert secret_line not in desk
