@@ -18,7 +18,7 @@ crash at any point loses or repeats nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
@@ -78,31 +78,25 @@ def run_due(
     service: Service,
     now: datetime,
     *,
+    only: Collection[str] | None = None,
     enough: Callable[[], bool] = lambda: False,
-    resume: Sequence[str] = (),
 ) -> ClockSummary:
-    """Do all clock work due at `now` (see the module docstring). With `enough`, turns are
-    resolved until it says so (see resolve_some); then `left` names the games not reached,
-    and the reminders wait for the call that finishes the turns. Given those games as
-    `resume`, a call goes on with them before it looks at every game again: in a wave of a
-    thousand deadlines, each slice of turns does not read every game's clock anew."""
+    """Do all clock work due at `now` (see the module docstring), in every running game or
+    in those `only` names (a deadline's job, a mail that completed a turn's orders). With
+    `enough` (a stop asked), turns are resolved until it says so; then `left` names the games
+    not reached, and their reminders wait for the next look."""
     summary = ClockSummary()
-    if resume:
-        summary.turns, summary.left = resolve_some(service, resume, now=now, enough=enough)
-        if summary.left:
-            return summary
     threshold = parse_duration(service.settings.clock.outage_threshold)
     # One read of every running game's clock for the whole pass; each change below reads its
     # game again under the game's lock, so a look that went stale meanwhile changes nothing.
-    games = _running(service, now)
+    games = _running(service, now, only)
     for game_id in [facts.game.id for facts in games if _overdue(facts, threshold)]:
         if _guarded(service, summary, game_id, partial(_push_back, service, game_id, now)):
             summary.moved.append(game_id)
     if summary.moved:
-        games = _running(service, now)
+        games = _running(service, now, only)
     due = [facts.game.id for facts in games if facts.is_due()]
-    turns, summary.left = resolve_some(service, due, now=now, enough=enough)
-    summary.turns += turns
+    summary.turns, summary.left = resolve_some(service, due, now=now, enough=enough)
     if summary.left:
         return summary
     resolved = {turn.game for turn in summary.turns}  # a new turn: its reminders from scratch
@@ -114,9 +108,9 @@ def run_due(
     return summary
 
 
-def _running(service: Service, now: datetime) -> list[Clock]:
+def _running(service: Service, now: datetime, only: Collection[str] | None) -> list[Clock]:
     with reading(service.db) as session:
-        return list(running_facts(session, now))
+        return list(running_facts(session, now, only))
 
 
 def _overdue(facts: Clock, threshold: timedelta) -> bool:

@@ -108,3 +108,13 @@ def next_send_time(session: Session) -> datetime | None:
     due = func.min(func.coalesce(Outbox.next_attempt_at, Outbox.created_at))
     found = session.exec(select(due).where(*waiting())).one()
     return utc(found) if found is not None else None
+
+
+def queued_since(session: Session, after: int | None) -> tuple[int, set[str]]:
+    """The newest row's id (0 if none), and the games of the rows queued after `after` (none
+    when `after` is None: the first look only learns where the queue stands)."""
+    newest = session.exec(select(func.max(Outbox.id))).one() or 0
+    if after is None or newest <= after:
+        return newest, set()
+    rows = select(Outbox.game_id).where(col(Outbox.id) > after, col(Outbox.game_id).is_not(None))
+    return newest, {game for game in session.exec(rows.distinct()) if game is not None}

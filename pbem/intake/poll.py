@@ -8,15 +8,14 @@ only: deadlines and the outbox must keep running while it is away."""
 from __future__ import annotations
 
 import logging
-import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.clock import run_due
-from pbem.clock.due import Clock
+from pbem.clock.run import ClockSummary
 from pbem.clock.turns import TurnSummary
 from pbem.games.outbox import DrainReport, drain
 from pbem.games.outbox_prune import Pruned
@@ -44,25 +43,17 @@ class PollReport:
     drained: DrainReport = field(default_factory=lambda: DrainReport(0, 0))
     inbox_error: str = ""  # why intake stopped early (the inbox was unreachable), or ""
     failed_games: list[str] = field(default_factory=list)  # games whose clock work raised
-    due_left: list[str] = field(default_factory=list)  # games whose due turns the pass left
     elsewhere: int = 0  # waiting mails another daemon had in hand: left to it
-    clock_work: bool = False  # a mail may have made clock work due (Receipt.clock_work)
-    looked: bool = False  # the pass looked at the clocks
-    look_seconds: float = 0.0  # how long that look took
-    clocks: list[Clock] | None = None  # the games as the look read them, if it changed none
+    # The games a mail may have made clock work due in (Receipt.clock_work); None: a mail of
+    # no one game (every game is looked at).
+    clock_games: set[str | None] = field(default_factory=set)
     pruned: Pruned = field(default_factory=Pruned)  # sent mail whose bytes the clocks dropped
 
     @property
     def only_elsewhere(self) -> bool:
-        """Every mail the pass saw was in another daemon's hands: looking again at once would
-        only find them again."""
-        return bool(self.elsewhere) and not self.received and not self.more_due
-
-    @property
-    def more_due(self) -> bool:
-        """The pass's time for turns ran out with due turns left (pass `due_left` to the
-        next pass as `resume`)."""
-        return bool(self.due_left)
+        """Every mail seen was in another daemon's hands: looking again at once would only
+        find them again."""
+        return bool(self.elsewhere) and not self.received
 
     @property
     def failed(self) -> bool:
@@ -106,8 +97,8 @@ def take_in(
                     receipt = _take_one(service, item, now, ahead.result(item.key))
                     done.append(item.key)
                     statuses[receipt.status] += 1
-                    if report is not None:
-                        report.clock_work |= receipt.clock_work
+                    if report is not None and receipt.clock_work:
+                        report.clock_games.add(receipt.game_id)
             except BaseException:
                 _mark_done_failing(service, inbox, done)
                 raise
@@ -160,27 +151,17 @@ def poll_once(
     *,
     now: datetime,
     stop: Callable[[], bool] = _never,
-    turn_seconds: float | None = None,
-    resume: Sequence[str] = (),
-    clocks: bool = True,
-    monotonic: Callable[[], float] = time.monotonic,
 ) -> PollReport:
-    """Intake, the clocks, then the outbox; without a sender the outbox is left to the caller
-    (the daemon sends from a courier of its own, pbem.daemon.courier). With `turn_seconds`,
-    due turns are resolved for about that long and the rest left for the next pass
-    (`due_left`, given back as `resume`): a deadline wave of many games then never holds up
-    the replies to mail that comes meanwhile. With `clocks` False the pass looks at the
-    clocks only if a mail may have made work due for them (Receipt.clock_work: the last
-    orders of a turn, a command); the daemon looks at every game a few seconds apart (how
-    long the look took is in the report, timed by `monotonic`)."""
+    """Each runner's work once, in this thread (`pbem serve --once`, cron): intake, the
+    clocks of every game, then the outbox (unless `sender` is None)."""
     report = PollReport()
     report.statuses = take_in(service, inbox, now=now, stop=stop, report=report)
     if stop():  # a shutdown: the turns and the outbox are safe to leave for the next start
         return report
-    if clocks or report.clock_work:
-        began = monotonic()
-        _clock_work(service, report, now, _enough(stop, turn_seconds), resume)
-        report.looked, report.look_seconds = True, monotonic() - began
+    clocks = run_due(service, now, enough=stop)
+    log_clock_work(clocks)
+    report.turns, report.reminders = clocks.turns, clocks.reminders
+    report.failed_games, report.pruned = list(clocks.failed), clocks.pruned
     if stop():
         return report
     if sender is not None:
@@ -189,31 +170,12 @@ def poll_once(
     return report
 
 
-def _clock_work(
-    service: Service,
-    report: PollReport,
-    now: datetime,
-    enough: Callable[[], bool],
-    resume: Sequence[str],
-) -> None:
-    """Due turns, reminders, outage push-back (pbem.clock), into `report`."""
-    clocks = run_due(service, now, enough=enough, resume=resume)
-    report.turns, report.reminders = clocks.turns, clocks.reminders
-    report.failed_games, report.due_left = list(clocks.failed), clocks.left
-    report.clocks, report.pruned = clocks.games, clocks.pruned
-    if report.reminders:
-        log.info("%d reminder(s) queued", report.reminders)
-    for turn in report.turns:
+def log_clock_work(clocks: ClockSummary) -> None:
+    if clocks.reminders:
+        log.info("%d reminder(s) queued", clocks.reminders)
+    for turn in clocks.turns:
         with log_context(game=turn.game):
             log.info("turn %d resolved%s", turn.turn, " - game over" if turn.ended else "")
-
-
-def _enough(stop: Callable[[], bool], seconds: float | None) -> Callable[[], bool]:
-    """Asked between turns: a shutdown was asked, or the pass's time for turns is over."""
-    if seconds is None:
-        return stop
-    end = time.monotonic() + seconds
-    return lambda: stop() or time.monotonic() > end
 
 
 def log_drained(drained: DrainReport) -> None:

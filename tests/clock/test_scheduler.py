@@ -13,7 +13,7 @@ from apscheduler.events import EVENT_JOB_EXECUTED, JobEvent
 from pbem.clock import next_wakeup, run_due
 from pbem.clock.control import pause
 from pbem.clock.due import wakeups, wakeups_of
-from pbem.daemon.schedule import DaemonSchedule
+from pbem.daemon.schedule import DaemonSchedule, OutboxWatch, Woken
 from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -36,9 +36,11 @@ def _schedule(service: Service, at: datetime, wake: list[str] | None = None) -> 
         service,
         clock=lambda: at,
         safety_seconds=3600,
-        wake_pass=lambda: woken.append("pass"),
-        wake_courier=lambda: woken.append("courier"),
-        look_outbox=lambda: None,
+        wake=Woken(
+            mail_in=lambda: woken.append("intake"),
+            clocks=lambda *games: woken.append(f"clocks {' '.join(games) or 'all'}"),
+            courier=lambda: woken.append("courier"),
+        ),
     )
 
 
@@ -47,7 +49,7 @@ def jobs_at(service: Service, at: datetime) -> dict[str, timedelta]:
     second: the real clock moves on while the test runs)."""
     schedule = _schedule(service, at)
     real_now = datetime.now(UTC)
-    schedule.refresh_games()
+    schedule.renew_games()
     schedule.refresh_outbox()
     return {
         job_id: timedelta(seconds=round((when - real_now).total_seconds()))
@@ -91,11 +93,11 @@ def test_the_wakeups_move_on_as_the_work_is_done(service: Service) -> None:
 def test_a_game_with_nothing_ahead_loses_its_job(service: Service) -> None:
     _games(service)
     schedule = _schedule(service, NOW)
-    schedule.refresh_games()
+    schedule.renew_games()
     assert {"game:g1", "game:g2"} <= set(schedule.due_times())
     with transaction(service.db) as session:  # a paused game waits for no deadline
         pause(session, service.settings, "g2", now=NOW, actor="cli", reason="test")
-    schedule.refresh_games()
+    schedule.renew_games()
     assert "game:g2" not in schedule.due_times() and "game:g1" in schedule.due_times()
 
 
@@ -118,7 +120,7 @@ def test_an_absence_end_is_a_wakeup(service: Service) -> None:
 
 
 def test_a_started_schedule_runs_a_job_when_its_time_comes(service: Service) -> None:
-    # One second before g1's reminder: its job runs a second later, hands a pass to the loop
+    # One second before g1's reminder: its job runs a second later, wakes the clocks for g1
     # and is dropped (a one-shot trigger); g2's job and the interval jobs stay.
     _games(service)
     woken: list[str] = []
@@ -132,18 +134,18 @@ def test_a_started_schedule_runs_a_job_when_its_time_comes(service: Service) -> 
     schedule.scheduler.add_listener(listen, EVENT_JOB_EXECUTED)
     schedule.start()
     try:
-        schedule.refresh_games()
+        schedule.renew_games()
         assert ran.wait(timeout=10)
         jobs = set(schedule.due_times())
     finally:
         schedule.shutdown()
-    assert "pass" in woken
+    assert "clocks g1" in woken
     assert jobs == {"game:g2", "safety-poll", "outbox-watch"}
     assert not schedule.scheduler.running
 
 
 def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Service) -> None:
-    """A pass's look at the clocks that changed no game hands the games it read to the
+    """A look at the clocks that changed no game hands the games it read to the
     schedule, which then reads none again and lays the same jobs; a look that changed one
     (a reminder sent) hands none, and the schedule reads the games anew."""
     _games(service)
@@ -151,8 +153,8 @@ def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Serv
     assert not quiet.changed and quiet.games is not None
     assert sorted(facts.game.id for facts in quiet.games) == ["g1", "g2", "g3"]
     from_clocks, from_database = _schedule(service, NOW), _schedule(service, NOW)
-    from_clocks.refresh_games(quiet.games)
-    from_database.refresh_games()
+    from_clocks.renew_games(quiet.games)
+    from_database.renew_games()
     assert _game_jobs(from_clocks) == _game_jobs(from_database) == {"game:g1", "game:g2"}
     with reading(service.db) as session:
         assert wakeups_of(quiet.games) == wakeups(session, NOW)
@@ -171,9 +173,9 @@ def test_a_renewal_leaves_the_jobs_whose_moment_stands_and_lays_the_rest_again(
     (the same job, its run time kept); one whose moment moved, or that ran, is laid anew."""
     _games(service)
     schedule = _schedule(service, NOW)
-    schedule.refresh_games()
+    schedule.renew_games()
     first = {job.id: job for job in schedule.scheduler.get_jobs()}
-    schedule.refresh_games()
+    schedule.renew_games()
     again = {job.id: job for job in schedule.scheduler.get_jobs()}
     assert again.keys() == first.keys() == {"game:g1", "game:g2"}
     assert all(again[job_id] is first[job_id] for job_id in again)
@@ -182,8 +184,41 @@ def test_a_renewal_leaves_the_jobs_whose_moment_stands_and_lays_the_rest_again(
     orders(service, "alice", "ADD 1", NOW + HOUR)
     orders(service, "bob", "ADD 1", NOW + HOUR)
     run_due(service, NOW + HOUR)  # g1 resolved early: its next wakeup is turn 2's, an hour on
-    schedule.refresh_games()
+    schedule.renew_games()
     last = {job.id: job for job in schedule.scheduler.get_jobs()}
     assert last.keys() == {"game:g1", "game:g2"}
     assert last["game:g1"] is not first["game:g1"] and last["game:g2"] is not first["game:g2"]
     assert last["game:g1"].next_run_time > first["game:g1"].next_run_time
+
+
+def test_a_look_at_some_games_renews_their_jobs_alone(service: Service) -> None:
+    """After the clocks looked at the games a job or a mail named, the schedule reads and
+    lays those games' jobs only; the others stand as they were."""
+    _games(service)
+    schedule = _schedule(service, NOW)
+    schedule.renew_games()
+    first = {job.id: job for job in schedule.scheduler.get_jobs()}
+    with transaction(service.db) as session:  # both paused: neither waits for a deadline
+        for game in ("g1", "g2"):
+            pause(session, service.settings, game, now=NOW, actor="cli", reason="test")
+    schedule.renew_games(only=frozenset({"g2"}))
+    assert set(_game_jobs(schedule)) == {"game:g1"}
+    assert schedule.scheduler.get_job("game:g1") is first["game:g1"]
+
+
+def test_the_outbox_watch_sends_what_another_process_queued_and_looks_at_its_games(
+    service: Service,
+) -> None:
+    """A referee's command on the command line queues mail: the watch's next look wakes the
+    courier and the clocks for that game; a look with nothing new wakes nothing."""
+    _games(service)
+    woken: list[str] = []
+    schedule = _schedule(service, NOW, woken)
+    watch = OutboxWatch(service, schedule.wake)
+    watch()  # where the queue stands
+    watch()
+    assert woken == []
+    with transaction(service.db) as session:
+        pause(session, service.settings, "g2", now=NOW, actor="cli", reason="test")
+    watch()
+    assert woken == ["courier", "clocks g2"]

@@ -4,6 +4,7 @@ fails."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import threading
@@ -16,12 +17,16 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Engine
+from sqlalchemy.exc import OperationalError
 
 from pbem.clock import run_due
+from pbem.clock import turns as turns_module
 from pbem.clock.control import pause
 from pbem.config import Settings
 from pbem.daemon.courier import Courier
-from pbem.daemon.loop import ELSEWHERE_SECONDS, Daemon
+from pbem.daemon.loop import Daemon
+from pbem.daemon.runners import Retries
+from pbem.daemon.schedule import ELSEWHERE_SECONDS
 from pbem.daemon.transport import MaildirPost, MaildirWatch
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -92,7 +97,6 @@ def test_a_stop_during_intake_finishes_the_current_mail_only(
     daemon.run()
     assert len(inbox.pending()) == 1
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
-    assert [row.sent_at for row in outbox(service)] == [None, None, None]  # no drain
 
 
 def test_one_games_failing_turn_does_not_stop_the_others(
@@ -122,37 +126,57 @@ def test_one_games_failing_turn_does_not_stop_the_others(
     )
 
 
-def test_a_failing_pass_is_logged_and_the_loop_backs_off(
-    settings: Settings, tmp_path: Path, now: datetime, caplog: pytest.LogCaptureFixture
+def test_a_runner_whose_work_fails_logs_it_once_and_is_woken_again_later_and_later(
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
-    broken = Service(_missing_database(tmp_path), settings)  # no tables: every query fails
-    time = FakeTime()
-    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
-    daemon = Daemon(
-        broken,
-        inbox,
-        MaildirPost(tmp_path / "out"),
-        clock=lambda: now,
-        monotonic=time.clock,
-        rest_step=time.sleep,
-    )
-    # A mail waits in the inbox all along (the one that met the fault): the rests must not end
-    # because of it, or the loop would spin through passes as fast as they fail.
-    inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@example.org"))
-    Scripted(time, *[lambda: None] * 6, lambda: daemon.request_stop("test"))
+    """Work that fails as a whole (the database is away) is logged with its traceback once,
+    then a line a try while the same fault lasts, and the runner asks the schedule to wake
+    it after delays that double."""
+    delays: list[float] = []
+    retries = Retries("intake", 8.0, delays.append)
     with caplog.at_level(logging.ERROR, "pbem"):
-        daemon.run()
-    messages = [r.getMessage() for r in caplog.records]
-    assert messages[0] == "pass failed; trying again in 1s"  # with its traceback, once
-    assert caplog.records[0].exc_info is not None
-    assert messages[1:] == [
-        "pass failed again (OperationalError: (sqlite3.OperationalError) no such table: "
-        f"inbound_message); trying again in {n}s"  # looked up before the transaction
-        for n in (2, 4)
-    ]
-    assert all(record.exc_info is None for record in caplog.records[1:])
-    # Rests of 1, 2 and 4 s, looked at each second; the stop comes in the third.
-    assert time.sleeps == [1.0] * 7
+        for _ in range(5):
+            retries.failed(OperationalError("SELECT 1", {}, Exception("no such table: x")))
+        retries.succeeded()
+        retries.failed(ValueError("another fault"))
+    assert delays == [1.0, 2.0, 4.0, 8.0, 8.0, 1.0]
+    messages = [record.getMessage() for record in caplog.records]
+    assert messages[0] == "intake failed; trying again in 1s"
+    assert messages[1] == (
+        "intake failed again (OperationalError: (builtins.Exception) no such table: x); "
+        "trying again in 2s"
+    )
+    assert [record.exc_info is not None for record in caplog.records] == [
+        True, False, False, False, False, True
+    ]  # fmt: skip
+
+
+def test_a_daemon_on_a_database_gone_rests_between_tries_whatever_the_inbox_holds(
+    settings: Settings, tmp_path: Path, now: datetime
+) -> None:
+    """A mail waits in the inbox all along (the one that met the fault): intake must wait for
+    its retry's job, not for mail, or it would spin through tries as fast as they fail."""
+    broken = Service(_missing_database(tmp_path), settings)  # no tables: every query fails
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(broken, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@example.org"))
+    tries: list[float] = []
+    real_step = daemon.mail_in.step
+
+    def counted() -> PollReport | None:
+        tries.append(monotonic())
+        return real_step()
+
+    daemon.mail_in.step = counted  # type: ignore[method-assign]
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    sleep(3.5)
+    daemon.request_stop("test")
+    thread.join(timeout=10)
+    assert not thread.is_alive()
+    # At once, then 1 s and 2 s later (the next, 4 s later, after the stop).
+    assert len(tries) == 3, tries
+    assert [round(b - a) for a, b in itertools.pairwise(tries)] == [1, 2]
 
 
 def _missing_database(folder: Path) -> Engine:
@@ -289,124 +313,109 @@ def _with_safety_poll(settings: Settings, seconds: int) -> Settings:
 def test_a_deadline_wave_leaves_room_for_the_mail_that_comes_meanwhile(
     service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With many turns due at once, a pass resolves them for a while only (here: one turn a
-    pass), then the loop takes its mail in again at once, without sleeping: a player who
-    writes during the wave is answered before the last of the turns."""
+    """The clocks resolve a wave of due turns in a thread of their own, a game at a time,
+    while intake goes on: a player who writes during the wave is answered before the last of
+    the turns."""
     for game in ("g1", "g2", "g3"):
         new_game(service, now, game=game)
     new_game(service, now, game="g4", deadline_policy="interval:96h")
-    time = FakeTime()
-    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
-    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
-    daemon._clock = lambda: now + timedelta(hours=49)  # past the deadlines of g1 to g3
-    monkeypatch.setattr("pbem.daemon.loop.TURN_SECONDS", 0.0)
-    passes: list[tuple[int, list[str]]] = []
-    real_pass = daemon._pass
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(
+        service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now + timedelta(hours=49)
+    )
+    real_resolve = turns_module.resolve_turn
+    resolved: list[str] = []
 
-    def recorded(*args: object) -> PollReport | None:
-        report = real_pass(*args)  # type: ignore[arg-type]
-        assert report is not None
-        passes.append((report.received, [t.game for t in report.turns]))
-        if len(passes) == 1:  # a player writes while the wave is on
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        if not resolved:  # the wave has begun: a player writes
             inbox.deliver(order_mail("g4", "alice", "pw-alice", "ADD 1\n", message_id="a@x"))
-        return report
+        sleep(1.0)  # a turn of a big game
+        summary = real_resolve(*args, **kwargs)
+        resolved.append(args[2])
+        return summary
 
-    monkeypatch.setattr(daemon, "_pass", recorded)
-    Scripted(time, lambda: daemon.request_stop("test"))
-    daemon.run()
-
-    assert passes == [(0, ["g1"]), (1, ["g2"]), (0, ["g3"])]
-    assert time.sleeps == [1.0]  # asleep only once the wave was over
+    monkeypatch.setattr(turns_module, "resolve_turn", slow)
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        wait_until(lambda: any(row.kind == "reply" for row in outbox(service)), timeout=10)
+        replied_while = list(resolved)
+        wait_until(lambda: len(resolved) == 3, timeout=10)
+    finally:
+        daemon.request_stop("test")
+        thread.join(timeout=10)
+    assert len(replied_while) < 3, replied_while
 
 
 def test_mail_another_daemon_has_in_hand_is_looked_at_again_after_a_short_rest(
     postgres_engine: Engine, settings: Settings, now: datetime, tmp_path: Path
 ) -> None:
     """Several daemons on PostgreSQL: the one that finds every waiting mail claimed by another
-    rests a moment before it looks again, rather than fetch the same mail in a tight loop."""
+    is woken by the schedule a moment later to look again, rather than fetch the same mail in
+    a tight loop."""
     empty_all_tables(postgres_engine)
     service = Service(postgres_engine, settings)
     new_game(service, now)
-    time = FakeTime()
-    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
-    daemon = Daemon(
-        service,
-        inbox,
-        MaildirPost(tmp_path / "out"),
-        clock=lambda: now,
-        monotonic=time.clock,
-        rest_step=time.sleep,
-    )
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
     key = inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="a1@x"))
+    looks: list[int] = []
+    real_step = daemon.mail_in.step
+
+    def counted() -> PollReport | None:
+        report = real_step()
+        looks.append(report.elsewhere if report else -1)
+        return report
+
+    daemon.mail_in.step = counted  # type: ignore[method-assign]
+    thread = threading.Thread(target=daemon.run)
     with Claims(postgres_engine) as other:
         assert other.take(key)
-        Scripted(time, lambda: None, lambda: other.release(key), lambda: daemon.request_stop("t"))
-        daemon.run()
-    assert inbox.pending() == []
+        thread.start()
+        sleep(1.0)
+        other.release(key)
+        try:
+            wait_until(lambda: inbox.pending() == [], timeout=10)
+        finally:
+            daemon.request_stop("test")
+            thread.join(timeout=10)
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
-    assert time.sleeps == pytest.approx([ELSEWHERE_SECONDS, ELSEWHERE_SECONDS, 1.0])
+    held = looks.count(1)  # a look every ELSEWHERE_SECONDS while the other daemon held it
+    assert 1.0 / ELSEWHERE_SECONDS - 2 <= held <= 1.0 / ELSEWHERE_SECONDS + 2, looks
 
 
-def test_passes_that_only_take_mail_in_look_at_the_clocks_seconds_apart(
+def test_a_mail_that_completes_a_turn_wakes_the_clocks_for_its_game_alone(
     service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Looking at the clocks reads every running game: order mail that leaves its turn
-    waiting is taken in without a look, and the look comes CLOCK_SECONDS after the last. The
-    orders that complete a turn get their look at once: the turn resolves then."""
+    """Order mail that leaves its turn waiting wakes no look of the clocks; the mail that
+    completes the turn wakes a look at its game only, and the turn resolves then."""
     new_game(service, now)  # alice and bob; the turn resolves once both have sent orders
-    daemon, time, inbox, looks = _looked_at(service, now, tmp_path, monkeypatch)
-    mails = [_ordering(inbox, "alice", 1), _ordering(inbox, "bob", 1), _ordering(inbox, "alice", 2)]
-    Scripted(time, *mails, *[lambda: None] * 4, daemon.request_stop)
-    daemon.run()
-
-    # At the start; not at alice's mail (1001); at bob's, which completes turn 1 (1002); not
-    # at alice's for turn 2 (1003), but 5 s after the last look.
-    assert looks == [1000.0, 1002.0, 1007.0]
-    assert [turn.number for turn in turns(service)] == [1, 2]
-    assert time.sleeps == [1.0] * 8
-
-
-def test_a_look_at_the_clocks_takes_at_most_its_share_of_the_daemons_time(
-    service: Service, now: datetime, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A look that finds nothing to do comes again CLOCK_SECONDS later, or later still if it
-    took more than LOOK_SHARE of that: one that took 1 s (a site of many games, while mail
-    that leaves its turn waiting keeps coming) comes again 20 s later."""
-    new_game(service, now)
-    daemon, time, inbox, looks = _looked_at(service, now, tmp_path, monkeypatch, taking=1.0)
-    mails = [_ordering(inbox, "alice", number) for number in range(30)]
-    Scripted(time, *mails, daemon.request_stop)
-    daemon.run()
-
-    assert looks == [1000.0, 1021.0]  # 5 s apart (1006, 1012...) without the share
-    assert len(inbound(service)) == 30
-
-
-def _looked_at(
-    service: Service,
-    now: datetime,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    taking: float = 0.0,
-) -> tuple[Daemon, FakeTime, MaildirWatch, list[float]]:
-    """A daemon on a fake clock, CLOCK_SECONDS 5, and when it looks at the clocks (each look
-    `taking` that long)."""
-    time = FakeTime()
-    inbox = MaildirWatch(tmp_path / "in", sleep=time.sleep, clock=time.clock)
-    daemon = Daemon(
-        service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now, monotonic=time.clock
-    )
-    looks: list[float] = []
+    new_game(service, now, game="g2")
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
+    looks: list[object] = []
     real_run_due = run_due
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        looks.append(time.clock())
-        time.advance(taking)
+        looks.append(kwargs.get("only"))
         return real_run_due(*args, **kwargs)
 
-    monkeypatch.setattr("pbem.intake.poll.run_due", counted)
-    monkeypatch.setattr("pbem.daemon.loop.CLOCK_SECONDS", 5.0)
-    return daemon, time, inbox, looks
+    monkeypatch.setattr("pbem.daemon.runners.run_due", counted)
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        wait_until(lambda: looks == [None])  # every game, at the start
+        _ordering(inbox, "alice", 1)()
+        wait_until(lambda: len(inbound(service)) == 1)
+        _ordering(inbox, "bob", 1)()
+        wait_until(lambda: len(turns(service)) == 2)
+    finally:
+        daemon.request_stop("test")
+        thread.join(timeout=10)
+    # Every game at the start; then g1 alone: the mail that completed its turn, and the
+    # outbox watch seeing the reply and the reports queued for g1.
+    assert looks[0] is None and set(looks[1:]) == {frozenset({"g1"})}, looks
+    assert [turn.number for turn in turns(service)] == [1, 2]
 
 
 def _ordering(inbox: MaildirWatch, seat: str, number: int) -> Callable[[], None]:

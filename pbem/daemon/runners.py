@@ -1,0 +1,228 @@
+"""The daemon's runners, in the manner of Mailman 3's core: each owns one queue or one kind
+of due work, waits on one `Wake` until there may be work, then does it one unit per
+transaction. The schedule (pbem.daemon.schedule, the one clock) and the other runners wake
+them; a runner keeps no timing of its own.
+
+- `MailIn` owns the inbox: every waiting mail taken in, one transaction each, then a wait on
+  the inbox itself (IMAP IDLE) until mail comes or its Wake is set. A mail that may have made
+  clock work due (the last orders of a turn, a referee's command) wakes the clocks for its
+  game, and the courier for its reply.
+- `Clocks` owns the due work of the games: the turns, the reminders, the outage push-back,
+  the pruning of sent mail (pbem.clock.run), one game per transaction; for the games its
+  Wake names (a deadline's job, a mail), or for every game (the start, the safety poll).
+  After a look it lays the named games' jobs anew in the schedule.
+- The courier (pbem.daemon.courier) owns the outbox.
+
+A runner whose work fails as a whole (the database is away) logs it and asks the schedule to
+wake it again after a growing delay (`retry`); one game's failure never reaches here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from pbem.clock import run_due
+from pbem.clock.run import ClockSummary
+from pbem.daemon.transport import WaitingInbox
+from pbem.games.service import Service
+from pbem.intake.poll import PollReport, log_clock_work, take_in
+from pbem.mail.backoff import Backoff
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a Wake asked for: every game (`everything`), or the games it names."""
+
+    everything: bool = False
+    games: frozenset[str] = field(default_factory=frozenset)
+
+    def __bool__(self) -> bool:
+        return self.everything or bool(self.games)
+
+
+class Wake:
+    """A runner's alarm: set by the schedule's jobs and the other runners, waited on by the
+    runner, and taken (cleared) with what it was set for. Several sets before the runner
+    wakes make one wake, the games they named together."""
+
+    def __init__(self) -> None:
+        self._ready = threading.Condition()
+        self._set = False
+        self._everything = False
+        self._games: set[str] = set()
+
+    def set(self, *games: str) -> None:
+        """Wake the runner: for these games, or, with none named, for everything."""
+        with self._ready:
+            self._set = True
+            if games:
+                self._games.update(games)
+            else:
+                self._everything = True
+            self._ready.notify_all()
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until set (True) or `timeout` seconds passed (False)."""
+        with self._ready:
+            return self._ready.wait_for(lambda: self._set, timeout)
+
+    def take(self) -> Due:
+        """What the wake was set for, clearing it."""
+        with self._ready:
+            due = Due(self._everything, frozenset(self._games))
+            self._set, self._everything = False, False
+            self._games.clear()
+            return due
+
+
+class Retries:
+    """A runner's growing delay after work that failed as a whole: the failure is logged
+    (its traceback once while the same fault lasts), and the schedule wakes the runner again
+    after the delay."""
+
+    def __init__(self, what: str, cap: float, retry: Callable[[float], None]) -> None:
+        self._what = what
+        self._backoff = Backoff(1.0, cap)
+        self._retry = retry
+        self._last = ""  # what the last failure failed with
+
+    def failed(self, error: Exception) -> None:
+        delay = self._backoff.failed()
+        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        what = f"{type(error).__name__}: {first}"
+        if what == self._last:
+            log.error("%s failed again (%s); trying again in %.0fs", self._what, what, delay)
+        else:
+            log.exception("%s failed; trying again in %.0fs", self._what, delay)
+        self._last = what
+        self._retry(delay)
+
+    def succeeded(self) -> None:
+        if self._last:
+            log.info("%s succeeded again after: %s", self._what, self._last)
+        self._backoff.succeeded()
+        self._last = ""
+
+
+class MailIn:
+    """The inbox's runner (in the daemon's main thread, which owns the IMAP connection)."""
+
+    def __init__(
+        self,
+        service: Service,
+        inbox: WaitingInbox,
+        *,
+        clock: Callable[[], datetime],
+        stopping: Callable[[], bool],
+        clocks: Wake,
+        courier: Callable[[], None],
+        retries: Retries,
+    ) -> None:
+        self.service = service
+        self.inbox = inbox
+        self.wake = Wake()  # the safety poll, a retry, a look again at mail held elsewhere
+        self._clock = clock
+        self._stopping = stopping
+        self._clocks = clocks
+        self._courier = courier
+        self.retries = retries
+
+    def step(self) -> PollReport | None:
+        """Take every waiting mail in; None if that failed as a whole (logged, retried)."""
+        report = PollReport()
+        try:
+            report.statuses = take_in(
+                self.service, self.inbox, now=self._clock(), stop=self._stopping, report=report
+            )
+        except Exception as error:  # noqa: BLE001 - the daemon must outlive a failed step
+            self.retries.failed(error)
+            return None
+        self.retries.succeeded()
+        games = report.clock_games
+        if None in games:  # a mail of no one game
+            self._clocks.set()
+        elif games:
+            self._clocks.set(*(game for game in games if game is not None))
+        if report.received and not self._stopping():  # a stop: the next start sends
+            self._courier()
+        return report
+
+    def wait(self, seconds: float) -> None:
+        """Until mail may be waiting, the wake is set, or `seconds` passed. After a failed
+        step, or when every mail was in another daemon's hands, the inbox would answer at
+        once (the mail is still there): then the wake alone is waited for."""
+        self.inbox.wait_for_mail(seconds, self._woken)
+        self.wake.take()
+
+    def rest(self) -> None:
+        """Until the wake is set (a retry's job, a look again, the safety poll, a stop)."""
+        if not self._stopping():
+            self.wake.wait()
+        self.wake.take()
+
+    def _woken(self) -> bool:
+        return self.wake.is_set() or self._stopping()
+
+
+class Clocks:
+    """The games' due work (in a thread of its own)."""
+
+    def __init__(
+        self,
+        service: Service,
+        *,
+        clock: Callable[[], datetime],
+        stopping: Callable[[], bool],
+        courier: Callable[[], None],
+        retries: Retries,
+        renew: Callable[[ClockSummary, Due], None],
+    ) -> None:
+        self.service = service
+        self.wake = Wake()
+        self._clock = clock
+        self._stopping = stopping
+        self._courier = courier
+        self.retries = retries
+        self._renew = renew
+        self._thread = threading.Thread(target=self.run, name="pbem-clocks", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float) -> bool:
+        """Stop after the game in hand; False if it did not end within `timeout`."""
+        self.wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def run(self) -> None:
+        while True:
+            self.wake.wait()
+            if self._stopping():
+                return
+            self.step(self.wake.take())
+
+    def step(self, due: Due) -> ClockSummary | None:
+        """The work due in the games `due` names; None if that failed as a whole."""
+        only = None if due.everything else due.games
+        try:
+            summary = run_due(self.service, self._clock(), only=only, enough=self._stopping)
+            log_clock_work(summary)
+            if summary.changed or summary.pruned.mails:
+                self._courier()
+            self._renew(summary, due)
+        except Exception as error:  # noqa: BLE001 - the daemon must outlive a failed look
+            self.retries.failed(error)
+            return None
+        self.retries.succeeded()
+        return summary
