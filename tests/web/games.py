@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -54,9 +54,18 @@ def start_game(
             referee.password_hash = hash_password(REFEREE_PASSWORD, cost=4)
 
 
-def play_turn(service: Service, now: datetime, game: str, *, press: str = "") -> bool:
-    """Every waiting seat's bot orders mailed in, `press` (a PRESS block) in the first seat's
-    mail, and the turn resolved; False once the game has no pending turn."""
+def play_turn(
+    service: Service,
+    now: datetime,
+    game: str,
+    *,
+    press: str = "",
+    seats: Sequence[SeatSpec] = SEATS,
+) -> bool:
+    """Every waiting seat's bot orders mailed in from its address with its password (as in
+    `seats`), `press` (a PRESS block) in the first seat's mail, and the turn resolved; False
+    once the game has no pending turn."""
+    players = {seat.name: seat for seat in seats}
     with transaction(service.db) as session:
         row = session.get(Game, game)
         assert row is not None
@@ -72,10 +81,10 @@ def play_turn(service: Service, now: datetime, game: str, *, press: str = "") ->
         raw = order_mail(
             game,
             seat,
-            f"pw-{seat}",
+            players[seat].password,
             text,
             turn=number,
-            sender=f"{seat}@example.org",
+            sender=players[seat].address,
             message_id=f"{game}-{number}-{seat}@example.org",
         )
         assert receive(service, raw, now=now).status == "accepted", seat
