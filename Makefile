@@ -32,6 +32,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/clock_look.py
 	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/campaign.py
+	$(BIN)/python bench/web_archive.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
