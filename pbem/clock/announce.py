@@ -19,7 +19,7 @@ from pbem.clock.notices import deadline_letter, queue_once
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration, parse_offsets
 from pbem.games.games import seats_of, stored_orders
-from pbem.store import Game, Seat, Turn, loads, utc
+from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
 
@@ -50,7 +50,9 @@ def announce_deadline(
     asked = set(get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)))
     missing = []
     for seat in seats_of(session, game.id):
-        lacking = seat.name in asked and seat.name not in ordered and seat.status == "active"
+        lacking = (
+            seat.name in asked and seat.name not in ordered and seat.status == SeatStatus.ACTIVE
+        )
         if lacking:
             missing.append(seat.name)
         orders = "missing" if lacking else "in" if seat.name in ordered else ""
@@ -92,7 +94,7 @@ def _tell(
 def _left(deadline: datetime | None, game: Game, now: datetime) -> str:
     """How long until the deadline, as players read it; '' without one (or while paused,
     when the clock stands still)."""
-    if deadline is None or game.status == "paused":
+    if deadline is None or game.status == GameStatus.PAUSED:
         return ""
     return format_duration(max(utc(deadline) - utc(now), timedelta(0)))
 

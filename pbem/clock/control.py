@@ -19,7 +19,7 @@ from pbem.config import Settings
 from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.games.games import seats_of, turn_of
-from pbem.store import Game, Turn, utc
+from pbem.store import Game, GameStatus, Turn, utc
 
 
 class ClockError(PbemError, ValueError):
@@ -38,9 +38,9 @@ def pause(
 ) -> Game:
     """Pause the running game `game_id`, keeping its turn's remaining time."""
     game, turn = _locked(session, game_id)
-    if game.status != "running":
+    if game.status != GameStatus.RUNNING:
         raise ClockError(f"game {game.id} is {game.status}: only a running game pauses")
-    game.status = "paused"
+    game.status = GameStatus.PAUSED
     game.paused_at = utc(now)
     # A deadline already passed (the turn is in its grace) keeps no time: it resumes due.
     left = max(utc(turn.deadline) - utc(now), timedelta(0)) if turn.deadline else None
@@ -65,12 +65,12 @@ def resume(
     """Resume the paused game `game_id`: its turn's deadline becomes now plus the time it
     had left when paused (a game paused with no recorded time keeps its deadline)."""
     game, turn = _locked(session, game_id)
-    if game.status != "paused":
+    if game.status != GameStatus.PAUSED:
         raise ClockError(f"game {game.id} is {game.status}, not paused")
     if game.paused_left is not None:
         turn.deadline = utc(now) + timedelta(seconds=game.paused_left)
         session.add(turn)
-    game.status = "running"
+    game.status = GameStatus.RUNNING
     game.paused_at = None
     game.paused_left = None
     session.add(game)

@@ -19,7 +19,7 @@ from sqlmodel import Session, col, select
 from engine import get_ruleset
 from pbem.deadlines.policy import absence_end, parse_offsets
 from pbem.games.games import pending_turn, seats_of, stored_orders
-from pbem.store import Game, OrderSet, Seat, Turn, loads, utc
+from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
 
@@ -28,7 +28,7 @@ class GameView(Protocol):
 
     id: str
     ruleset: str
-    status: str
+    status: GameStatus
     early_processing: bool
     timezone: str
     grace_seconds: int
@@ -46,7 +46,7 @@ class TurnView(Protocol):
 
 class SeatView(Protocol):
     name: str
-    status: str
+    status: SeatStatus
     absent_until: date | None
 
 
@@ -83,7 +83,8 @@ class Facts(Generic[G, T, S]):
         return [
             seat
             for seat in self.missing()
-            if seat.status == "active" and (self.game.wait_for_absent or not self.absent(seat))
+            if seat.status == SeatStatus.ACTIVE
+            and (self.game.wait_for_absent or not self.absent(seat))
         ]
 
     def blocking(self) -> list[S]:
@@ -95,13 +96,13 @@ class Facts(Generic[G, T, S]):
         return [
             seat
             for seat in self.missing()
-            if seat.status == "active"
+            if seat.status == SeatStatus.ACTIVE
             and seat.absent_until is not None
             and absence_end(seat.absent_until, self.game.timezone) > utc(deadline)
         ]
 
     def remindable(self) -> list[S]:
-        return [s for s in self.missing() if s.status == "active" and not self.absent(s)]
+        return [s for s in self.missing() if s.status == SeatStatus.ACTIVE and not self.absent(s)]
 
     def due_at(self) -> datetime | None:
         """When the turn resolves by time: deadline plus grace, later while a required seat is
@@ -209,7 +210,7 @@ def running_facts(
     games took most of a second. What is decided from them is done on the game's rows read
     again under its lock (facts_of)."""
     game, turn, seat = Game.__table__.c, Turn.__table__.c, Seat.__table__.c  # type: ignore[attr-defined]
-    running = game.status == "running"
+    running = game.status == GameStatus.RUNNING
     if only is not None:
         running = and_(running, game.id.in_(sorted(only)))
     games = session.exec(select(*_columns(game, GameView)).where(running).order_by(game.id)).all()

@@ -34,7 +34,7 @@ from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
-from pbem.store import Game, OrderSet, Referee, Seat, Turn, dumps, loads, utc
+from pbem.store import Game, OrderSet, Referee, Seat, SeatStatus, Turn, dumps, loads, utc
 
 
 def orders_for_missing(
@@ -53,7 +53,7 @@ def orders_for_missing(
 
 def missing_mode(session: Session, game: Game, turn: Turn, seat: Seat) -> str:
     """How a seat without orders is played, without playing it: bot, standing or no-orders."""
-    if BOT in (seat.status, game.nmr):
+    if seat.status == SeatStatus.BOT or game.nmr == BOT:
         return BOT
     if game.nmr == "standing" and _last_orders(session, game.id, turn.number, seat.name):
         return "standing"
@@ -90,7 +90,7 @@ def note_misses(
     away = replace(facts, now=at)
     entries: dict[str, dict[str, Any]] = {}
     for seat in facts.asked:
-        if seat.status == BOT:
+        if seat.status == SeatStatus.BOT:
             continue  # a referee gave it to the bot: no player misses anything
         if seat.name in facts.ordered:
             seat.missed = 0
@@ -113,18 +113,18 @@ def _miss(
     absent: bool,
     now: datetime,
 ) -> dict[str, Any]:
-    counted = seat.status == "active" and not absent  # only a player's own misses count
+    counted = seat.status == SeatStatus.ACTIVE and not absent  # only a player's own misses count
     if counted:
         seat.missed += 1
     played = missing_mode(session, game, turn, seat)
     newly = counted and 0 < game.abandon_after <= seat.missed
     if newly:
-        seat.status = "abandoned"
+        seat.status = SeatStatus.ABANDONED
         _tell_referees(session, settings, game, turn, seat, now)
     return {
         "missed": seat.missed,
         "absent": absent,
-        "abandoned": seat.status == "abandoned",
+        "abandoned": seat.status == SeatStatus.ABANDONED,
         "newly_abandoned": newly,
         "played": played,
     }
@@ -138,7 +138,7 @@ def _cut_short(
     return {
         "missed": seat.missed,
         "absent": absent,
-        "abandoned": seat.status == "abandoned",
+        "abandoned": seat.status == SeatStatus.ABANDONED,
         "newly_abandoned": False,
         "played": missing_mode(session, game, turn, seat),
         "forced": True,
@@ -168,5 +168,5 @@ def undo_misses(session: Session, game_id: str, target: int) -> None:
     for seat in seats:
         seat.missed = before.get(seat.name, {}).get("missed", 0)
         if any(entries.get(seat.name, {}).get("newly_abandoned") for entries in undone):
-            seat.status = "active"
+            seat.status = SeatStatus.ACTIVE
         session.add(seat)

@@ -17,10 +17,10 @@ from pbem.deadlines.stored import describe
 from pbem.games.outbox import Letter, queue
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, Outbox, Seat, utc
+from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
 from pbem.templates import render
 
-KIND = "clock"  # the outbox kind of every mail made here
+KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
 
 
 when = describe  # a deadline as players read it, with the game's local time
@@ -191,11 +191,11 @@ def deadline_letter(
         reason=reason,
         orders=orders,
         left=left,
-        paused=game.status == "paused",
+        paused=game.status == GameStatus.PAUSED,
         policy=policy,
         title=get_ruleset(game.ruleset).title,
     )
 
 
 def _expiry(deadline: datetime | None, game: Game) -> datetime | None:
-    return None if game.status == "paused" else deadline
+    return None if game.status == GameStatus.PAUSED else deadline

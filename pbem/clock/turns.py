@@ -30,13 +30,24 @@ from pbem.games.games import (
 )
 from pbem.games.held import check_held_orders
 from pbem.games.outbox import queue
-from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
+from pbem.games.played import NO_ORDERS, Played, bot_played
 from pbem.games.reports import end_letter, report_letter
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.stale import drop_turn_notices
 from pbem.logs import log_context
-from pbem.store import Game, Referee, Seat, Turn, dumps, loads, transaction, utc
+from pbem.store import (
+    Game,
+    GameStatus,
+    Referee,
+    Seat,
+    SeatStatus,
+    Turn,
+    dumps,
+    loads,
+    transaction,
+    utc,
+)
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +154,7 @@ def resolve_turn(
             session, game, resolution.state, now=now, previous_deadline=turn.deadline
         )
     else:
-        game.status = "ended"
+        game.status = GameStatus.ENDED
         game.result = dumps(outcome.to_json())
         session.add(game)
     _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
@@ -193,7 +204,7 @@ def _played(
     # A seat in civil disorder (or without a player) plays with no orders: standing orders only.
     if seat.status in NO_PLAYER:
         return Played(NO_ORDERS, "")
-    if seat.status == BOT:  # given to the bot by a referee: its player's orders wait
+    if seat.status == SeatStatus.BOT:  # given to the bot by a referee: its player's orders wait
         return bot_played(ruleset, state, seat.name, game.seed)
     if sent is not None:
         return Played("orders", sent)

@@ -26,7 +26,17 @@ from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
 from pbem.mail.maildir import MaildirInbox, MaildirSender
-from pbem.store import Game, Outbox, Turn, loads, make_engine, transaction, upgrade
+from pbem.store import (
+    Game,
+    MailStatus,
+    Outbox,
+    OutboxKind,
+    Turn,
+    loads,
+    make_engine,
+    transaction,
+    upgrade,
+)
 
 GAME_ID = "demo"
 NAMES = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
@@ -134,7 +144,7 @@ def _order_mail(seat: str, password: str, turn: int, text: str, now: datetime) -
 
 def _progress(waiting: list[str], report: PollReport) -> str:
     number, *seats = waiting
-    accepted = report.statuses.get("accepted", 0)
+    accepted = report.statuses.get(MailStatus.ACCEPTED, 0)
     line = f"turn {number:>3}: {len(seats)} order mails, {accepted} accepted"
     for turn in report.turns:
         line += f"; resolved, {turn.events} events"
@@ -180,7 +190,9 @@ def _save_pictures(service: Service, folder: Path, address: str) -> list[Path]:
     """The pictures attached to `address`'s game-end mail, written beside the database for a
     newcomer to open."""
     with transaction(service.db) as session:
-        query = select(Outbox).where(Outbox.kind == "game-end", Outbox.recipient == address)
+        query = select(Outbox).where(
+            Outbox.kind == OutboxKind.GAME_END, Outbox.recipient == address
+        )
         row = session.exec(query).first()
         raw = row.raw if row is not None else b""
     saved = []

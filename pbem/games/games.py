@@ -11,13 +11,12 @@ from sqlmodel import Session, col, select
 from engine import get_ruleset
 from pbem.config import SecuritySettings
 from pbem.deadlines.stored import next_deadline
-from pbem.games.played import BOT
 from pbem.games.seat_passwords import give_password
-from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
 # (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
-NO_PLAYER = ("disorder", "ejected")
+NO_PLAYER = (SeatStatus.DISORDER, SeatStatus.EJECTED)
 
 
 def seats_of(session: Session, game_id: str) -> list[Seat]:
@@ -73,20 +72,20 @@ def game_with_turn(session: Session, game_id: str) -> tuple[Game, Turn | None] |
 def taking_orders(game: Game, turn: Turn | None) -> Turn | None:
     """Of the game's current turn (`turn`, its `game.turn` row), the one orders go to:
     pending_turn's or paused_turn's, without reading it again."""
-    if turn is None or game.status not in ("running", "paused"):
+    if turn is None or game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return None
-    return turn if game.status == "running" or turn.resolved_at is None else None
+    return turn if game.status == GameStatus.RUNNING or turn.resolved_at is None else None
 
 
 def pending_turn(session: Session, game: Game) -> Turn | None:
-    if game.status != "running":
+    if game.status != GameStatus.RUNNING:
         return None
     return turn_of(session, game.id, game.turn)
 
 
 def paused_turn(session: Session, game: Game) -> Turn | None:
     """The turn a paused game will resume with: orders for it are kept meanwhile."""
-    if game.status != "paused":
+    if game.status != GameStatus.PAUSED:
         return None
     return taking_orders(game, turn_of(session, game.id, game.turn))
 
@@ -127,7 +126,7 @@ def still_waiting(expected: list[str], have: Collection[str], seats: list[Seat])
     # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
     # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
     # Nor for a seat the bot plays (pbem/referee/bots.py).
-    out = (*NO_PLAYER, "abandoned", BOT)
+    out = (*NO_PLAYER, SeatStatus.ABANDONED, SeatStatus.BOT)
     absent = {s.name for s in seats if s.status in out}
     return [seat for seat in expected if seat not in have and seat not in absent]
 

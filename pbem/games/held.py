@@ -16,7 +16,7 @@ from pbem.games.counted import PASS_LINE, Judged, counting, judge
 from pbem.games.games import find_seat, stored_orders, waiting_seats
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, OrderSet, Turn, dumps, loads
+from pbem.store import Game, GameStatus, OrderSet, OutboxKind, Turn, dumps, loads
 from pbem.templates import render
 
 
@@ -74,7 +74,7 @@ def _check_reply(
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
         waiting=waiting_seats(session, game, turn, state),
-        paused=game.status == "paused",
+        paused=game.status == GameStatus.PAUSED,
         resolves_now=False,  # a turn that has just opened waits for its other seats
         **shown(check, settings.limits.max_problems_shown),
     )
@@ -88,7 +88,7 @@ def _note(row: OrderSet) -> str:
 def _letter(settings: Settings, game: Game, to: str, row: OrderSet, body: str) -> Letter:
     parts = ("held", game.id, str(row.turn), row.seat, str(row.version))
     return Letter(
-        "reply",
+        OutboxKind.REPLY,
         to,
         f"[{game.id}] turn {row.turn}: your held orders",
         body,

@@ -22,7 +22,7 @@ from pbem.games.games import add_seat, open_turn, seats_of
 from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
 from pbem.mail.addresses import AddressError, checked_address
-from pbem.store import Game, Referee, Turn, dumps, loads, utc
+from pbem.store import Game, GameStatus, Referee, Turn, dumps, loads, utc
 
 # What RESIGN does to a seat (pbem.intake.resign).
 RESIGN_CHOICES = ("replace", "disorder", "bot")
@@ -90,7 +90,7 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         options=dumps(ruleset.resolve_options(spec.options)),
         seed=spec.seed,
         seed_salt=spec.seed_salt or new_salt(),
-        status="open" if spec.signup_seats else "running",
+        status=GameStatus.OPEN if spec.signup_seats else GameStatus.RUNNING,
         deadline_policy=spec.deadline_policy,
         early_processing=spec.early_processing,
         address_check=spec.address_check,
@@ -154,7 +154,7 @@ def start_game(session: Session, settings: Settings, game: Game, *, now: datetim
     seats = seats_of(session, game.id)
     names = [seat.name for seat in seats]
     state = get_ruleset(game.ruleset).new_game(names, loads(game.options), game.seed)
-    game.status = "running"
+    game.status = GameStatus.RUNNING
     turn = open_turn(session, game, state, now=now)
     pictures = StartPictures(game, state)
     for seat in seats:

@@ -40,7 +40,7 @@ from pbem.games.stale import check_droppable, drop_expired, expired, supersede
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
-from pbem.store import Outbox, Referee, reading, transaction, utc
+from pbem.store import Outbox, OutboxKind, Referee, reading, transaction, utc
 from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.templates import render
 
@@ -59,7 +59,7 @@ READ_AHEAD = 10
 class Letter:
     """A mail to queue: who gets it, and what it says."""
 
-    kind: str  # reply | report | game-end | bounce | clock | announcement
+    kind: OutboxKind
     to: str
     subject: str
     body: str
@@ -75,7 +75,7 @@ class Letter:
 
 
 def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
-    auto = "auto-replied" if letter.kind == "reply" else "auto-generated"
+    auto = "auto-replied" if letter.kind == OutboxKind.REPLY else "auto-generated"
     raw = mail_bytes(
         sender=f"{settings.mail.name} <{settings.mail.address}>",
         to=letter.to,
@@ -95,7 +95,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
     row = Outbox(
         message_id=letter.message_id,
         kind=letter.kind,
-        priority=REPLY if letter.kind == "reply" else BULK,
+        priority=REPLY if letter.kind == OutboxKind.REPLY else BULK,
         recipient=letter.to.lower(),
         subject=letter.subject,
         raw=raw,
@@ -123,7 +123,7 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     # reading the rows. Each count stops at the limit: an address may have had thousands.
     if _count_to(session, recent, limit) < limit:
         return True
-    return _count_to(session, (*recent, col(Outbox.kind) == "reply"), limit) < limit
+    return _count_to(session, (*recent, col(Outbox.kind) == OutboxKind.REPLY), limit) < limit
 
 
 def room_for_replies(
@@ -348,7 +348,7 @@ def _bounce(session: Session, settings: Settings, row: Outbox, now: datetime) ->
     log.warning("outbox: %s to %s bounced: %s", row.message_id, row.recipient, row.last_error)
     detail = f"{row.kind} {row.message_id} to {row.recipient}: {row.last_error}"
     audit(session, now, "pipeline", "mail-bounced", row.game_id, detail)
-    if row.kind == "bounce" or row.game_id is None:
+    if row.kind == OutboxKind.BOUNCE or row.game_id is None:
         return  # a notice about a notice could bounce back and forth for ever
     query = select(Referee).where(Referee.game_id == row.game_id).order_by(col(Referee.id))
     for referee in session.exec(query):
@@ -371,7 +371,7 @@ def _bounce_notice(settings: Settings, row: Outbox, to: str) -> Letter:
     # One notice per bounced mail and referee: the unique Message-ID sees to it.
     message_id = stable_message_id("bounce", row.message_id, to, domain=settings.mail.domain)
     subject = f"[{row.game_id}] undeliverable: {row.subject}"
-    return Letter("bounce", to, subject, body, message_id, game_id=row.game_id)
+    return Letter(OutboxKind.BOUNCE, to, subject, body, message_id, game_id=row.game_id)
 
 
 def last_outbox_id(service: Service) -> int:

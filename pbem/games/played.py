@@ -16,7 +16,7 @@ from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
 
 NO_ORDERS = "no-orders"
-BOT = "bot"  # also the seat status of a seat a referee gave to the bot (pbem/referee/seats.py)
+BOT = "bot"  # played by the bot: as SeatStatus.BOT, the nmr mode and the resign choice
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pbem.games.outbox import Letter
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
-from pbem.store import Game, Seat, Turn, loads
+from pbem.store import Game, OutboxKind, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
@@ -31,7 +31,7 @@ def report_letter(
     # A player who has the first report must see, before opening it, that this one counts.
     replaces = " (replaces the earlier report)" if view.revision else ""
     return Letter(
-        "report",
+        OutboxKind.REPORT,
         seat.address,
         f"[{game}] turn {number} report{replaces}",
         report_body(settings, view, seat),
@@ -92,7 +92,7 @@ def start_letter(
     )
     message_id = stable_message_id("start", game.id, seat.name, domain=settings.mail.domain)
     return Letter(
-        "report",
+        OutboxKind.REPORT,
         seat.address,
         f"[{game.id}] game begins: you are {seat.name}",
         body,
@@ -146,7 +146,7 @@ def end_letter(
     message_id = stable_message_id("end", game.id, to, *again, domain=settings.mail.domain)
     subject = f"[{game.id}] game over"
     return Letter(
-        "game-end", to, subject, body, message_id, game_id=game.id, attachments=attachments
+        OutboxKind.GAME_END, to, subject, body, message_id, game_id=game.id, attachments=attachments
     )
 
 

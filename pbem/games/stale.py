@@ -21,13 +21,13 @@ from typing import Any, Protocol, cast
 from sqlalchemy import CursorResult, or_, update
 from sqlmodel import Session, col
 
-from pbem.store import Outbox, utc
+from pbem.store import Outbox, OutboxKind, utc
 
-NEVER_DROPPED = frozenset({"reply", "report", "game-end"})
+NEVER_DROPPED = frozenset({OutboxKind.REPLY, OutboxKind.REPORT, OutboxKind.GAME_END})
 TURN_NOTICES = ("reminder", "deadline-moved")  # about the pending turn only
 
 
-def check_droppable(kind: str) -> None:
+def check_droppable(kind: OutboxKind) -> None:
     """Refuse an expiry or topic on a mail that must always be delivered."""
     if kind in NEVER_DROPPED:
         raise ValueError(f"a {kind} mail is never dropped: it takes no expiry and no topic")

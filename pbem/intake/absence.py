@@ -20,7 +20,7 @@ from pbem.games.audit import audit
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game
+from pbem.store import Game, MailStatus
 
 SET_FORM = "SET ABSENCE <last day away, YYYY-MM-DD> or SET ABSENCE NONE"
 
@@ -46,7 +46,7 @@ def set_command(context: MailContext, envelope: Envelope) -> None:
     audit(
         context.session, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}"
     )
-    context.finish("answered", f"SET ABSENCE {shown} for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"SET ABSENCE {shown} for {seat.name}")
     context.reply(
         seat.address,
         "absence",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pbem.games.audit import audit
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, OrderSet, Seat, Turn
+from pbem.store import Game, MailStatus, OrderSet, Seat, Turn
 
 ADVANCE_TURNS = 3  # how many turns beyond the pending one orders may be sent for
 
@@ -34,7 +34,7 @@ def hold_reply(
 ) -> None:
     detail = f"{seat.name} turn {stored.turn} mail {stored.version}, held"
     audit(context.session, context.now, seat.address, "orders-held", game.id, detail)
-    context.finish("accepted", f"orders held for {seat.name}, turn {stored.turn}")
+    context.finish(MailStatus.ACCEPTED, f"orders held for {seat.name}, turn {stored.turn}")
     context.reply(
         seat.address,
         "held_reply",

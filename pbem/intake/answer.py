@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pbem.mail.compose import Attachment
 from pbem.passwords import masked
-from pbem.store import InboundMessage
+from pbem.store import InboundMessage, MailStatus
 from pbem.templates import render
 
 if TYPE_CHECKING:  # the context holds an Answer: imported for the types only
@@ -60,7 +60,7 @@ class Part:
     shown: str  # that line as understood, its passwords masked
     replies: list[Held] = field(default_factory=list)
     refusal: Refusal | None = None
-    status: str = ""
+    status: MailStatus | None = None  # the mail's, once the part ended (Answer.end)
     outcome: str = ""
 
     def label(self) -> str:
@@ -177,8 +177,8 @@ def _finish(context: MailContext, parts: list[Part]) -> None:
     if refused and len(refused) == len(parts):
         context.set_aside(refused[0].reason, "; ".join(r.error for r in refused))
     else:
-        accepted = any(part.status == "accepted" for part in parts)
-        context.finish("accepted" if accepted else "answered", "")
+        accepted = any(part.status == MailStatus.ACCEPTED for part in parts)
+        context.finish(MailStatus.ACCEPTED if accepted else MailStatus.ANSWERED, "")
     context.inbound.outcome = outcome
 
 

@@ -13,11 +13,10 @@ from pbem.games.games import (
     game_with_turn,
     seat_named,
 )
-from pbem.games.played import BOT
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, Seat
+from pbem.store import Game, GameStatus, Seat, SeatStatus
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -48,12 +47,12 @@ def find_running_game(
         context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
         return None
     context.inbound.game_id = game.id
-    if game.status == "open":
+    if game.status == GameStatus.OPEN:
         context.quarantine(
             "not-started", f"game {game.id} has not begun; it is open to JOIN", reply_to=sender
         )
         return None
-    if game.status == "ended" and not allow_ended:
+    if game.status == GameStatus.ENDED and not allow_ended:
         context.quarantine("game-over", f"game {game.id} has ended", reply_to=sender)
         return None
     return game
@@ -115,7 +114,7 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
             reply_to=seat.address,
         )
         return None
-    if seat.status == BOT:
+    if seat.status == SeatStatus.BOT:
         context.quarantine(
             "seat-bot",
             f"seat {seat.name} is played by the bot; only a referee can give it back to you",

@@ -19,7 +19,7 @@ from pbem.mail.compose import Attachment
 from pbem.mail.envelope import Envelope
 from pbem.pictures import campaign_chart
 from pbem.pictures.chart import History
-from pbem.store import Game, Seat
+from pbem.store import Game, MailStatus, Seat
 from pbem.templates import render
 
 HISTORY_FORMS = f"HISTORY (the last {PAGE} turns) or HISTORY <turn> ({PAGE} turns from that one)"
@@ -45,7 +45,9 @@ def history_command(context: MailContext, envelope: Envelope) -> None:
         return
     shown = page(played, first)
     numbers = (played.turns[shown.rows.start] or 1, played.turns[shown.rows.stop - 1])
-    context.finish("answered", f"HISTORY turns {numbers[0]} to {numbers[1]} for {seat.name}")
+    context.finish(
+        MailStatus.ANSWERED, f"HISTORY turns {numbers[0]} to {numbers[1]} for {seat.name}"
+    )
     context.reply(
         seat.address,
         "history",
@@ -81,7 +83,7 @@ def chart_command(context: MailContext, envelope: Envelope) -> None:
         return
     picture = campaign_chart(played)  # as pbem.games.attachments.chart_png draws it
     name = f"chart-{game.id}-{played.turns[-1]}.png"
-    context.finish("answered", f"CHART {name} for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"CHART {name} for {seat.name}")
     body = render(
         "chart_sent",
         moderator=context.settings.mail.name,

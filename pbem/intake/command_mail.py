@@ -22,6 +22,7 @@ from pbem.intake.context import MailContext
 from pbem.intake.press import Block, relay_blocks
 from pbem.mail.commands import REGISTRY
 from pbem.mail.envelope import Envelope, read_command
+from pbem.store import MailStatus
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
 
@@ -48,7 +49,7 @@ def with_press(
     found = authenticate(context, envelope, allow_ended=True)
     if found is not None:
         game, seat = found
-        context.finish("answered", relay_blocks(context, game, seat, list(blocks)))
+        context.finish(MailStatus.ANSWERED, relay_blocks(context, game, seat, list(blocks)))
     answer.end(context.inbound)
 
 

@@ -39,7 +39,7 @@ from pbem.intake.start_again import send_start, wants_start
 from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
-from pbem.store import Game, loads
+from pbem.store import Game, GameStatus, MailStatus, loads
 
 
 def run_command(context: MailContext, envelope: Envelope) -> None:
@@ -67,7 +67,7 @@ def _status(context: MailContext, envelope: Envelope) -> None:
             "unknown-game", f"there is no game {envelope.game}", reply_to=context.mail.sender
         )
         return
-    context.finish("answered", f"STATUS {game.id}")
+    context.finish(MailStatus.ANSWERED, f"STATUS {game.id}")
     context.reply(context.mail.sender, "status", **_status_facts(context, game))
 
 
@@ -89,7 +89,9 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
         "result": "",
     }
     # A paused game still has its pending turn: pending_turn() answers only for running ones.
-    turn = turn_of(context.session, game.id, game.turn) if game.status == "paused" else None
+    turn = (
+        turn_of(context.session, game.id, game.turn) if game.status == GameStatus.PAUSED else None
+    )
     turn = turn or pending_turn(context.session, game)
     if turn is not None:
         waiting = waiting_seats(context.session, game, turn)
@@ -113,7 +115,7 @@ def _orders(context: MailContext, envelope: Envelope) -> None:
     turn = pending_turn(context.session, game)
     number = turn.number if turn else game.turn
     row = stored_orders(context.session, game.id, number).get(seat.name)
-    context.finish("answered", f"ORDERS for {seat.name}, turn {number}")
+    context.finish(MailStatus.ANSWERED, f"ORDERS for {seat.name}, turn {number}")
     context.reply(
         seat.address,
         "orders_echo",
@@ -144,7 +146,7 @@ def _report(context: MailContext, envelope: Envelope) -> None:
         which = f"turn {args[0]}" if args else "any turn"
         context.quarantine("no-report", f"there is no report of {which} yet", reply_to=seat.address)
         return
-    context.finish("answered", f"REPORT {turn.number} for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"REPORT {turn.number} for {seat.name}")
     view = ResolvedTurn.load(context.session, game, turn)
     attached = report_attachments(context.session, view, seat)
     context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
@@ -165,7 +167,7 @@ def _join(context: MailContext, envelope: Envelope) -> None:
     game.signup_seats -= 1
     context.inbound.seat = seat.name
     audit(context.session, context.now, sender, "seat-joined", game.id, seat.name)
-    context.finish("answered", f"JOIN {game.id} as {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {seat.name}")
     context.reply(
         sender,
         "joined",
@@ -183,7 +185,7 @@ def _join(context: MailContext, envelope: Envelope) -> None:
 def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -> str:
     if game is None:
         return f"there is no game {envelope.game}"
-    if game.status != "open" or game.signup_seats <= 0:
+    if game.status != GameStatus.OPEN or game.signup_seats <= 0:
         return f"game {game.id} is not open to sign-up"
     if not context.mail.sender:
         return "the mail has no address to register"
@@ -223,7 +225,7 @@ def _set_press(context: MailContext, envelope: Envelope) -> None:
         form = "SET PRESS OFF, SET PRESS ON, SET PRESS OFF FROM <seat> or SET PRESS ON FROM <seat>"
         context.quarantine("set", f"write {form}", reply_to=seat.address)
         return
-    context.finish("answered", f"SET PRESS for {seat.name}: {done}")
+    context.finish(MailStatus.ANSWERED, f"SET PRESS for {seat.name}: {done}")
     context.reply(seat.address, "press_muted", game=game.id, seat=seat.name, done=done)
 
 
@@ -254,7 +256,7 @@ def _set_attachments(context: MailContext, envelope: Envelope) -> None:
     done = f"{described} {'will come' if wanted else 'will not come'} with your reports"
     if wanted and not getattr(game, column):
         done += ", once the game's referee turns them on for the game (they are off now)"
-    context.finish("answered", f"SET {what.upper()} {args[1].upper()} for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"SET {what.upper()} {args[1].upper()} for {seat.name}")
     context.reply(seat.address, "attachments_set", game=game.id, seat=seat.name, done=done)
 
 

@@ -18,8 +18,10 @@ from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
 from pbem.store import (
     InboundMessage,
+    MailStatus,
     OrderSet,
     Outbox,
+    OutboxKind,
     Quarantine,
     Referee,
     Seat,
@@ -31,7 +33,7 @@ from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
 # passwords in it are masked in the stored copy (pbem.mail.masking).
-_DONE = frozenset({"accepted", "answered"})
+_DONE = frozenset({MailStatus.ACCEPTED, MailStatus.ANSWERED})
 
 
 @dataclass
@@ -64,7 +66,7 @@ class MailContext:
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
 
-    def finish(self, status: str, outcome: str) -> None:
+    def finish(self, status: MailStatus, outcome: str) -> None:
         self.inbound.status = status
         self.inbound.outcome = outcome
 
@@ -130,7 +132,7 @@ class MailContext:
         headers = self.mail.headers
         thread = thread_of(headers.get("references", ""), headers.get("in-reply-to", ""))
         letter = Letter(
-            kind="reply",
+            kind=OutboxKind.REPLY,
             to=to,
             subject=subject or _reply_subject(self.mail.subject),
             body=body,
@@ -155,7 +157,9 @@ class MailContext:
             message_id = stable_message_id(
                 purpose, self.mail.message_id, referee.address, domain=self.settings.mail.domain
             )
-            letter = Letter("referee", referee.address, subject, body, message_id, game_id=game_id)
+            letter = Letter(
+                OutboxKind.REFEREE, referee.address, subject, body, message_id, game_id=game_id
+            )
             queue(self.session, self.settings, letter, now=self.now)
 
     def quarantine(
@@ -172,7 +176,7 @@ class MailContext:
         aside only if nothing in it was done)."""
         if self.answer is not None:
             self.answer.refuse(Refusal(reason, error, reply_to, tuple(details), hint))
-            self.finish("quarantined", f"{reason}: {error}")
+            self.finish(MailStatus.QUARANTINED, f"{reason}: {error}")
             return
         self.set_aside(reason, error)
         self.reply(
@@ -208,7 +212,7 @@ class MailContext:
                 created_at=utc(self.now),
             )
         )
-        self.finish("quarantined", f"{reason}: {error}")
+        self.finish(MailStatus.QUARANTINED, f"{reason}: {error}")
 
     def _under_limit(self, to: str) -> bool:
         """replies_allowed, unless read_seats found the address under the limit and nothing

@@ -18,6 +18,7 @@ from pbem.intake.referee_mail import handle_referee_mail
 from pbem.mail.envelope import Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
+from pbem.store import MailStatus
 
 
 def handle(context: MailContext) -> None:
@@ -35,7 +36,7 @@ def _handle(context: MailContext) -> None:
         context.set_aside("no-sender", _no_sender(mail))
         return
     if reason:
-        context.finish("ignored", reason)  # never answer: that is how mail loops start
+        context.finish(MailStatus.IGNORED, reason)  # never answer: that is how mail loops start
         return
     if mail.too_big:
         note = mail.notes[0] if mail.notes else "the mail is too big"
@@ -88,7 +89,7 @@ def _with_press(context: MailContext, envelope: Envelope, blocks: list[Block]) -
         _orders_with_press(context, envelope, blocks)
     elif (found := authenticate(context, envelope, allow_ended=True)) is not None:
         game, seat = found
-        context.finish("answered", relay_blocks(context, game, seat, blocks))
+        context.finish(MailStatus.ANSWERED, relay_blocks(context, game, seat, blocks))
 
 
 def _orders_with_press(context: MailContext, envelope: Envelope, blocks: list[Block]) -> None:

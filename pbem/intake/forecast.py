@@ -28,7 +28,7 @@ from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.intake.orders import take_orders
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, Seat, loads
+from pbem.store import Game, MailStatus, Seat, loads
 
 
 def sample_seed(seed: int, turn: int, seat: str) -> int:
@@ -56,7 +56,7 @@ def forecast(ruleset: Ruleset, state: State, seat: str, text: str, seed: int) ->
 def forecast_command(context: MailContext, envelope: Envelope) -> None:
     if envelope.lines:  # orders in the same mail: taken first, as any order mail
         take_orders(context, envelope)
-        if context.inbound.status != "accepted":
+        if context.inbound.status != MailStatus.ACCEPTED:
             return
         game = find_game(context.session, envelope.game)
         seat = find_seat(context.session, game.id, envelope.seat) if game else None
@@ -74,7 +74,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:
     turn = pending_turn(context.session, game)
     if turn is None:
-        if context.inbound.status != "accepted":
+        if context.inbound.status != MailStatus.ACCEPTED:
             context.quarantine(
                 "no-turn", f"game {game.id} has no turn to forecast now", reply_to=seat.address
             )
@@ -84,8 +84,8 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
     ruleset = get_ruleset(game.ruleset)
     seed = sample_seed(game.seed, turn.number, seat.name)
     result = forecast(ruleset, state, seat.name, row.text if row else "", seed)
-    if context.inbound.status != "accepted":
-        context.finish("answered", f"FORECAST for {seat.name}, turn {turn.number}")
+    if context.inbound.status != MailStatus.ACCEPTED:
+        context.finish(MailStatus.ANSWERED, f"FORECAST for {seat.name}, turn {turn.number}")
     resolution = result.resolution
     context.reply(
         seat.address,

@@ -21,6 +21,7 @@ from pbem.games.games import find_game
 from pbem.handbook import HANDBOOK, document, find, find_topic, help_text, mail_text, topics
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
+from pbem.store import MailStatus
 
 _DOC_PATH = re.compile(r"(?:\.\./|docs/)(orders|rules)/[\w.-]+\.md")
 
@@ -31,11 +32,11 @@ def send_help(context: MailContext, envelope: Envelope) -> None:
     whole = args[:1] in (("orders",), ("rules",))
     ruleset = _ruleset(context, envelope, args[1:] if whole else ())
     if not args:
-        context.finish("answered", "HELP")
+        context.finish(MailStatus.ANSWERED, "HELP")
         help_reply(context, envelope)
         return
     topic = args[0]
-    context.finish("answered", f"HELP {topic.upper()}"[:200])
+    context.finish(MailStatus.ANSWERED, f"HELP {topic.upper()}"[:200])
     if whole:
         _reference(context, ruleset, topic)
         return

@@ -25,6 +25,7 @@ from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
 from pbem.store import (
     InboundMessage,
+    MailStatus,
     Outbox,
     Quarantine,
     Seat,
@@ -40,7 +41,7 @@ from pbem.store.db import new_session
 @dataclass
 class Receipt:
     message_id: str
-    status: str  # accepted | answered | ignored | quarantined | duplicate
+    status: MailStatus
     outcome: str
     replies: list[Outbox] = field(default_factory=list)
     game_id: str | None = None  # the game the mail was about, when known (for the logs)
@@ -90,17 +91,17 @@ def receive(
             if looked.slow is not None:
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
-            return Receipt(mail.message_id, "duplicate", "already recorded")
+            return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         engine = service.deferred_db if deferred else service.db
         receipt = _receive(service, engine, raw, mail, now, commit)
-        if looked.remembered and receipt.status == "quarantined":
+        if looked.remembered and receipt.status == MailStatus.QUARANTINED:
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
             # not inside the transaction (under SQLite's write lock) at every mail.
             service.proved_seats.forget(looked.remembered)
         return receipt
     except IntegrityError:
         if not commit:
-            return Receipt(mail.message_id, "duplicate", "already recorded")
+            return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         # Most likely the same Message-ID, recorded between the look-ahead and the mail's
         # first flush (the same mail twice in the inbox, another daemon): _record_failure
         # finds it so and keeps nothing. Any other constraint is a fault of the handling,
@@ -108,7 +109,7 @@ def receive(
         return _record_failure(service, raw, mail, traceback.format_exc(), now)
     except Exception as error:
         if not commit:
-            return Receipt(mail.message_id, "quarantined", traceback.format_exc())
+            return Receipt(mail.message_id, MailStatus.QUARANTINED, traceback.format_exc())
         if transient(error):
             # The database's fault (locked, read-only, full, away), not the mail's: nothing of
             # it was kept, and the mail stays in the inbox to be taken in again once the
@@ -221,9 +222,9 @@ def _record_failure(
     cannot tell whether answering is safe when we do not know what went wrong."""
     with transaction(service.db) as session:
         if _recorded(session, [mail.message_id]):
-            return Receipt(mail.message_id, "duplicate", "already recorded")
+            return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         inbound = _record(session, raw, mail, now)
-        inbound.status = "quarantined"
+        inbound.status = MailStatus.QUARANTINED
         inbound.outcome = "error: " + error.strip().splitlines()[-1]
         session.flush()  # its id, for the quarantine
         session.add(
@@ -231,7 +232,7 @@ def _record_failure(
                 inbound_id=flushed_id(inbound.id), reason="error", error=error, created_at=utc(now)
             )
         )
-        return Receipt(mail.message_id, "quarantined", inbound.outcome)
+        return Receipt(mail.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
 def _recorded(session: Session, message_ids: Sequence[str]) -> set[str]:
@@ -255,7 +256,7 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
 def _receipt(context: MailContext) -> Receipt:
     inbound = context.inbound
     replies = list(context.replies)
-    clock_work = context.clock_work and inbound.status in ("accepted", "answered")
+    clock_work = context.clock_work and inbound.status in (MailStatus.ACCEPTED, MailStatus.ANSWERED)
     return Receipt(
         inbound.message_id, inbound.status, inbound.outcome, replies, inbound.game_id, clock_work
     )

@@ -10,7 +10,7 @@ from engine import get_ruleset
 from pbem.intake.context import MailContext
 from pbem.intake.own_games import own_games
 from pbem.mail.envelope import Envelope
-from pbem.store import Game
+from pbem.store import Game, GameStatus, MailStatus
 
 MINE = "mine"  # LIST MINE
 
@@ -27,7 +27,7 @@ def list_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _open_games(context: MailContext) -> None:
-    query = select(Game).where(Game.status == "open", Game.signup_seats > 0)
+    query = select(Game).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
     games = context.session.exec(query.order_by(col(Game.id))).all()
     rows = [
         {
@@ -38,5 +38,5 @@ def _open_games(context: MailContext) -> None:
         }
         for game in games
     ]
-    context.finish("answered", f"LIST ({len(rows)} open)")
+    context.finish(MailStatus.ANSWERED, f"LIST ({len(rows)} open)")
     context.reply(context.mail.sender, "open_games", games=rows)

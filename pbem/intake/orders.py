@@ -17,7 +17,7 @@ from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, OrderSet, Seat, Turn, dumps, loads, utc
+from pbem.store import Game, GameStatus, MailStatus, OrderSet, Seat, Turn, dumps, loads, utc
 
 
 def take_orders(context: MailContext, envelope: Envelope) -> None:
@@ -61,7 +61,9 @@ def _take_for_turn(
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
     counts = f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
     # A mail that does not count is answered, not accepted: nothing of it was stored.
-    status, done = ("accepted", "stored") if stored else ("answered", "not counted")
+    status, done = (
+        (MailStatus.ACCEPTED, "stored") if stored else (MailStatus.ANSWERED, "not counted")
+    )
     context.finish(status, f"orders {done} for {seat.name}, turn {turn.number}: {counts}")
     # The turn's orders and its seats, as authenticate read them: for the reply and the
     # clock's test.
@@ -78,7 +80,7 @@ def _take_for_turn(
         **counting(judged, stored, earlier),
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
-        paused=game.status == "paused",
+        paused=game.status == GameStatus.PAUSED,
         waiting=still_waiting(expected, have, context.seats),
         resolves_now=resolves_now,
         **shown(check, context.settings.limits.max_problems_shown),
@@ -110,7 +112,7 @@ def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:
     reply must not invite changes. The clock's own test, so that it says what will happen
     (a seat away is not waited for, unless the game waits for absent seats). A paused
     game's turn waits for the game to resume."""
-    return facts.game.status == "running" and facts.all_in()
+    return facts.game.status == GameStatus.RUNNING and facts.all_in()
 
 
 def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
@@ -119,7 +121,7 @@ def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope)
     # is resolved meanwhile.
     turn = taking_orders(game, context.turn)
     if turn is None:
-        why = "has not begun" if game.status == "open" else f"is {game.status}"
+        why = "has not begun" if game.status == GameStatus.OPEN else f"is {game.status}"
         context.quarantine(
             "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
         )

@@ -27,7 +27,7 @@ from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.addresses import address_problem
 from pbem.mail.envelope import Envelope
-from pbem.store import Seat, utc
+from pbem.store import MailStatus, Seat, utc
 
 ADDRESS_FORM = "SET ADDRESS <your new mail address>"
 CONFIRM_FORM = "CONFIRM <the code mailed to your new address>"
@@ -51,7 +51,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     seat.pending_since = utc(context.now)
     context.session.add(seat)
     audit(context.session, context.now, seat.address, "address-asked", game.id, seat.name)
-    context.finish("answered", f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
+    context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
     facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
     context.reply(new, "address_confirm", code=code, **facts)
     context.reply(seat.address, "address_asked", **facts)
@@ -78,7 +78,9 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
     audit(context.session, context.now, sender, "address-set", seat.game_id, seat.name)
     note_changed(context.session, seat.game_id)  # a new link to the seat's web pages
-    context.finish("answered", f"CONFIRM: {seat.name} of {seat.game_id} now at the new address")
+    context.finish(
+        MailStatus.ANSWERED, f"CONFIRM: {seat.name} of {seat.game_id} now at the new address"
+    )
     facts = {"game": seat.game_id, "seat": seat.name, "new": sender, "by_referee": False}
     context.reply(sender, "address_changed", **facts)
     context.reply(old, "address_changed", **facts)

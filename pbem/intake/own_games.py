@@ -10,9 +10,8 @@ from sqlmodel import col, select
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
 from pbem.games.games import NO_PLAYER, paused_turn, pending_turn, stored_orders
-from pbem.games.played import BOT
 from pbem.intake.context import MailContext
-from pbem.store import Game, Seat, Turn, loads
+from pbem.store import Game, GameStatus, MailStatus, Seat, SeatStatus, Turn, loads
 
 
 def own_games(context: MailContext) -> None:
@@ -28,24 +27,24 @@ def own_games(context: MailContext) -> None:
     )
     playing, ended = [], []
     for seat, game in context.session.exec(query).all():
-        if game.status == "ended":
+        if game.status == GameStatus.ENDED:
             ended.append(f"{game.id} (seat {seat.name})")
         else:
             playing.append(_line(context, game, seat))
-    context.finish("answered", f"LIST MINE ({len(playing)} playing, {len(ended)} ended)")
+    context.finish(MailStatus.ANSWERED, f"LIST MINE ({len(playing)} playing, {len(ended)} ended)")
     context.reply(sender, "own_games", address=sender, games=playing, ended=ended)
 
 
 def _line(context: MailContext, game: Game, seat: Seat) -> str:
     """One game as the seat's player needs it: where the game is, and what is up to them."""
     head = f"{game.id} ({get_ruleset(game.ruleset).title}), seat {seat.name}:"
-    if game.status == "open":
+    if game.status == GameStatus.OPEN:
         free = game.signup_seats
         return f"{head} open to JOIN, {free} seat{'s' if free != 1 else ''} still free."
     turn = pending_turn(context.session, game) or paused_turn(context.session, game)
     if turn is None:
         return f"{head} {game.status}, turn {game.turn}."
-    if game.status == "paused":
+    if game.status == GameStatus.PAUSED:
         when = "paused by a referee (no deadline until it resumes)"
     elif turn.deadline is None:
         when = "no deadline (played when every seat's orders are in)"
@@ -58,7 +57,7 @@ def _orders(context: MailContext, game: Game, seat: Seat, turn: Turn) -> str:
     """Whether the seat's orders are in, or why none are asked of it."""
     if seat.status in NO_PLAYER:
         return "Your seat is in civil disorder: only a referee can give it a player again"
-    if seat.status == BOT:
+    if seat.status == SeatStatus.BOT:
         return "The bot plays your seat"
     if seat.name in stored_orders(context.session, game.id, turn.number):
         return "Your orders are in"

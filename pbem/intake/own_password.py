@@ -15,6 +15,7 @@ from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import LONGEST, SHORTEST, masked, password_problem
+from pbem.store import MailStatus
 
 PASSWORD_FORM = f"SET PASSWORD <new password: {SHORTEST} to {LONGEST} characters, no spaces>"
 
@@ -34,5 +35,5 @@ def set_password(context: MailContext, envelope: Envelope) -> None:
     context.passwords.append(new)
     context.session.add(seat)
     audit(context.session, context.now, seat.address, "password-set", game.id, seat.name)
-    context.finish("answered", f"SET PASSWORD for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"SET PASSWORD for {seat.name}")
     context.reply(seat.address, "password_set", game=game.id, seat=seat.name, masked=masked(new))

@@ -33,7 +33,7 @@ from pbem.games.games import find_seat, seats_of
 from pbem.games.outbox import Letter, queue
 from pbem.intake.context import MailContext
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, Press, Seat, utc
+from pbem.store import Game, GameStatus, MailStatus, OutboxKind, Press, Seat, utc
 from pbem.templates import render
 
 _START = re.compile(r"^\s*press\s+to\s+(.+?)\s*$", re.I)
@@ -99,7 +99,7 @@ def relay_reply(context: MailContext) -> bool:
     context.inbound.game_id, context.inbound.seat = game.id, replier.name
     block = Block(0, (writer.name,), False, _reply_text(context.mail.text))
     outcome = relay_blocks(context, game, replier, [block])
-    context.finish("answered", f"reply to press: {outcome}")
+    context.finish(MailStatus.ANSWERED, f"reply to press: {outcome}")
     return True
 
 
@@ -152,7 +152,7 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
 def _refused(context: MailContext, game: Game, block: Block) -> str:
     if not game.press:
         return f"game {game.id} allows no press"
-    if game.status == "ended" and not game.press_after_end:
+    if game.status == GameStatus.ENDED and not game.press_after_end:
         return f"game {game.id} has ended"
     if block.anonymous and not game.grey_press:
         return f"game {game.id} allows no anonymous press"
@@ -192,7 +192,7 @@ def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Blo
         to=", ".join(block.to),
         text=block.text,
     )
-    letter = Letter("press", target.address, f"[{game.id}] {who}", body, message_id,
+    letter = Letter(OutboxKind.PRESS, target.address, f"[{game.id}] {who}", body, message_id,
                     game_id=game.id)  # fmt: skip
     queue(context.session, settings, letter, now=context.now)
     context.session.add(

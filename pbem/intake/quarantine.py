@@ -17,7 +17,7 @@ from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
 from pbem.intake.intake import Receipt
 from pbem.mail.reading import read_mail
-from pbem.store import InboundMessage, Quarantine, transaction, utc
+from pbem.store import InboundMessage, MailStatus, Quarantine, transaction, utc
 
 
 class QuarantineError(PbemError, LookupError):
@@ -95,7 +95,7 @@ def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMess
     inbound = session.get(InboundMessage, row.inbound_id)
     assert inbound is not None
     inbound.attempts += 1
-    inbound.status = "received"
+    inbound.status = MailStatus.RECEIVED
     inbound.outcome = ""
     return inbound
 
@@ -112,7 +112,7 @@ def _replay_failed(service: Service, quarantine_id: int, error: str, now: dateti
         row.released_at = utc(now)
         inbound.attempts += 1
         inbound.outcome = "error on replay: " + error.strip().splitlines()[-1]
-        return Receipt(inbound.message_id, "quarantined", inbound.outcome)
+        return Receipt(inbound.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
 def _entry(row: Quarantine, inbound: InboundMessage) -> QuarantineEntry:

@@ -21,7 +21,7 @@ from pbem.mail.envelope import Envelope
 from pbem.referee.context import RefereeContext, run_command
 from pbem.referee.registry import Command, RefereeError, commands, find_command
 from pbem.referee.roles import referee_by_password
-from pbem.store import Game, Referee
+from pbem.store import Game, MailStatus, Referee
 
 _BECAUSE = re.compile(r"\s+because\s+", re.IGNORECASE)
 
@@ -53,7 +53,7 @@ def handle_referee_mail(context: MailContext, envelope: Envelope) -> None:
     for item in read_items(envelope.lines, reply):
         _run(context, game, referee, item, reply)
     done, refused = len(reply.results), len(reply.unprocessed)
-    context.finish("answered", f"referee mail: {done} done, {refused} unprocessed")
+    context.finish(MailStatus.ANSWERED, f"referee mail: {done} done, {refused} unprocessed")
     context.reply(
         referee.address,
         "referee_reply",

@@ -17,6 +17,7 @@ from pbem.games.seat_passwords import take_password
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
+from pbem.store import GameStatus, MailStatus, SeatStatus
 
 _FATE = {
     "replace": "The seat plays in civil disorder (standing orders only) until the referee "
@@ -31,18 +32,18 @@ def resign(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
-    if game.status not in ("running", "paused"):
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         why = f"game {game.id} is {game.status}: ask the referee to take you off it"
         context.quarantine("resign", why, reply_to=seat.address)
         return
     player, how = seat.address, game.resign
-    seat.status = BOT if how == BOT else "disorder"
+    seat.status = SeatStatus.BOT if how == BOT else SeatStatus.DISORDER
     seat.address = ""
     take_password(seat)
     seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
     context.session.add(seat)
     audit(context.session, context.now, player, "resign", game.id, f"{seat.name} ({how})")
-    context.finish("answered", f"RESIGN {seat.name} ({how})")
+    context.finish(MailStatus.ANSWERED, f"RESIGN {seat.name} ({how})")
     facts = {"game": game.id, "seat": seat.name, "fate": _FATE[how]}
     context.reply(player, "resigned", **facts)
     context.to_referees(

@@ -11,7 +11,7 @@ from pbem.games.attachments import StartPictures
 from pbem.games.games import last_resolved_turn
 from pbem.games.reports import start_letter
 from pbem.intake.context import MailContext
-from pbem.store import Game, Seat, Turn, loads
+from pbem.store import Game, MailStatus, Seat, Turn, loads
 
 START = "start"  # REPORT START
 
@@ -32,5 +32,5 @@ def send_start(context: MailContext, game: Game, seat: Seat) -> None:
         return
     pictures = StartPictures(game, loads(first.state_before)).for_seat(seat)
     letter = start_letter(context.settings, game, seat, first, pictures)
-    context.finish("answered", f"REPORT START for {seat.name}")
+    context.finish(MailStatus.ANSWERED, f"REPORT START for {seat.name}")
     context.reply_text(seat.address, letter.body, letter.attachments)

@@ -17,7 +17,7 @@ from pbem.errors import PbemError
 from pbem.games.commitment import commitment
 from pbem.games.games import find_game, seats_of
 from pbem.games.played import played_of
-from pbem.store import ArchivedTurn, Game, RefereeNote, Turn, loads
+from pbem.store import ArchivedTurn, Game, GameStatus, RefereeNote, Turn, loads
 
 FORMAT = "pbem-game-export/1"
 
@@ -30,7 +30,7 @@ def export_game(session: Session, game_id: str) -> dict[str, Any]:
     game = find_game(session, game_id)
     if game is None:
         raise ExportError(f"there is no game {game_id}")
-    ended = game.status == "ended"
+    ended = game.status == GameStatus.ENDED
     live = session.exec(
         select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
     ).all()

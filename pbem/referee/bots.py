@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.games.played import BOT
 from pbem.referee.context import RefereeContext
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need
+from pbem.store import SeatStatus
 
 BOT_USAGE = "bot SEAT [OFF]"
 
@@ -21,27 +21,29 @@ def bot(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     turn = ctx.pending_turn().number
     if len(args) == 2:
         return _give_back(ctx, seat.name, turn)
-    if seat.status == BOT:
+    if seat.status == SeatStatus.BOT:
         raise RefereeError(f"{seat.name} is played by the bot already")
-    before, seat.status = seat.status, BOT
+    before, seat.status = seat.status, SeatStatus.BOT
     ctx.session.add(seat)
     ctx.change(
         f"the ruleset's bot plays {seat.name} from turn {turn} on, until a referee "
         "gives the seat back; its orders are marked as the bot's in the reports",
         before,
-        BOT,
+        SeatStatus.BOT,
     )
     return f"{seat.name} is played by the bot from turn {turn}"
 
 
 def _give_back(ctx: RefereeContext, name: str, turn: int) -> str:
     seat = ctx.seat(name)
-    if seat.status != BOT:
+    if seat.status != SeatStatus.BOT:
         raise RefereeError(f"{seat.name} is not played by the bot")
     # A seat without a player (ejected, then given to the bot) is without one again.
-    seat.status = "active" if seat.address else "ejected"
+    seat.status = SeatStatus.ACTIVE if seat.address else SeatStatus.EJECTED
     seat.missed = 0
     ctx.session.add(seat)
     who = "its player" if seat.address else "nobody (no player: civil disorder)"
-    ctx.change(f"{seat.name} is played by {who} again from turn {turn}", BOT, seat.status)
+    ctx.change(
+        f"{seat.name} is played by {who} again from turn {turn}", SeatStatus.BOT, seat.status
+    )
     return f"{seat.name} is played by {who} from turn {turn}"

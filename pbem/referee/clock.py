@@ -13,7 +13,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, need
-from pbem.store import Turn, utc
+from pbem.store import GameStatus, Turn, utc
 
 DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTHH:MM"
 
@@ -21,17 +21,17 @@ DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTH
 @command("pause", "", "stop the clock: nothing resolves; orders sent meanwhile are kept")
 def pause(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "pause")
-    if ctx.game.status != "running":
+    if ctx.game.status != GameStatus.RUNNING:
         raise RefereeError(f"game {ctx.game.id} is {ctx.game.status}, not running")
     pause_game(ctx, reason)
-    ctx.change("the game was paused", "running", "paused")
+    ctx.change("the game was paused", GameStatus.RUNNING, GameStatus.PAUSED)
     return f"game {ctx.game.id} paused"
 
 
 @command("resume", "", "start the clock again; the deadline moves on by the pause")
 def resume(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "resume")
-    if ctx.game.status != "paused":
+    if ctx.game.status != GameStatus.PAUSED:
         raise RefereeError(f"game {ctx.game.id} is {ctx.game.status}, not paused")
     zone = ctx.game.timezone
     before = describe(ctx.pending_turn().deadline, zone)
@@ -73,7 +73,7 @@ def move_deadline(
     turn.deadline = new
     ctx.session.add(turn)
     game = ctx.game
-    if game.status == "paused" and new is not None:
+    if game.status == GameStatus.PAUSED and new is not None:
         if old is not None and game.paused_left is not None:
             left = game.paused_left + (utc(new) - utc(old)).total_seconds()
         else:
@@ -132,6 +132,6 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.session.add(ctx.game)
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
     turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
-    if ctx.game.status != "ended" and turn is not None and turn.resolved_at is None:
+    if ctx.game.status != GameStatus.ENDED and turn is not None and turn.resolved_at is None:
         announce_policy(ctx.session, ctx.settings, news(ctx, turn, reason))
     return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

@@ -17,7 +17,7 @@ from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.referee.registry import RefereeError, Run, find_command
-from pbem.store import Game, Referee, RefereeNote, Seat, Turn, dumps, utc
+from pbem.store import Game, GameStatus, OutboxKind, Referee, RefereeNote, Seat, Turn, dumps, utc
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class RefereeContext:
     def pending_turn(self) -> Turn:
         """The turn orders are given for now (also while the game is paused)."""
         turn = turn_of(self.session, self.game.id, self.game.turn)
-        if self.game.status == "ended" or turn is None or turn.resolved_at is not None:
+        if self.game.status == GameStatus.ENDED or turn is None or turn.resolved_at is not None:
             raise RefereeError(f"game {self.game.id} has no pending turn ({self.game.status})")
         return turn
 
@@ -62,7 +62,9 @@ class RefereeContext:
         query = select(Referee).where(Referee.game_id == self.game.id)
         return list(self.session.exec(query.order_by(col(Referee.id))))
 
-    def send(self, to: str, subject: str, body: str, *, kind: str = "referee") -> None:
+    def send(
+        self, to: str, subject: str, body: str, *, kind: OutboxKind = OutboxKind.REFEREE
+    ) -> None:
         """Queue a mail; its Message-ID is stable for this command use."""
         self.sent += 1
         message_id = stable_message_id(

@@ -12,7 +12,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.mails import announcement_body
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need, split_turn
-from pbem.store import Seat, Turn
+from pbem.store import OutboxKind, Seat, Turn
 
 RESEND_USAGE = "resend SEAT|ALL [TURN n]"
 
@@ -28,7 +28,7 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     view = ResolvedTurn.load(ctx.session, ctx.game, turn)
     for seat in seats:
         body = report_body(ctx.settings, view, seat)
-        ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind="report")
+        ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind=OutboxKind.REPORT)
     names = ", ".join(seat.name for seat in seats)
     ctx.change(f"the report of turn {turn.number} was sent again to {names}", public=False)
     return f"report of turn {turn.number} sent again to {names}"
@@ -62,6 +62,6 @@ def announce(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seats = [seat.address for seat in seats_of(ctx.session, ctx.game.id) if seat.address]
     referees = [referee.address for referee in ctx.referees()]
     for address in dict.fromkeys([*seats, *referees]):  # once each, in order
-        ctx.send(address, "a message from the referee", body, kind="announcement")
+        ctx.send(address, "a message from the referee", body, kind=OutboxKind.ANNOUNCEMENT)
     ctx.change("an announcement was mailed to every seat", None, text, public=False)
     return f"announcement mailed to {len(seats)} seat(s) and {len(referees)} referee(s)"

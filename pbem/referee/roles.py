@@ -11,7 +11,7 @@ from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.passwords import hash_password, new_password, rehashed, verify_password
 from pbem.referee.mails import password_body
-from pbem.store import Game, Referee
+from pbem.store import Game, OutboxKind, Referee
 
 
 def add_referee(
@@ -51,7 +51,7 @@ def _give_password(
     session.flush()
     parts = ("referee-password", game.id, referee.address, salt)
     letter = Letter(
-        "referee",
+        OutboxKind.REFEREE,
         referee.address,
         f"[{game.id}] you are a referee",
         password_body(settings, game, password),

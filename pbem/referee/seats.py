@@ -17,7 +17,7 @@ from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import Seat, utc
+from pbem.store import Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
@@ -37,7 +37,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     password = new_password()
     seat.address = address
     give_password(seat, password, ctx.settings.security)
-    seat.status = "active"
+    seat.status = SeatStatus.ACTIVE
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
@@ -47,7 +47,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
         before,
-        {"address": address, "status": "active", "deadline": deadline},
+        {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
     return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}"
 
@@ -101,18 +101,19 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> s
 def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "eject SEAT")
     seat = ctx.seat(args[0])
-    if seat.status == "ejected":
+    if seat.status == SeatStatus.EJECTED:
         raise RefereeError(f"the player of {seat.name} was ejected already")
     before = {"address": seat.address, "status": seat.status}
     _farewell(ctx, seat, reason, replaced=False)
-    seat.address, seat.status = "", "ejected"
+    seat.address = ""
+    seat.status = SeatStatus.EJECTED
     take_password(seat)
     ctx.session.add(seat)
     ctx.change(
         f"the player of {seat.name} was ejected; the seat plays in civil disorder (no orders) "
         "until a new player takes it",
         before,
-        {"address": "", "status": "ejected"},
+        {"address": "", "status": SeatStatus.EJECTED},
     )
     return f"{seat.name} ejected: no player, no orders, no mail until replaced"
 
@@ -121,15 +122,15 @@ def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "disorder SEAT")
     seat = ctx.seat(args[0])
-    if seat.status != "active":
+    if seat.status != SeatStatus.ACTIVE:
         raise RefereeError(f"{seat.name} is {seat.status} already")
-    seat.status = "disorder"
+    seat.status = SeatStatus.DISORDER
     ctx.session.add(seat)
     ctx.change(
         f"{seat.name} is in civil disorder: it plays with no orders (standing orders only) "
         "until a new player takes it",
-        "active",
-        "disorder",
+        SeatStatus.ACTIVE,
+        SeatStatus.DISORDER,
     )
     return f"{seat.name} is in civil disorder until replaced"
 

@@ -21,7 +21,7 @@ from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, number
-from pbem.store import RefereeNote, Turn, dumps, loads, utc
+from pbem.store import GameStatus, RefereeNote, Turn, dumps, loads, utc
 
 
 @command("preview", "", "resolve the pending turn without storing it; mail it to the referees")
@@ -40,7 +40,7 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 @command("process", "", "resolve the pending turn now")
 def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "process")
-    if ctx.game.status == "paused":
+    if ctx.game.status == GameStatus.PAUSED:
         raise RefereeError(f"game {ctx.game.id} is paused; resume it first")
     forced = Forced(ctx.actor, reason)
     try:
@@ -107,12 +107,12 @@ def _reopen(ctx: RefereeContext, turn: Turn, reason: str) -> None:
     ctx.game.turn = turn.number
     ctx.game.result = ""
     ctx.session.add(turn)
-    if ctx.game.status == "paused":  # the reopened turn gets its whole time when resumed
+    if ctx.game.status == GameStatus.PAUSED:  # the reopened turn gets its whole time when resumed
         left = utc(turn.deadline) - utc(ctx.now) if turn.deadline else None
         ctx.game.paused_left = int(left.total_seconds()) if left is not None else None
         ctx.session.add(ctx.game)
         return
-    ctx.game.status = "running"  # an ended game, too, plays on from here
+    ctx.game.status = GameStatus.RUNNING  # an ended game, too, plays on from here
     ctx.session.flush()
     # Nothing resolves before the referee reruns; the players hear of the rollback itself.
     pause_game(ctx, reason, notify=False)
@@ -139,16 +139,19 @@ def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if last is not None and last.resolved_at is not None:
         end += 1  # the branch ended the game: its last turn is rerun too
     start = ctx.game.turn
-    if not branch or ctx.game.status == "ended" or start >= end:
+    if not branch or ctx.game.status == GameStatus.ENDED or start >= end:
         raise RefereeError(f"game {ctx.game.id} has no rolled-back turns to rerun")
-    if ctx.game.status == "paused":
+    if ctx.game.status == GameStatus.PAUSED:
         resume_game(ctx, reason, notify=False)  # the rerun's reports tell the players
-    lines = [_rerun_turn(ctx, branch) for _ in range(start, end) if ctx.game.status == "running"]
-    if ctx.game.status == "running":
+    lines = [
+        _rerun_turn(ctx, branch) for _ in range(start, end) if ctx.game.status == GameStatus.RUNNING
+    ]
+    if ctx.game.status == GameStatus.RUNNING:
         lines += _restore_pending(ctx, branch, reason)
     ctx.change(f"{turns_text(start, ctx.game.turn - 1)} resolved again", None, lines)
-    ending = "the game is over" if ctx.game.status == "ended" else f"pending turn {ctx.game.turn}"
-    return "\n".join([*lines, f"{ending}; the game is {ctx.game.status}"])
+    game = ctx.game  # read anew: mypy holds ctx.game.status narrowed past the rerun
+    ending = "the game is over" if game.status == GameStatus.ENDED else f"pending turn {game.turn}"
+    return "\n".join([*lines, f"{ending}; the game is {game.status}"])
 
 
 def _restore_pending(ctx: RefereeContext, branch: int, reason: str) -> list[str]:
@@ -184,7 +187,7 @@ def _rerun_turn(ctx: RefereeContext, branch: int) -> str:
     was = was_forced(ctx.session, ctx.game.id, turn_no)
     forced = Forced(ctx.actor) if was else None
     resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
-    problems = _apply_edits(ctx) if ctx.game.status == "running" else []
+    problems = _apply_edits(ctx) if ctx.game.status == GameStatus.RUNNING else []
     old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)
     new = turn_of(ctx.session, ctx.game.id, turn_no)
     assert new is not None

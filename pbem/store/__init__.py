@@ -29,20 +29,25 @@ from pbem.store.models import (
     Seat,
     Turn,
 )
+from pbem.store.statuses import GameStatus, MailStatus, OutboxKind, SeatStatus
 
 __all__ = [
     "ArchivedOrderSet",
     "ArchivedTurn",
     "AuditLog",
     "Game",
+    "GameStatus",
     "InboundMessage",
+    "MailStatus",
     "OrderSet",
     "Outbox",
+    "OutboxKind",
     "Press",
     "Quarantine",
     "Referee",
     "RefereeNote",
     "Seat",
+    "SeatStatus",
     "Turn",
     "dumps",
     "flushed_id",

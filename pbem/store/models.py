@@ -8,6 +8,8 @@ from datetime import date, datetime
 from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
+from pbem.store.statuses import GameStatus, MailStatus, OutboxKind, SeatStatus, StoredAs
+
 
 class Game(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=64)
@@ -17,7 +19,10 @@ class Game(SQLModel, table=True):
     # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
     # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0007.
     seed_salt: str = Field(default="", max_length=64)
-    status: str = Field(default="running", max_length=16)  # open | running | paused | ended
+    status: GameStatus = Field(
+        default=GameStatus.RUNNING,
+        sa_column=Column(StoredAs(GameStatus, 16), nullable=False, default=GameStatus.RUNNING),
+    )
     deadline_policy: str = Field(default="interval:48h", max_length=128)
     early_processing: bool = True
     address_check: bool = False
@@ -62,8 +67,10 @@ class Seat(SQLModel, table=True):
     # The HMAC of the password and hash under the check key (pbem.games.seat_passwords); ''
     # without a key, or until the password is given.
     password_check: str = Field(default="", max_length=64)
-    # active | abandoned | disorder | ejected | bot (played by the ruleset's bot)
-    status: str = Field(default="active", max_length=16)
+    status: SeatStatus = Field(
+        default=SeatStatus.ACTIVE,
+        sa_column=Column(StoredAs(SeatStatus, 16), nullable=False, default=SeatStatus.ACTIVE),
+    )
     missed: int = 0  # turns in a row resolved without this seat's orders
     absent_until: date | None = None  # announced with SET ABSENCE; through this day
     # SET ADDRESS waiting for CONFIRM from the new address: the address, the code's SHA-256,
@@ -125,8 +132,10 @@ class InboundMessage(SQLModel, table=True):
     sender: str = Field(default="", max_length=998)
     subject: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     received_at: datetime
-    # received | accepted | answered | ignored | quarantined
-    status: str = Field(default="received", max_length=16)
+    status: MailStatus = Field(
+        default=MailStatus.RECEIVED,
+        sa_column=Column(StoredAs(MailStatus, 16), nullable=False, default=MailStatus.RECEIVED),
+    )
     outcome: str = Field(default="", sa_column=Column(Text, nullable=False, default=""))
     game_id: str | None = Field(default=None, max_length=64)
     seat: str | None = Field(default=None, max_length=64)
@@ -165,9 +174,7 @@ class Outbox(SQLModel, table=True):
     )
     id: int | None = Field(default=None, primary_key=True)
     message_id: str = Field(unique=True, max_length=998)
-    # reply (to a mail just received) | report | game-end | clock (deadlines, reminders,
-    # pause and resume) | referee (to a referee) | announcement | bounce (a mail refused)
-    kind: str = Field(max_length=32)
+    kind: OutboxKind = Field(sa_column=Column(StoredAs(OutboxKind, 32), nullable=False))
     recipient: str = Field(max_length=320)
     subject: str = Field(sa_column=Column(Text, nullable=False))
     # The mail as sent; empty once pruned (pruned_at set: [outbox] keep_sent_days).
