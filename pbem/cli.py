@@ -9,6 +9,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from importlib import metadata
 from pathlib import Path
 
@@ -51,7 +52,7 @@ from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
 from pbem.store.migrate import check_present, not_ready, pending_revisions
 from pbem.web import command as web_cli
-from pbem.web.archive import archive_on_change, write_site
+from pbem.web.archive import archive_on_change, write_logged, write_site
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -471,8 +472,12 @@ def _serve(args: argparse.Namespace) -> int:
     and brings one that is behind up to date (pbem.daemon.start)."""
     now = _now(args) if args.now else None
     service = Service.from_settings(_settings(args))
-    archive_on_change(service)  # the web archive follows every change players are told of
-    return serve_command.serve(service, once=args.once, now=now)
+    if args.once or not service.settings.web.enabled:
+        archive_on_change(service)  # the web archive follows every change players are told of
+        return serve_command.serve(service, once=args.once, now=now)
+    # The daemon writes the archive in a runner of its own, off the turns' and replies' way.
+    archive = partial(write_logged, service)
+    return serve_command.serve(service, once=False, now=now, archive=archive)
 
 
 def _turn_run(args: argparse.Namespace) -> int:

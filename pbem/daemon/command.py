@@ -33,11 +33,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser], handler
     serve.add_argument("--once", action="store_true", help="one pass, then exit (cron, tests)")
 
 
-def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
+def serve(
+    service: Service,
+    *,
+    once: bool,
+    now: datetime | None = None,
+    archive: Callable[[str], None] | None = None,
+) -> int:
     """Run until SIGTERM/SIGINT (0), or one pass with `once`: 0, or 1 if the pass failed as
     a whole (the database unreachable too), could not read the inbox or failed a game's clock
     work (PollReport.failed). The database must be there (`pbem init`); one that does not
-    answer yet is waited for, one that is behind is migrated (pbem.daemon.start)."""
+    answer yet is waited for, one that is behind is migrated (pbem.daemon.start). `archive`:
+    the web archive's writer of one game, run by the daemon's archive runner."""
     if now is not None and not once:
         raise UsageError("--now goes with serve --once only: the daemon runs on the clock")
     check_present(service.settings.database.url)  # made by `pbem init`, as for every command
@@ -50,13 +57,23 @@ def serve(service: Service, *, once: bool, now: datetime | None = None) -> int:
         migrate_at_start(service)
         check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
         with only_daemon(service.db):
-            return _serve(service, once=once, now=now, stopped=stopped)
+            return _serve(service, once=once, now=now, stopped=stopped, archive=archive)
 
 
-def _serve(service: Service, *, once: bool, now: datetime | None, stopped: list[str]) -> int:
+def _serve(
+    service: Service,
+    *,
+    once: bool,
+    now: datetime | None,
+    stopped: list[str],
+    archive: Callable[[str], None] | None,
+) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
-    daemon = Daemon(service, inbox, sender, clock=clock, courier_process=_courier_process(service))
+    courier_process = _courier_process(service)
+    daemon = Daemon(
+        service, inbox, sender, clock=clock, courier_process=courier_process, archive=archive
+    )
     if not once:
         stop_on_signals(daemon)
         for name in stopped:  # asked before the daemon's handlers were in

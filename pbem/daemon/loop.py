@@ -8,6 +8,8 @@
 - The courier (pbem.daemon.courier; by default in a process of its own,
   pbem.daemon.courier_process) drains the outbox when woken, so a slow SMTP server never
   holds up intake or the turns.
+- The web archive's writer (`Archive`, a thread), when the command line hands one in: the
+  games changed in the runners' commits (pbem.games.changes), written one at a time.
 
 At a start the clocks look at every game first, and the courier sends nothing before that
 look is done: an outage's overdue deadlines are pushed back (and stale notices superseded)
@@ -33,9 +35,10 @@ from types import FrameType
 from pbem.clock.run import ClockSummary
 from pbem.daemon.courier import Courier
 from pbem.daemon.courier_process import CourierProcess
-from pbem.daemon.runners import Clocks, Due, MailIn, Retries
+from pbem.daemon.runners import Archive, Clocks, Due, MailIn, Retries
 from pbem.daemon.schedule import DaemonSchedule, Woken
 from pbem.daemon.transport import PacedSender, WaitingInbox
+from pbem.games.changes import unwatch, watch
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
 from pbem.store import utcnow
@@ -58,6 +61,7 @@ class Daemon:
         *,
         clock: Callable[[], datetime] = utcnow,
         courier_process: bool = False,
+        archive: Callable[[str], None] | None = None,
     ) -> None:
         self.service = service
         self._courier_process = courier_process  # the courier in a process of its own
@@ -89,6 +93,8 @@ class Daemon:
             courier=self._wake_courier,
             retries=Retries("intake", self.cap, self._retry("intake")),
         )
+        # The web archive's writer, if the command line gave one: `archive(game_id)`.
+        self.archive = Archive(archive, stopping=self.stopping) if archive else None
 
     @property
     def cap(self) -> float:
@@ -133,10 +139,17 @@ class Daemon:
         try:
             self.clocks.wake.set()  # every game; the courier waits for this first look
             self.clocks.start()
+            if self.archive is not None:
+                self.archive.start()
+                engines = (self.service.db, self.service.deferred)
+                unwatch(engines)  # the archive's writes go by its runner, not the committer
+                watch(engines, self.archive.changed)
             schedule.start()
             self._take_mail_in()
             log.info("%s: stopping", self.stop_reason)
         finally:
+            if self.archive is not None:
+                unwatch((self.service.db, self.service.deferred))
             schedule.shutdown()
             self._stop_runners(courier)
             self.sender.close()
@@ -198,6 +211,8 @@ class Daemon:
         patience = self.service.settings.smtp.timeout_seconds + 5.0
         if not self.clocks.stop(timeout=patience):
             log.warning("a turn is still being resolved; it is rolled back at exit")
+        if self.archive is not None and not self.archive.stop(timeout=patience):
+            log.warning("a game's web archive is still being written; the next change writes it")
         if not courier.stop(timeout=patience):
             log.warning("a send still hangs; its mail stays queued for the next start")
 

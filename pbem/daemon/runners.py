@@ -12,6 +12,9 @@ them; a runner keeps no timing of its own.
   Wake names (a deadline's job, a mail), or for every game (the start, the safety poll).
   After a look it lays the named games' jobs anew in the schedule.
 - The courier (pbem.daemon.courier) owns the outbox.
+- `Archive` owns the web archive's writes (pbem.web, handed in by the command line): the
+  games whose players were told of a change, one game at a time, after the commits of the
+  other runners, so that drawing a turn's map and chart never holds up a turn or a reply.
 
 A runner whose work fails as a whole (the database is away) logs it and asks the schedule to
 wake it again after a growing delay (`retry`); one game's failure never reaches here.
@@ -226,3 +229,38 @@ class Clocks:
             return None
         self.retries.succeeded()
         return summary
+
+
+class Archive:
+    """The web archive's writer (in a thread of its own): each game its wake names written
+    once, however many changes named it meanwhile. `write` logs its own failures. A stop
+    leaves the games not written yet to the next change of each (or `pbem web build`)."""
+
+    def __init__(self, write: Callable[[str], None], *, stopping: Callable[[], bool]) -> None:
+        self.wake = Wake()
+        self._write = write
+        self._stopping = stopping
+        self._thread = threading.Thread(target=self.run, name="pbem-archive", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float) -> bool:
+        self.wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def changed(self, game_id: str) -> None:
+        """A committed change of the game (pbem.games.changes): write it when we come to it."""
+        self.wake.set(game_id)
+
+    def run(self) -> None:
+        while True:
+            self.wake.wait()
+            for game_id in sorted(self.wake.take().games):
+                if self._stopping():
+                    return
+                self._write(game_id)
+            if self._stopping():
+                return

@@ -35,7 +35,7 @@ import os
 import shutil
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -128,28 +128,37 @@ def desk_path(service: Service) -> str:
         return f"desk/{_desk_token(session, service)}/index.html"
 
 
-def archive_on_change(service: Service) -> None:
+def archive_on_change(service: Service, hand_on: Callable[[str], None] | None = None) -> None:
     """Rewrite a game's pages after every committed change its players are told of
-    (pbem.games.changes), on this service's databases; a failure is logged, never raised.
-    Nothing with `[web] enabled = false`."""
+    (pbem.games.changes), on this service's databases: at once, in the committing thread, or
+    by `hand_on(game_id)` (the daemon's archive runner, which writes them in a thread of its
+    own). Nothing with `[web] enabled = false`."""
     if not service.settings.web.enabled:
         return
     engines = (service.db, service.deferred)
     unwatch(engines)  # one watcher a database, however often a command asks
+    if hand_on is not None:
+        watch(engines, hand_on)
+        return
     # Weakly: the watcher keeps neither the service nor its databases' connections alive.
     held = weakref.ref(service)
 
     def rewrite(game_id: str) -> None:
         found = held()
-        if found is None:
-            return
-        try:
-            write_game(found, game_id)
-        except Exception:
-            with log_context(game=game_id):
-                log.exception("web archive: game %s not written", game_id)
+        if found is not None:
+            write_logged(found, game_id)
 
     watch(engines, rewrite)
+
+
+def write_logged(service: Service, game_id: str) -> None:
+    """write_game, its failure logged and never raised: the turn and its mail stand whatever
+    becomes of the archive."""
+    try:
+        write_game(service, game_id)
+    except Exception:
+        with log_context(game=game_id):
+            log.exception("web archive: game %s not written", game_id)
 
 
 # --- the folder ---------------------------------------------------------------------------

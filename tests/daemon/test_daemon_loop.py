@@ -25,7 +25,7 @@ from pbem.clock.control import pause
 from pbem.config import Settings
 from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
-from pbem.daemon.runners import Retries
+from pbem.daemon.runners import Archive, Retries
 from pbem.daemon.schedule import ELSEWHERE_SECONDS
 from pbem.daemon.transport import MaildirPost, MaildirWatch
 from pbem.games.service import Service
@@ -422,3 +422,52 @@ def _ordering(inbox: MaildirWatch, seat: str, number: int) -> Callable[[], None]
     """A step that delivers the seat's order mail number `number`."""
     raw = order_mail("g1", seat, f"pw-{seat}", "ADD 1\n", message_id=f"{seat}{number}@x")
     return lambda: inbox.deliver(raw) and None
+
+
+def test_the_archive_runner_writes_each_game_once_however_often_it_was_named() -> None:
+    written: list[tuple[str, str]] = []
+    started = threading.Event()
+
+    def write(game_id: str) -> None:
+        started.wait(5)  # the first write waits until every change is noted
+        written.append((game_id, threading.current_thread().name))
+
+    archive = Archive(write, stopping=lambda: False)
+    archive.start()
+    for game in ("g2", "g1", "g2", "g1"):
+        archive.changed(game)
+    started.set()
+    wait_until(lambda: len(written) >= 2)
+    archive.changed("g1")
+    wait_until(lambda: len(written) >= 3)
+    assert written == [("g1", "pbem-archive"), ("g2", "pbem-archive"), ("g1", "pbem-archive")]
+
+
+def test_the_daemon_hands_a_changed_game_to_its_archive_runner_after_the_commit(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    """The turn resolved by the clocks is written to the archive by the archive's runner,
+    not by the clocks' thread, and only after its commit (the new turn is there to read)."""
+    new_game(service, now)  # interval:48h
+    written: list[tuple[str, str, int]] = []
+
+    def write(game_id: str) -> None:
+        name = threading.current_thread().name
+        written.append((game_id, name, len(turns(service, game_id))))
+
+    inbox = MaildirWatch(tmp_path / "in")
+    daemon = Daemon(
+        service,
+        inbox,
+        MaildirPost(tmp_path / "out"),
+        clock=lambda: now + timedelta(hours=49),
+        archive=write,
+    )
+    thread = threading.Thread(target=daemon.run)
+    thread.start()
+    try:
+        wait_until(lambda: bool(written))
+    finally:
+        daemon.request_stop("test")
+        thread.join(timeout=10)
+    assert written[0] == ("g1", "pbem-archive", 2)
