@@ -8,10 +8,10 @@ import uuid
 from collections.abc import Callable
 from datetime import datetime
 
-import pbem.intake  # noqa: F401 (registers the intake's referee command, replay)
 from pbem.games.service import Service
+from pbem.intake.command_table import find_referee_command, referee_commands
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext, run_command
-from pbem.referee.registry import RefereeError, commands
 from pbem.referee.roles import is_referee
 from pbem.store import Game, transaction
 
@@ -21,7 +21,8 @@ def add_parser(
     handler: Callable[[argparse.Namespace], int],
 ) -> None:
     listing = "\n".join(
-        f"  {c.name} {c.usage}".rstrip() + f"\n      {c.summary}" for c in commands().values()
+        f"  {c.name} {c.usage}".rstrip() + f"\n      {c.summary}"
+        for c in referee_commands().values()
     )
     parser = sub.add_parser(
         "referee",
@@ -33,7 +34,7 @@ def add_parser(
     )
     parser.set_defaults(handler=handler)
     parser.add_argument("game")
-    parser.add_argument("name", metavar="COMMAND", choices=sorted(commands()))
+    parser.add_argument("name", metavar="COMMAND", choices=sorted(referee_commands()))
     parser.add_argument("args", nargs="*", metavar="ARG")
     # Not required here: `audit` needs none; every other command refuses to run without one.
     parser.add_argument(
@@ -53,4 +54,5 @@ def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
         # Each use is a new action: the Message-IDs of the mail it sends must be new too.
         origin = f"cli-{uuid.uuid4().hex}"
         ctx = RefereeContext(session, service.settings, game, actor, now, origin)
-        return run_command(ctx, args.name, args.args, args.reason)
+        command = find_referee_command(args.name)
+        return run_command(ctx, command, args.args, args.reason)

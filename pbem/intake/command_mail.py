@@ -18,13 +18,27 @@ from dataclasses import replace
 
 from pbem.intake.answer import Answer, answering
 from pbem.intake.auth import authenticate, prove_claim
+from pbem.intake.command_table import player_command
 from pbem.intake.context import MailContext
+from pbem.intake.forecast import forecast_command
 from pbem.intake.press import Block, relay_blocks
-from pbem.mail.commands import REGISTRY
 from pbem.mail.envelope import Envelope, read_command
 from pbem.store import MailStatus
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
+
+
+def run_command(context: MailContext, envelope: Envelope) -> None:
+    """A mail whose first line (after its GAME line, if any) is a command: every command of
+    it, one answer. A mail the envelope cannot read is refused whole."""
+    if envelope.problem:
+        context.quarantine(
+            "envelope", envelope.problem, reply_to=context.mail.sender, hint=HELP_HINT
+        )
+    elif envelope.command == "FORECAST":  # the lines after it are orders
+        forecast_command(context, envelope)
+    else:
+        run_command_mail(context, envelope, ())
 
 
 def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[Block]) -> None:
@@ -59,10 +73,8 @@ def _run(context: MailContext, command: Envelope) -> None:
             "envelope", command.problem, reply_to=context.mail.sender, hint=HELP_HINT
         )
         return
-    found = REGISTRY.find("player", command.command)
-    # Every command word has its handler, registered by pbem.intake.commands (a test checks).
-    assert found is not None, command.command
-    found.run(context, command)
+    # Every command word has its handler in the table (a test checks).
+    player_command(command.command).run(context, command)
 
 
 def _proved(context: MailContext, envelope: Envelope, answer: Answer) -> bool:

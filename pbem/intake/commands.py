@@ -1,8 +1,9 @@
-"""Mail commands besides orders: HELP, STATUS, REPORT [turn], ORDERS, JOIN and SET. Commands that
-show a seat's own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's
-registered address; HELP and STATUS show nothing private and answer the sender. Under a GAME
-line every command needs its seat proved first (pbem.intake.command_mail, which runs each
-command of a mail)."""
+"""Mail commands besides orders: STATUS, REPORT [turn], ORDERS, JOIN and SET (the others have
+modules of their own; pbem.intake.command_table lists them all). Commands that show a seat's
+own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's registered
+address; HELP and STATUS show nothing private and answer the sender. Under a GAME line every
+command needs its seat proved first (pbem.intake.command_mail, which runs each command of a
+mail)."""
 
 from __future__ import annotations
 
@@ -25,37 +26,17 @@ from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.intake.absence import set_command
 from pbem.intake.auth import authenticate
-from pbem.intake.campaign import chart_command, history_command
-from pbem.intake.command_mail import HELP_HINT, run_command_mail
 from pbem.intake.context import MailContext
-from pbem.intake.forecast import forecast_command
-from pbem.intake.help import send_help
-from pbem.intake.open_games import list_command
-from pbem.intake.own_address import confirm_address, set_address
+from pbem.intake.own_address import set_address
 from pbem.intake.own_password import set_password
 from pbem.intake.press import set_press
-from pbem.intake.resign import resign
 from pbem.intake.start_again import send_start, wants_start
-from pbem.mail.commands import REGISTRY, MailCommand
 from pbem.mail.envelope import Envelope
 from pbem.passwords import masked
 from pbem.store import Game, GameStatus, MailStatus, loads
 
 
-def run_command(context: MailContext, envelope: Envelope) -> None:
-    """A mail whose first line (after its GAME line, if any) is a command: every command of
-    it, one answer. A mail the envelope cannot read is refused whole."""
-    if envelope.problem:
-        context.quarantine(
-            "envelope", envelope.problem, reply_to=context.mail.sender, hint=HELP_HINT
-        )
-    elif envelope.command == "FORECAST":  # the lines after it are orders
-        forecast_command(context, envelope)
-    else:
-        run_command_mail(context, envelope, ())
-
-
-def _status(context: MailContext, envelope: Envelope) -> None:
+def status_command(context: MailContext, envelope: Envelope) -> None:
     if not envelope.game:
         context.quarantine(
             "envelope", "STATUS needs a game: STATUS <game>", reply_to=context.mail.sender
@@ -107,7 +88,7 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     return facts
 
 
-def _orders(context: MailContext, envelope: Envelope) -> None:
+def orders_command(context: MailContext, envelope: Envelope) -> None:
     found = authenticate(context, envelope)
     if found is None:
         return
@@ -128,7 +109,7 @@ def _orders(context: MailContext, envelope: Envelope) -> None:
     )
 
 
-def _report(context: MailContext, envelope: Envelope) -> None:
+def report_command(context: MailContext, envelope: Envelope) -> None:
     found = authenticate(context, envelope)
     if found is None:
         return
@@ -152,7 +133,7 @@ def _report(context: MailContext, envelope: Envelope) -> None:
     context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
 
 
-def _join(context: MailContext, envelope: Envelope) -> None:
+def join_command(context: MailContext, envelope: Envelope) -> None:
     sender = context.mail.sender
     game = find_game(context.session, envelope.game)
     if game is not None:  # two JOINs for the last seat must not both get it
@@ -197,7 +178,7 @@ def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -
     return ""
 
 
-def _set(context: MailContext, envelope: Envelope) -> None:
+def settings_command(context: MailContext, envelope: Envelope) -> None:
     """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address), SET
     PRESS (pbem.intake.press), SET PICTURES or SET DATA (below) or SET ABSENCE
     (pbem.intake.absence)."""
@@ -258,21 +239,3 @@ def _set_attachments(context: MailContext, envelope: Envelope) -> None:
         done += ", once the game's referee turns them on for the game (they are off now)"
     context.finish(MailStatus.ANSWERED, f"SET {what.upper()} {args[1].upper()} for {seat.name}")
     context.reply(seat.address, "attachments_set", game=game.id, seat=seat.name, done=done)
-
-
-# The players' mail commands, in the one registry (pbem.mail.commands) beside the referees'.
-for _command in (
-    MailCommand("HELP", "player", "[ORDERS | RULES | topic]", "the handbook or a part", send_help),
-    MailCommand("STATUS", "player", "<game>", "a game's state, deadline and seats", _status),
-    MailCommand("ORDERS", "player", "", "the orders stored for your seat", _orders),
-    MailCommand("REPORT", "player", "[<turn> | START]", "your report of a turn again", _report),
-    MailCommand("JOIN", "player", "<game> <seat> PASSWORD <pw>", "take a seat", _join),
-    MailCommand("SET", "player", f"{SETTINGS} ...", "your own settings", _set),
-    MailCommand("FORECAST", "player", "", "your turn played now on sample dice", forecast_command),
-    MailCommand("LIST", "player", "[MINE]", "the games open to join; your own", list_command),
-    MailCommand("RESIGN", "player", "", "give up your seat", resign),
-    MailCommand("CONFIRM", "player", "<code>", "confirm a new address", confirm_address),
-    MailCommand("HISTORY", "player", "[<turn>]", "the standings turn by turn", history_command),
-    MailCommand("CHART", "player", "", "the campaign chart, attached", chart_command),
-):
-    REGISTRY.add(_command)

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 from pbem.intake.answer import answering
 from pbem.intake.auth import REFUSED_SEAT, authenticate
-from pbem.intake.command_mail import HELP_HINT, run_command_mail, with_press
-from pbem.intake.commands import run_command
+from pbem.intake.command_mail import HELP_HINT, run_command, run_command_mail, with_press
 from pbem.intake.context import MailContext
 from pbem.intake.finding import find_envelope, line_count, looked_at
 from pbem.intake.help import help_reply

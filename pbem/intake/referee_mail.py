@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.games.games import find_game
+from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
+from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.referee.context import RefereeContext, run_command
-from pbem.referee.registry import Command, RefereeError, commands, find_command
 from pbem.referee.roles import referee_by_password
 from pbem.store import Game, MailStatus, Referee
 
@@ -96,7 +97,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
 
 def read_items(lines: Sequence[tuple[int, str]], reply: Reply) -> list[Item]:
     """The commands of the mail; lines that are none go to reply.unprocessed."""
-    known, items, reason, i = commands(), [], "", 0
+    known, items, reason, i = referee_commands(), [], "", 0
     while i < len(lines):
         no, text = lines[i]
         i += 1
@@ -114,7 +115,7 @@ def read_items(lines: Sequence[tuple[int, str]], reply: Reply) -> list[Item]:
 
 
 def _item(
-    command: Command, lines: Sequence[tuple[int, str]], i: int, reason: str, reply: Reply
+    command: RefereeCommand, lines: Sequence[tuple[int, str]], i: int, reason: str, reply: Reply
 ) -> tuple[Item | None, int]:
     no, text = lines[i - 1]
     head, *because = _BECAUSE.split(text, maxsplit=1)
@@ -129,7 +130,7 @@ def _item(
     return Item(no, text, command.name, tuple(args), because[0] if because else reason), i
 
 
-def _wants_block(command: Command, args: list[str]) -> bool:
+def _wants_block(command: RefereeCommand, args: list[str]) -> bool:
     """A block command takes the lines after it when its own line has only its fixed words
     (and TURN n): `ORDERS alice` yes, `ORDERS alice ADD 2` no."""
     rest = args[command.fixed :]
@@ -138,7 +139,9 @@ def _wants_block(command: Command, args: list[str]) -> bool:
     return command.block and not rest
 
 
-def _block(command: Command, lines: Sequence[tuple[int, str]], i: int) -> tuple[str | None, int]:
+def _block(
+    command: RefereeCommand, lines: Sequence[tuple[int, str]], i: int
+) -> tuple[str | None, int]:
     end = f"END {command.name.upper()}"
     for j in range(i, len(lines)):
         if " ".join(lines[j][1].upper().split()) == end:
@@ -147,7 +150,8 @@ def _block(command: Command, lines: Sequence[tuple[int, str]], i: int) -> tuple[
 
 
 def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: Reply) -> None:
-    if not item.reason and not find_command(item.name).reads:  # AUDIT changes nothing
+    command = find_referee_command(item.name)
+    if not item.reason and not command.reads:  # AUDIT changes nothing
         why = "a reason is required: end the line with BECAUSE <reason>, or put a REASON line above"
         reply.unprocessed.append((item.no, item.line, why))
         return
@@ -157,7 +161,7 @@ def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: 
     )
     try:
         with context.session.begin_nested():  # a refused command leaves nothing behind
-            result = run_command(ctx, item.name, item.args, item.reason)
+            result = run_command(ctx, command, item.args, item.reason)
     except RefereeError as error:
         reply.unprocessed.append((item.no, item.line, f"refused: {error}"))
         return
@@ -165,4 +169,4 @@ def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: 
 
 
 def _help() -> list[tuple[str, str]]:
-    return [(f"{c.name.upper()} {c.usage}".strip(), c.summary) for c in commands().values()]
+    return [(f"{c.name.upper()} {c.usage}".strip(), c.summary) for c in referee_commands().values()]

@@ -1,20 +1,24 @@
 """The referee command `replay QUARANTINE-ID`: handle a quarantined mail of the referee's game
-again. It lives with the intake because replaying is handling mail; it registers with the
-referee commands when pbem.intake is imported (pbem/intake/__init__.py)."""
+again. It lives with the intake because replaying is handling mail; it is listed with the
+referee's own commands in pbem.intake.command_table.
+
+The quarantine is imported when the command runs: replaying handles mail, and mail handling
+(referee mail) reads the table this command is in. The one cycle of the mail commands (a
+referee's mail may replay a mail), cut here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.intake.quarantine import QuarantineError, entry, replay_in
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need, number
 from pbem.store import InboundMessage, Quarantine
 
 
-@command("replay", "QUARANTINE-ID", "handle a quarantined mail of this game again")
 def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
+    from pbem.intake.quarantine import QuarantineError, replay_in
+
     need(args, 1, "replay QUARANTINE-ID")
     quarantine_id = number(args[0], "a quarantine id")
     _check_game(ctx, quarantine_id)
@@ -31,6 +35,8 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
     """A referee replays the mail of their own game only."""
+    from pbem.intake.quarantine import QuarantineError, entry
+
     try:
         found, _ = entry(ctx.session, quarantine_id)
     except QuarantineError as error:

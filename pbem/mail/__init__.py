@@ -1,6 +1,6 @@
 """The mail layer: read inbound mail, parse the order-mail envelope, refuse what must not be
 answered, compose replies, the transports (Maildir, IMAP, SMTP) and what a sender promises
-(delivery), and the registry of mail commands.
+(delivery), and the words a player's command may begin with.
 
 A foundation: it imports nothing of pbem outside itself. Nothing here knows
 a rule of any game.

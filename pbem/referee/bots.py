@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need
 from pbem.store import SeatStatus
 
 BOT_USAGE = "bot SEAT [OFF]"
 
 
-@command("bot", "SEAT [OFF]", "the ruleset's bot plays the seat every turn; OFF gives it back")
 def bot(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, BOT_USAGE)
     if len(args) > 2 or (len(args) == 2 and args[1].lower() != "off"):

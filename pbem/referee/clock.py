@@ -9,16 +9,15 @@ from pbem.clock.announce import Announcement, announce_deadline, announce_policy
 from pbem.deadlines.policy import PolicyError, game_zone, parse_policy
 from pbem.deadlines.stored import canonical, describe, interval
 from pbem.games.games import turn_of
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.pausing import pause_game, resume_game
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, need
 from pbem.store import GameStatus, Turn, utc
 
 DEADLINE_USAGE = "deadline extend|shorten DURATION, or deadline set YYYY-MM-DDTHH:MM"
 
 
-@command("pause", "", "stop the clock: nothing resolves; orders sent meanwhile are kept")
 def pause(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "pause")
     if ctx.game.status != GameStatus.RUNNING:
@@ -28,7 +27,6 @@ def pause(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"game {ctx.game.id} paused"
 
 
-@command("resume", "", "start the clock again; the deadline moves on by the pause")
 def resume(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "resume")
     if ctx.game.status != GameStatus.PAUSED:
@@ -41,7 +39,6 @@ def resume(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"game {ctx.game.id} resumed; deadline {after}"
 
 
-@command("deadline", "extend|shorten DURATION | set TIME", "move the pending turn's deadline")
 def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 2, DEADLINE_USAGE)
     turn = ctx.pending_turn()
@@ -117,7 +114,6 @@ def duration(text: str) -> timedelta:
     return step
 
 
-@command("policy", "POLICY", "change the deadline policy (interval:48h, none...) from next turn")
 def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "policy POLICY")
     try:

@@ -16,7 +16,7 @@ from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.referee.registry import RefereeError, Run, find_command
+from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.store import Game, GameStatus, OutboxKind, Referee, RefereeNote, Seat, Turn, dumps, utc
 
 
@@ -76,18 +76,18 @@ class RefereeContext:
         queue(self.session, self.settings, letter, now=self.now)
 
 
-def run_command(ctx: RefereeContext, name: str, args: Sequence[str], reason: str) -> str:
-    """Run one referee command and record it; RefereeError (or the engine's EditError) when
-    it is refused, and then nothing of it is recorded. A command that only reads (AUDIT)
-    needs no reason and is not recorded: it changes nothing."""
-    found = find_command(name)
-    run: Run = found.run  # the one registry holds player's and referee's commands alike
-    if found.reads:
-        return run(ctx, args, reason.strip())
+def run_command(
+    ctx: RefereeContext, command: RefereeCommand, args: Sequence[str], reason: str
+) -> str:
+    """Run one referee command (of pbem.intake.command_table) and record it; RefereeError (or
+    the engine's EditError) when it is refused, and then nothing of it is recorded. A command
+    that only reads (AUDIT) needs no reason and is not recorded: it changes nothing."""
+    if command.reads:
+        return command.run(ctx, args, reason.strip())
     if not reason.strip():
-        raise RefereeError(f"{found.name} needs a reason (--reason WHY; by mail BECAUSE WHY)")
-    result = run(ctx, args, reason.strip())
-    _record(ctx, found.name, list(args), reason.strip(), result)
+        raise RefereeError(f"{command.name} needs a reason (--reason WHY; by mail BECAUSE WHY)")
+    result = command.run(ctx, args, reason.strip())
+    _record(ctx, command.name, list(args), reason.strip(), result)
     return result
 
 

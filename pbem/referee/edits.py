@@ -6,15 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import EditError, get_ruleset
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need
 from pbem.store import dumps, loads
 
 EDIT_USAGE = "edit PATH = VALUE"
 
 
-@command("edit", "PATH = VALUE", "correct the state through the ruleset's validated edits")
 def edit(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, EDIT_USAGE)
     path, value = split_edit(args)

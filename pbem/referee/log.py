@@ -8,8 +8,8 @@ import textwrap
 from collections.abc import Sequence
 
 from pbem.games.audit import WIDTH, entry_lines, newest_entries
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import number
 
 NEWEST = 30  # entries shown unless asked for more: a reply a referee can read through
@@ -17,9 +17,6 @@ MOST = 500  # asked for more: a mail still of a sane size (6 lines an entry at m
 AUDIT_USAGE = "audit [N]"
 
 
-@command(
-    "audit", "[N]", f"the game's audit log: its newest N entries (default {NEWEST})", reads=True
-)
 def audit_log(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     count = _count(args)
     entries, total = newest_entries(ctx.session, ctx.game.id, count)

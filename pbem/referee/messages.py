@@ -8,16 +8,15 @@ from collections.abc import Sequence
 from pbem.games.games import last_resolved_turn, seats_of, turn_of
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import announcement_body
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need, split_turn
 from pbem.store import OutboxKind, Seat, Turn
 
 RESEND_USAGE = "resend SEAT|ALL [TURN n]"
 
 
-@command("resend", "SEAT|ALL [TURN n]", "mail a turn's report again (default: the last turn)")
 def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, RESEND_USAGE)
     wanted, rest = split_turn(args[1:])
@@ -52,9 +51,6 @@ def _readers(ctx: RefereeContext, name: str) -> list[Seat]:
     return with_address
 
 
-@command(
-    "announce", "TEXT", "mail a message to every seat (and a copy to the referees)", block=True
-)
 def announce(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "announce TEXT")
     text = " ".join(args).strip()

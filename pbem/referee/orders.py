@@ -6,15 +6,14 @@ from collections.abc import Sequence
 
 from engine import get_ruleset
 from pbem.games.games import stored_orders, turn_of
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import need, order_lines, split_turn
 from pbem.store import OrderSet, dumps, loads, utc
 
 ORDERS_USAGE = "orders SEAT [TURN n] ORDER; ORDER; ..."
 
 
-@command("orders", ORDERS_USAGE[7:], "store orders on behalf of a seat", block=True, fixed=1)
 def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 2, ORDERS_USAGE)
     seat = ctx.seat(args[0])
@@ -77,7 +76,6 @@ def _store(
     return row
 
 
-@command("delete-orders", "SEAT [TURN n]", "delete the orders stored for a seat")
 def delete_orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "delete-orders SEAT [TURN n]")
     seat = ctx.seat(args[0])

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.clock.control import ClockError, pause, resume
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
-from pbem.referee.registry import RefereeError
 
 
 def pause_game(ctx: RefereeContext, reason: str, *, notify: bool = True) -> None:

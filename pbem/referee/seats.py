@@ -12,9 +12,9 @@ from pbem.games.seat_passwords import give_password, take_password
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
 from pbem.referee.clock import duration, move_deadline
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
 from pbem.store import Seat, SeatStatus, utc
@@ -23,7 +23,6 @@ DEFAULT_GRACE = "48h"
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
 
 
-@command("replace", "SEAT ADDRESS [GRACE]", "a new player for a seat: new password, more time")
 def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 2, REPLACE_USAGE)
     if len(args) > 3:
@@ -97,7 +96,6 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> s
     )
 
 
-@command("eject", "SEAT", "remove a seat's player; the seat plays in civil disorder")
 def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "eject SEAT")
     seat = ctx.seat(args[0])
@@ -118,7 +116,6 @@ def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"{seat.name} ejected: no player, no orders, no mail until replaced"
 
 
-@command("disorder", "SEAT", "the seat plays with no orders every turn until replaced")
 def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "disorder SEAT")
     seat = ctx.seat(args[0])
@@ -135,7 +132,6 @@ def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"{seat.name} is in civil disorder until replaced"
 
 
-@command("promote", "ADDRESS", "make another address a referee of the game (password mailed)")
 def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "promote ADDRESS")
     address = _address(args[0])
@@ -146,7 +142,6 @@ def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"{address} is a referee of game {ctx.game.id}; their password is mailed to them"
 
 
-@command("address", "SEAT ADDRESS", "move a seat's mail to another address at once (both told)")
 def address(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 2, "address SEAT ADDRESS")
     seat = ctx.seat(args[0])

@@ -15,16 +15,15 @@ from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
 from pbem.games.games import seats_of, turn_of
 from pbem.referee import archive
+from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
 from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
-from pbem.referee.registry import RefereeError, command
 from pbem.referee.words import exactly, number
 from pbem.store import GameStatus, RefereeNote, Turn, dumps, loads, utc
 
 
-@command("preview", "", "resolve the pending turn without storing it; mail it to the referees")
 def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "preview")
     turn = ctx.pending_turn()
@@ -37,7 +36,6 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"preview of turn {turn.number} mailed to {len(referees)} referee(s)"
 
 
-@command("process", "", "resolve the pending turn now")
 def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "process")
     if ctx.game.status == GameStatus.PAUSED:
@@ -55,7 +53,6 @@ def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     return f"turn {summary.turn} resolved: {summary.orders} orders, {summary.events} events{ended}"
 
 
-@command("rollback", "N", "go back to the start of turn N; later turns are kept as a branch")
 def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "rollback N")
     target = number(args[0])
@@ -130,7 +127,6 @@ def _tell_rollback(ctx: RefereeContext, turn: Turn, last: int, reason: str) -> N
             ctx.send(seat.address, f"{undone} rolled back", body)
 
 
-@command("rerun", "", "resolve the rolled-back turns again from their stored inputs")
 def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "rerun")
     branch = archive.latest_branch(ctx.session, ctx.game.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pbem.referee.registry import RefereeError
+from pbem.referee.command import RefereeError
 
 _ORDER_BREAK = re.compile(r"\s*[;\n]\s*")
 
