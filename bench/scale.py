@@ -150,6 +150,9 @@ def _arguments() -> argparse.Namespace:
         help="no [security] check key: the first wave checks every password by scrypt",
     )  # fmt: skip
     parser.add_argument("--daemons", type=int, default=1, help="on PostgreSQL: pbem serve x N")
+    parser.add_argument(
+        "--archive", action="store_true", help="the daemons write the web archive too"
+    )
     return parser.parse_args()
 
 
@@ -190,7 +193,10 @@ def _pbem(
     more: dict[str, dict[str, str | int]] = {
         "service": {"max_wait_seconds": 2},  # notices the deadlines set from outside soon
         "security": {"check_key_file": key},
-    }
+        # The web archive off unless asked for: a daemon's own work, measured apart.
+        "web": {"enabled": int(args.archive), "folder": str(table.folder / "web"),
+                "secret_file": str(table.folder / "web-secret")},
+    }  # fmt: skip
     config = serve_config(
         table.world, table.folder, table.moderator, table.url, cost=args.cost, more=more
     )

@@ -24,6 +24,7 @@ from sqlalchemy import Engine, event
 from sqlmodel import Session
 
 from pbem.logs import log_context
+from pbem.store.statuses import OutboxKind
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,7 @@ _NOTED = "pbem_changed_games"  # in a session's info: the games noted since its 
 _LISTENING = "pbem_changed_listening"
 # Outbox kinds that change nothing a player is told of: replies to their own mail, press
 # relayed between seats, bounce notices to referees.
-QUIET_KINDS = frozenset({"reply", "press", "bounce"})
+QUIET_KINDS = frozenset({OutboxKind.REPLY, OutboxKind.PRESS, OutboxKind.BOUNCE})
 
 
 def watch(engines: tuple[Engine | None, ...], watcher: Watcher) -> None:

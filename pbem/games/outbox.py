@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
+from enum import StrEnum
 from typing import Any, cast
 
 from sqlalchemy import ColumnElement, Update, func, update
@@ -158,6 +159,17 @@ def _count_to(session: Session, where: tuple[ColumnElement[bool], ...], limit: i
     return session.exec(select(func.count()).select_from(rows)).one()
 
 
+class Delivery(StrEnum):
+    """What became of one outbox row a drain tried."""
+
+    SENT = "sent"
+    DEFERRED = "deferred"  # the server asked for a later try
+    BOUNCED = "bounced"  # refused for good, or deferred too long
+    DROPPED = "dropped"  # a stale notice, not sent
+    DOWN = "down"  # the transport is away: the drain stops, the row is not counted against
+    SKIPPED = "skipped"  # gone, sent by another drain, or in another daemon's hands
+
+
 @dataclass(frozen=True)
 class DrainReport:
     sent: int
@@ -185,7 +197,7 @@ def drain(
     of sent. The first success of the pass flushes the mail deferred while the server was
     failing: it is tried in this pass, not after its own delay (the sender's rate limit still
     holds). `stop` is asked between mails."""
-    counts: Counter[str] = Counter()
+    counts: Counter[Delivery] = Counter()
     stopped, flushed = "", 0
     tried: set[int] = set()
     queue_ids: list[int] = []
@@ -202,15 +214,20 @@ def drain(
         tried.add(row_id)
         result, error = _deliver(service, sender, row_id, now)
         counts[result] += 1
-        if result == "down":
+        if result == Delivery.DOWN:
             stopped = error
             break
-        if result == "sent" and counts["sent"] == 1:
+        if result == Delivery.SENT and counts[Delivery.SENT] == 1:
             flushed = _flush(service, now, last_sent)
             queue_ids = queue_ids if not flushed else []  # the flushed mail may come first
-    failed = counts["deferred"] + counts["bounced"] + counts["down"]
+    failed = counts[Delivery.DEFERRED] + counts[Delivery.BOUNCED] + counts[Delivery.DOWN]
     return DrainReport(
-        counts["sent"], failed, counts["bounced"], stopped, counts["dropped"], flushed
+        counts[Delivery.SENT],
+        failed,
+        counts[Delivery.BOUNCED],
+        stopped,
+        counts[Delivery.DROPPED],
+        flushed,
     )
 
 
@@ -229,13 +246,13 @@ def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
     return flushed
 
 
-def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[str, str]:
+def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[Delivery, str]:
     """Try one row, held while the transport works (pbem.store.outbox_hold): (what became of
     it, the error if any)."""
     with hold_outbox_row(service.db, service.deferred, row_id, _SENDING) as held:
         sending = held.sending
         if sending is None or not is_due(sending, now):
-            return "skipped", ""  # gone, sent by another drain, or in another daemon's hands
+            return Delivery.SKIPPED, ""  # gone, sent by another drain, or in another daemon's hands
         if held.sent_unrecorded:
             return _record_sent(held, row_id, "", now)
         if expired(sending, now):
@@ -245,7 +262,7 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
             if failure is None:
                 return _record_sent(held, row_id, sending.message_id, now)
 
-            def record(session: Session, row: Outbox) -> tuple[str, str] | None:
+            def record(session: Session, row: Outbox) -> tuple[Delivery, str] | None:
                 if not is_waiting(row):
                     return None
                 return _record(session, service.settings, row, failure, now), row.last_error
@@ -254,24 +271,28 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
 
 
 def _changed(
-    held: HeldRow, work: Callable[[Session, Outbox], tuple[str, str] | None], message_id: str = ""
-) -> tuple[str, str]:
+    held: HeldRow,
+    work: Callable[[Session, Outbox], tuple[Delivery, str] | None],
+    message_id: str = "",
+) -> tuple[Delivery, str]:
     """`work` on the held row; "skipped" if another drain recorded it meanwhile."""
     done = held.change(work)
     if done is None:
         if message_id:
             log.warning("outbox: another drain recorded %s meanwhile", message_id)
-        return "skipped", ""
+        return Delivery.SKIPPED, ""
     return done
 
 
-def _record_sent(held: HeldRow, row_id: int, message_id: str, now: datetime) -> tuple[str, str]:
+def _record_sent(
+    held: HeldRow, row_id: int, message_id: str, now: datetime
+) -> tuple[Delivery, str]:
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
     unless another drain recorded the row meanwhile."""
     if not held.record_sent(_sent(row_id, now)):
         log.warning("outbox: another drain recorded %s meanwhile", message_id or f"row {row_id}")
-        return "skipped", ""
-    return "sent", ""
+        return Delivery.SKIPPED, ""
+    return Delivery.SENT, ""
 
 
 def _sent(row_id: int, now: datetime) -> Update:
@@ -283,11 +304,11 @@ def _sent(row_id: int, now: datetime) -> Update:
     )
 
 
-def _drop(row: Outbox, now: datetime) -> tuple[str, str]:
+def _drop(row: Outbox, now: datetime) -> tuple[Delivery, str]:
     drop_expired(row, now)
     with log_context(game=row.game_id or "-", message=row.message_id):
         log.info("outbox: %s to %s dropped: %s", row.kind, row.recipient, row.last_error)
-    return "dropped", ""
+    return Delivery.DROPPED, ""
 
 
 def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
@@ -310,36 +331,36 @@ def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
 
 def _record(
     session: Session, settings: Settings, row: Outbox, failure: Exception | None, now: datetime
-) -> str:
+) -> Delivery:
     """Record what became of a row: sent, deferred, bounced or down (the transport is away;
     the row is not counted against)."""
     if failure is None:
         row.attempts += 1
         row.sent_at = utc(now)
         row.next_attempt_at = None
-        return "sent"
+        return Delivery.SENT
     if isinstance(failure, TemporaryFailure):
         row.last_error = str(failure)
-        return "down" if failure.transport_down else _defer(session, settings, row, now)
+        return Delivery.DOWN if failure.transport_down else _defer(session, settings, row, now)
     if isinstance(failure, PermanentFailure):
         row.attempts += 1
         row.last_error = str(failure)
         _bounce(session, settings, row, now)
-        return "bounced"
+        return Delivery.BOUNCED
     row.last_error = f"{type(failure).__name__}: {failure}"
     return _defer(session, settings, row, now)
 
 
-def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> str:
+def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> Delivery:
     row.attempts += 1
     if utc(now) - utc(row.created_at) >= settings.outbox.retry.give_up_after():
         _bounce(session, settings, row, now)
-        return "bounced"
+        return Delivery.BOUNCED
     row.next_attempt_at = utc(now) + settings.outbox.retry.delay(row.attempts)
     log.info(
         "outbox: %s deferred until %s: %s", row.message_id, row.next_attempt_at, row.last_error
     )
-    return "deferred"
+    return Delivery.DEFERRED
 
 
 def _bounce(session: Session, settings: Settings, row: Outbox, now: datetime) -> None:
@@ -372,12 +393,6 @@ def _bounce_notice(settings: Settings, row: Outbox, to: str) -> Letter:
     message_id = stable_message_id("bounce", row.message_id, to, domain=settings.mail.domain)
     subject = f"[{row.game_id}] undeliverable: {row.subject}"
     return Letter(OutboxKind.BOUNCE, to, subject, body, message_id, game_id=row.game_id)
-
-
-def last_outbox_id(service: Service) -> int:
-    """The id of the newest outbox row (0 if none): grows whenever anything queues mail."""
-    with reading(service.db) as session:
-        return session.exec(select(func.max(Outbox.id))).one() or 0
 
 
 def as_message(raw: bytes) -> EmailMessage:
