@@ -63,6 +63,7 @@ class MailContext:
     answer: Answer | None = None
     # Seats' addresses (lower-cased) read_seats found under the reply limit, as of that read.
     _room: set[str] = field(default_factory=set)
+    _seats_of: str | None = None  # the game whose seats `seats` holds
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
 
@@ -95,13 +96,27 @@ class MailContext:
             .order_by(col(Seat.position))
         )
         rows = self.session.exec(query).all()
-        self.seats = [seat for seat, _, _ in rows]
+        self.seats, self._seats_of = [seat for seat, _, _ in rows], game_id
         self._room = {
             seat.address.lower() for seat, under, _ in rows if under and seat.address.isascii()
         }
         if turn is not None:
             self.turn_orders = {orders.seat: orders for _, _, orders in rows if orders}
         return self.seats
+
+    def seats_of(self, game_id: str) -> list[Seat]:
+        """The game's seats as read in this transaction (authenticate reads them), read now
+        if they were not."""
+        if self._seats_of != game_id:
+            self.read_seats(game_id)
+        return self.seats
+
+    def orders_of_turn(self, game_id: str) -> dict[str, OrderSet]:
+        """The orders stored for `turn` (the game's pending turn, read with the game), by
+        seat, as read with the seats in this transaction, or read now if they were not."""
+        if self.turn_orders is None or self._seats_of != game_id:
+            self.read_seats(game_id)
+        return self.turn_orders if self.turn_orders is not None else {}
 
     def reply_text(self, to: str, body: str, attachments: tuple[Attachment, ...] = ()) -> None:
         """Queue a reply to `to` (or hold it for the mail's one answer, while there is one),

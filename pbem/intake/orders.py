@@ -53,8 +53,7 @@ def _take_for_turn(
     """Orders for the pending turn: checked, stored if they count, and answered."""
     lines = list(envelope.lines)
     judged = judge(get_ruleset(game.ruleset), loads(turn.state_before), seat.name, lines)
-    have = context.turn_orders
-    assert have is not None  # authenticate read them with the seats, the turn being read
+    have = context.orders_of_turn(game.id)
     earlier = have.get(seat.name)  # read before a counted mail replaces it
     stored = _store_counted(context, game, seat, turn, judged, have)
     check = check_lines(judged.lines, judged.parsed, envelope)
@@ -65,10 +64,10 @@ def _take_for_turn(
         (MailStatus.ACCEPTED, "stored") if stored else (MailStatus.ANSWERED, "not counted")
     )
     context.finish(status, f"orders {done} for {seat.name}, turn {turn.number}: {counts}")
-    # The turn's orders and its seats, as authenticate read them: for the reply and the
-    # clock's test.
+    # The turn's orders and its seats: for the reply and the clock's test.
+    seats = context.seats_of(game.id)
     expected = list(seats_asked(game.ruleset, turn.state_before))  # remembered by digest
-    facts = facts_from(game, turn, context.seats, frozenset(have), context.now)
+    facts = facts_from(game, turn, seats, frozenset(have), context.now)
     resolves_now = context.clock_work = _resolves_now(facts)
     context.reply(
         seat.address,
@@ -81,7 +80,7 @@ def _take_for_turn(
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == GameStatus.PAUSED,
-        waiting=still_waiting(expected, have, context.seats),
+        waiting=still_waiting(expected, have, seats),
         resolves_now=resolves_now,
         **shown(check, context.settings.limits.max_problems_shown),
     )

@@ -15,6 +15,7 @@ from sqlmodel import select
 
 from pbem import passwords
 from pbem.config import LimitSettings, SecuritySettings
+from pbem.games.games import game_with_turn
 from pbem.games.service import Service
 from pbem.intake import finding, intake
 from pbem.intake.context import MailContext
@@ -468,3 +469,20 @@ def test_a_constraint_other_than_the_message_id_quarantines_the_mail_not_drops_i
     assert receipt.status == "quarantined"
     assert [row.status for row in inbound(service)] == ["quarantined"]
     assert [row.reason for row in quarantined(service)] == ["error"]
+
+
+def test_a_mail_context_reads_the_seats_and_the_turns_orders_when_first_asked(
+    service: Service, now: datetime
+) -> None:
+    """Whoever asks first reads them: the answer does not depend on authenticate having run
+    before (the order of the calls)."""
+    new_game(service, now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="b@x"), now=now)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
+    with transaction(service.db) as session:
+        row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
+        context = MailContext(session, service.settings, row, read_mail(raw), now)
+        game, context.turn = game_with_turn(session, "g1") or (None, None)
+        assert game is not None
+        assert list(context.orders_of_turn("g1")) == ["bob"]
+        assert [seat.name for seat in context.seats_of("g1")] == ["alice", "bob"]
