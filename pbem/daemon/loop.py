@@ -94,7 +94,11 @@ class Daemon:
             retries=Retries("intake", self.cap, self._retry("intake")),
         )
         # The web archive's writer, if the command line gave one: `archive(game_id)`.
-        self.archive = Archive(archive, stopping=self.stopping) if archive else None
+        self.archive = (
+            Archive(archive, stopping=self.stopping, clocks_idle=self.clocks.idle)
+            if archive
+            else None
+        )
 
     @property
     def cap(self) -> float:

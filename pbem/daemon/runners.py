@@ -196,6 +196,8 @@ class Clocks:
         self._courier = courier
         self.retries = retries
         self._renew = renew
+        self.idle = threading.Event()  # set while no look is in hand
+        self.idle.set()
         self._thread = threading.Thread(target=self.run, name="pbem-clocks", daemon=True)
 
     def start(self) -> None:
@@ -213,7 +215,11 @@ class Clocks:
             self.wake.wait()
             if self._stopping():
                 return
-            self.step(self.wake.take())
+            self.idle.clear()
+            try:
+                self.step(self.wake.take())
+            finally:
+                self.idle.set()
 
     def step(self, due: Due) -> ClockSummary | None:
         """The work due in the games `due` names; None if that failed as a whole."""
@@ -233,13 +239,23 @@ class Clocks:
 
 class Archive:
     """The web archive's writer (in a thread of its own): each game its wake names written
-    once, however many changes named it meanwhile. `write` logs its own failures. A stop
-    leaves the games not written yet to the next change of each (or `pbem web build`)."""
+    once, however many changes named it meanwhile, while the clocks are idle. `write` logs
+    its own failures. A stop leaves the games not written yet to the next change of each (or
+    `pbem web build`)."""
 
-    def __init__(self, write: Callable[[str], None], *, stopping: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        *,
+        stopping: Callable[[], bool],
+        clocks_idle: threading.Event | None = None,
+    ) -> None:
         self.wake = Wake()
         self._write = write
         self._stopping = stopping
+        # Background work: a game is written only while the clocks have no look in hand, so
+        # that a deadline wave's turns are all resolved (and their reports queued) first.
+        self._clocks_idle = clocks_idle
         self._thread = threading.Thread(target=self.run, name="pbem-archive", daemon=True)
 
     def start(self) -> None:
@@ -259,6 +275,8 @@ class Archive:
         while True:
             self.wake.wait()
             for game_id in sorted(self.wake.take().games):
+                if self._clocks_idle is not None:
+                    self._clocks_idle.wait()
                 if self._stopping():
                     return
                 self._write(game_id)

@@ -471,3 +471,16 @@ def test_the_daemon_hands_a_changed_game_to_its_archive_runner_after_the_commit(
         daemon.request_stop("test")
         thread.join(timeout=10)
     assert written[0] == ("g1", "pbem-archive", 2)
+
+
+def test_the_archive_waits_while_the_clocks_have_a_look_in_hand() -> None:
+    """Background work: a deadline wave's turns are all resolved before the archive draws."""
+    written: list[str] = []
+    clocks_idle = threading.Event()  # a look in hand
+    archive = Archive(written.append, stopping=lambda: False, clocks_idle=clocks_idle)
+    archive.start()
+    archive.changed("g1")
+    sleep(0.3)
+    assert written == []
+    clocks_idle.set()
+    wait_until(lambda: written == ["g1"])
