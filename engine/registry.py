@@ -14,6 +14,8 @@ takes a name already taken, is left out and kept in plugin_errors(); it never st
 
 from __future__ import annotations
 
+import threading
+
 # The one module of engine/ that reads installed package metadata: discovering installed
 # plugins, as `import` itself does. It reads no game data and changes nothing.
 from importlib.metadata import EntryPoint, entry_points
@@ -25,7 +27,9 @@ ENTRY_POINT_GROUP = "pbem.rulesets"
 _BY_NAME: dict[str, Ruleset] = {}
 _BY_ID: dict[str, Ruleset] = {}
 _PLUGIN_ERRORS: list[PluginError] = []
-_loaded = False
+_loaded = False  # every ruleset registered
+_loading = False  # being registered, by the thread that holds _LOCK
+_LOCK = threading.RLock()
 
 
 class UnknownRuleset(KeyError):
@@ -76,10 +80,22 @@ def plugin_errors() -> list[PluginError]:
 
 
 def _load() -> None:
-    global _loaded  # noqa: PLW0603 - the registry is one per process, loaded once
+    global _loaded, _loading  # noqa: PLW0603 - the registry is one per process, loaded once
     if _loaded:
         return
-    _loaded = True  # first: a plugin that looks rulesets up while it loads must not recurse
+    # A service looks rulesets up from several threads at once (intake, the clocks): the
+    # others wait while one registers them, or they would find the registry half filled.
+    with _LOCK:
+        if _loaded or _loading:  # _loading: a plugin of this thread looks rulesets up
+            return
+        _loading = True
+        try:
+            _register_all()
+        finally:
+            _loading, _loaded = False, True
+
+
+def _register_all() -> None:
     # Imported on first use, so that importing engine builds no ruleset yet.
     from engine.rulesets import BUILT_IN
 

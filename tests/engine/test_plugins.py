@@ -93,3 +93,43 @@ def test_pbem_rulesets_lists_the_plugin_and_shows_the_broken_ones(installed: Pat
     assert re.search(r"^toy +aliases: - +\S", done.stdout, re.MULTILINE)
     assert "temples-and-swords" in done.stdout
     assert "ruleset plugin missing = toy_ruleset:NoSuchRuleset left out" in done.stderr
+
+
+def test_threads_that_look_up_rulesets_at_once_wait_for_the_registry_to_be_filled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The daemon's intake and clocks may look a ruleset up first at the same moment: the
+    second waits for the first to register them all, never finds the registry half filled
+    (it answered "no ruleset 'temples-and-swords'; known: " to a mail)."""
+    import threading
+    import time
+
+    from engine import registry, rulesets
+
+    monkeypatch.setattr(registry, "_BY_NAME", {})
+    monkeypatch.setattr(registry, "_BY_ID", {})
+    monkeypatch.setattr(registry, "_loaded", False)
+    slow = list(rulesets.BUILT_IN)
+
+    class Slowly(list):  # type: ignore[type-arg]
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            for ruleset in slow:
+                time.sleep(0.02)  # registering takes a while: the others come meanwhile
+                yield ruleset
+
+    monkeypatch.setattr(rulesets, "BUILT_IN", Slowly(slow))
+    found: list[str] = []
+    failed: list[BaseException] = []
+
+    def look_up() -> None:
+        try:
+            found.append(registry.get_ruleset(slow[-1].id).id)
+        except BaseException as error:  # reported by the assertion below
+            failed.append(error)
+
+    threads = [threading.Thread(target=look_up) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert failed == [] and found == [slow[-1].id] * 8
