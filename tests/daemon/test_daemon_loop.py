@@ -170,7 +170,7 @@ def test_a_daemon_on_a_database_gone_rests_between_tries_whatever_the_inbox_hold
     daemon.mail_in.step = counted  # type: ignore[method-assign]
     thread = threading.Thread(target=daemon.run)
     thread.start()
-    sleep(3.5)
+    sleep(4.5)
     daemon.request_stop("test")
     thread.join(timeout=10)
     assert not thread.is_alive()
@@ -329,7 +329,7 @@ def test_a_deadline_wave_leaves_room_for_the_mail_that_comes_meanwhile(
     def slow(*args: Any, **kwargs: Any) -> Any:
         if not resolved:  # the wave has begun: a player writes
             inbox.deliver(order_mail("g4", "alice", "pw-alice", "ADD 1\n", message_id="a@x"))
-        sleep(1.0)  # a turn of a big game
+        sleep(1.5)  # a turn of a big game
         summary = real_resolve(*args, **kwargs)
         resolved.append(args[2])
         return summary
@@ -380,8 +380,10 @@ def test_mail_another_daemon_has_in_hand_is_looked_at_again_after_a_short_rest(
             daemon.request_stop("test")
             thread.join(timeout=10)
     assert [row.kind for row in outbox(service)] == ["report", "report", "reply"]
-    held = looks.count(1)  # a look every ELSEWHERE_SECONDS while the other daemon held it
-    assert 1.0 / ELSEWHERE_SECONDS - 2 <= held <= 1.0 / ELSEWHERE_SECONDS + 2, looks
+    # A look every ELSEWHERE_SECONDS while the other daemon held it (about 5 in the second),
+    # not a tight loop of fetches (hundreds).
+    held = looks.count(1)
+    assert 2 <= held <= 2 * (1.0 / ELSEWHERE_SECONDS), looks
 
 
 def test_a_mail_that_completes_a_turn_wakes_the_clocks_for_its_game_alone(
