@@ -176,7 +176,30 @@ class MailIn:
         return self.wake.is_set() or self._stopping()
 
 
-class Clocks:
+class _Threaded:
+    """A runner in a thread of its own: started, and stopped by its wake and `stopping`."""
+
+    wake: Wake
+
+    def __init__(self, name: str) -> None:
+        self.wake = Wake()
+        self._thread = threading.Thread(target=self.run, name=name, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self, timeout: float) -> bool:
+        """Stop after the unit of work in hand; False if it did not end within `timeout`."""
+        self.wake.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def run(self) -> None:
+        raise NotImplementedError
+
+
+class Clocks(_Threaded):
     """The games' due work (in a thread of its own)."""
 
     def __init__(
@@ -189,8 +212,8 @@ class Clocks:
         retries: Retries,
         renew: Callable[[ClockSummary, Due], None],
     ) -> None:
+        super().__init__("pbem-clocks")
         self.service = service
-        self.wake = Wake()
         self._clock = clock
         self._stopping = stopping
         self._courier = courier
@@ -198,17 +221,6 @@ class Clocks:
         self._renew = renew
         self.idle = threading.Event()  # set while no look is in hand
         self.idle.set()
-        self._thread = threading.Thread(target=self.run, name="pbem-clocks", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self, timeout: float) -> bool:
-        """Stop after the game in hand; False if it did not end within `timeout`."""
-        self.wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def run(self) -> None:
         while True:
@@ -237,7 +249,7 @@ class Clocks:
         return summary
 
 
-class Archive:
+class Archive(_Threaded):
     """The web archive's writer (in a thread of its own): each game its wake names written
     once, however many changes named it meanwhile, while the clocks are idle. `write` logs
     its own failures. A stop leaves the games not written yet to the next change of each (or
@@ -250,22 +262,12 @@ class Archive:
         stopping: Callable[[], bool],
         clocks_idle: threading.Event | None = None,
     ) -> None:
-        self.wake = Wake()
+        super().__init__("pbem-archive")
         self._write = write
         self._stopping = stopping
         # Background work: a game is written only while the clocks have no look in hand, so
         # that a deadline wave's turns are all resolved (and their reports queued) first.
         self._clocks_idle = clocks_idle
-        self._thread = threading.Thread(target=self.run, name="pbem-archive", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def stop(self, timeout: float) -> bool:
-        self.wake.set()
-        if self._thread.is_alive():
-            self._thread.join(timeout)
-        return not self._thread.is_alive()
 
     def changed(self, game_id: str) -> None:
         """A committed change of the game (pbem.games.changes): write it when we come to it."""
