@@ -103,7 +103,7 @@ def test_the_archive_of_a_played_game(
 
     overview = (site / "games" / "g1" / "index.html").read_text()
     assert commitment(seed, salt) in overview
-    assert f"seed <code>{seed}</code>" in overview  # revealed: the game is over
+    assert f'seed <code class="hash">{seed}</code>' in overview  # revealed: the game is over
     assert all(f'href="turn-{n}.html"' in overview for n in range(1, TURNS + 1))
     chart = (site / "games" / "g1" / "chart.html").read_text()
     assert 'alt="Campaign chart of game g1' in chart
