@@ -132,27 +132,31 @@ def test_a_resigned_seat_in_civil_disorder_is_not_awaited_at_the_desk(
     assert "<td>-</td><td>alice, bob</td></tr>" in index  # none in; alice and bob awaited
 
 
-def test_the_desk_audit_is_not_cut_at_a_mails_72_columns(service: Service, now: datetime) -> None:
+REASON = " ".join(["the players asked for more time over the holidays"] * 3)  # 152 columns
+
+
+def _extended(service: Service, now: datetime) -> argparse.Namespace:
+    """Game g1, refereed by ann, its deadline extended with a long reason: the command."""
     _game(service, now, "g1", "ann@ref.example")
-    reason = " ".join(["the players asked for more time over the holidays"] * 3)
     namespace = argparse.Namespace(game="g1", name="deadline", args=["extend", "24h"],
-                                   reason=reason, actor="ann@ref.example")  # fmt: skip
+                                   reason=REASON, actor="ann@ref.example")  # fmt: skip
     run_referee(service, namespace, now)
+    return namespace
+
+
+def test_the_desk_audit_is_not_cut_at_a_mails_72_columns(service: Service, now: datetime) -> None:
+    _extended(service, now)
     site = write_site(service)
     page = (_desk(service, site, "ann@ref.example") / "game-g1.html").read_text()
-    assert f"    why: {reason}\n" in page  # one line: the page wraps it at its own width
+    assert f"    why: {REASON}\n" in page  # one line: the page wraps it at its own width
     assert '<pre class="text audit">' in page
     assert "pre.audit { white-space: pre-wrap;" in (site / "style.css").read_text()
 
 
 def test_the_referee_log_by_mail_still_wraps_at_72(service: Service, now: datetime) -> None:
     """The audit as mailed (AUDIT, `pbem referee GAME audit`) keeps a mail's width."""
-    _game(service, now, "g1", "ann@ref.example")
-    reason = " ".join(["the players asked for more time over the holidays"] * 3)
-    namespace = argparse.Namespace(game="g1", name="deadline", args=["extend", "24h"],
-                                   reason=reason, actor="ann@ref.example")  # fmt: skip
-    run_referee(service, namespace, now)
+    namespace = _extended(service, now)
     asked = argparse.Namespace(**{**vars(namespace), "name": "audit", "args": [], "reason": "x"})
     shown = run_referee(service, asked, now)
-    assert reason[:40] in shown
+    assert REASON[:40] in shown
     assert max(len(line) for line in shown.splitlines()) <= 72
