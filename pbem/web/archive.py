@@ -566,7 +566,9 @@ def _write_desk(
     rows: dict[str, dict[str, Any]] | None = None
     for address, mine in sorted(referees.items()):
         place = desk / tokens[address]
-        if only is not None and only not in mine and (place / "index.html").exists():
+        # Also a desk that shows `only` no longer its referee's: the page goes.
+        kept = (place / f"game-{only}.html").exists()
+        if only is not None and only not in mine and (place / "index.html").exists() and not kept:
             continue
         if rows is None:  # read once, for every desk this write draws
             rows = _desk_rows(session, games)

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlmodel import select
 
 from pbem.config import Settings
 from pbem.console.referee import run as run_referee
@@ -19,7 +20,7 @@ from pbem.games.games import pending_turn, waiting_seats
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.referee.roles import give_passwords
-from pbem.store import Game, transaction
+from pbem.store import Game, Referee, transaction
 from pbem.web.archive import desk_path, desk_paths, write_game, write_site
 from tests.support.games import body, new_game, outbox
 from tests.support.mails import mail
@@ -77,6 +78,13 @@ def test_each_referee_has_a_desk_of_their_own_games_and_of_no_other(
     assert _pages(bob) == {"index.html", "game-g2.html", "game-g4.html"}
     assert "game-g4.html" in (bob / "index.html").read_text()
     assert _pages(ann) == {"index.html", "game-g1.html", "game-g3.html"}
+    # No longer g2's referee: at g2's next write its page leaves bob's desk.
+    with transaction(service.db) as session:
+        row = session.exec(select(Referee).where(Referee.game_id == "g2")).one()
+        session.delete(row)
+    write_game(service, "g2")
+    assert _pages(bob) == {"index.html", "game-g4.html"}
+    assert "game-g2.html" not in (bob / "index.html").read_text()
 
 
 def test_a_new_referee_is_mailed_the_link_of_their_desk(
