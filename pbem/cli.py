@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -30,6 +29,7 @@ from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import PbemError, UsageError
+from pbem.games.commitment import new_seed
 from pbem.games.games import pending_turn, seats_of, waiting_seats
 from pbem.games.lifecycle import (
     RESIGN_CHOICES,
@@ -183,7 +183,10 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "(docs/referee.md)",
     )
     new.add_argument("--deadline", help="deadline policy, e.g. interval:48h or none")
-    new.add_argument("--seed", type=int, help="the game's seed (default: random)")
+    new.add_argument(
+        "--seed", type=int, help="the game's seed (default: 128 random bits; docs/dice.md)"
+    )
+    proof_cli.add_show_seed(new)
     new.add_argument(
         "--referee", action="append", default=[], metavar="ADDRESS", help="a referee's address"
     )
@@ -196,7 +199,9 @@ def _game_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     clock_cli.add_new_arguments(new)
     _simple(game, "list", "list the games", _game_list)
-    _simple(game, "show", "show one game", _game_show).add_argument("id", help="the game's id")
+    show = _simple(game, "show", "show one game", _game_show)
+    show.add_argument("id", help="the game's id")
+    proof_cli.add_show_seed(show)
     proof_cli.add_export_parser(game, _game_export)
     chart_cli.add_chart_parser(game, _game_chart)
     for which, text in (("pause", "stop a game's clock"), ("resume", "start it again")):
@@ -319,7 +324,7 @@ def _game_new(args: argparse.Namespace) -> int:
         id=args.id,
         ruleset=args.ruleset,
         seats=seats,
-        seed=args.seed if args.seed is not None else secrets.randbelow(2**31),
+        seed=args.seed if args.seed is not None else new_seed(),
         options=options,
         deadline_policy=args.deadline or service.settings.games.deadline_policy,
         early_processing=not args.no_early and service.settings.games.early_processing,
@@ -339,7 +344,9 @@ def _game_new(args: argparse.Namespace) -> int:
     with transaction(service.db) as session:
         game = create_game(session, service.settings, spec, now=_now(args))
         give_passwords(session, service.settings, game, now=_now(args))
-        print(f"game {game.id} created ({game.ruleset}, {game.status}, seed {game.seed})")
+        print(f"game {game.id} created ({game.ruleset}, {game.status})")
+        if args.show_seed:
+            print(f"  {proof_cli.dice_line(game, show_seed=True)}")
         edge = _seat_edge_line(game)
         if edge:
             print(f"  {edge}")
@@ -435,7 +442,8 @@ def _game_show(args: argparse.Namespace) -> int:
         game = session.get(Game, args.id.lower())
         if game is None:
             raise GameError(f"there is no game {args.id}")
-        print(f"game {game.id}: {game.ruleset}, {game.status}, seed {game.seed}")
+        print(f"game {game.id}: {game.ruleset}, {game.status}")
+        print(proof_cli.dice_line(game, show_seed=args.show_seed))
         print(f"options: {game.options}")
         print(
             f"deadline policy: {game.deadline_policy}; early processing "

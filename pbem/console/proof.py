@@ -1,4 +1,6 @@
-"""`pbem game export GAME [--out FILE]` and `pbem verify EXPORT.json`."""
+"""`pbem game export GAME [--out FILE]`, `pbem verify EXPORT.json`, and what `pbem game new` and
+`game show` say of a game's dice: its commitment, and its seed only once the game has ended
+or when asked (`--show-seed`, with a warning while it runs)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pbem.errors import UsageError
+from pbem.games.commitment import commitment
 from pbem.games.service import Service
 from pbem.proof.export import export_game
 from pbem.proof.verify import verify
-from pbem.store import transaction
+from pbem.store import Game, transaction
 
 
 def add_export_parser(
@@ -31,6 +34,34 @@ def add_verify_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     check = sub.add_parser("verify", help=text, description=text)
     check.set_defaults(handler=run_verify)
     check.add_argument("export", type=Path, metavar="EXPORT.json")
+
+
+SHOW_SEED = "--show-seed"
+
+
+def add_show_seed(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        SHOW_SEED,
+        action="store_true",
+        help="print the seed and salt also while the game runs (whoever knows them knows "
+        "every die to come: keep them from its players)",
+    )
+
+
+def dice_line(game: Game, *, show_seed: bool) -> str:
+    """The game's dice commitment; the seed and salt once it has ended (the end mail
+    reveals them), or when asked, with a warning on standard error while it has not."""
+    line = f"dice: commitment {commitment(game.seed, game.seed_salt)}"
+    ended = bool(game.result)  # a game ends with its result (pbem.clock.turns)
+    if not (ended or show_seed):
+        return f"{line}; the seed is secret until the game ends ({SHOW_SEED} shows it)"
+    if not ended:
+        print(
+            f"warning: game {game.id} has not ended: whoever knows its seed knows every die "
+            "to come; keep it from its players",
+            file=sys.stderr,
+        )
+    return f"{line}; seed {game.seed}, salt {game.seed_salt}"
 
 
 def run_export(service: Service, args: argparse.Namespace) -> int:

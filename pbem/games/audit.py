@@ -32,28 +32,29 @@ def newest_entries(session: Session, game_id: str, count: int) -> tuple[list[Aud
     return list(reversed(session.exec(query).all())), total
 
 
-def entry_lines(entry: AuditLog) -> list[str]:
-    """One entry as lines of at most WIDTH columns: when, who and what on the first, then for
+def entry_lines(entry: AuditLog, width: int | None = WIDTH) -> list[str]:
+    """One entry as lines of at most `width` columns (a mail's; None: a line as long as it
+    is, for a page that wraps it at its own width): when, who and what on the first, then for
     a referee's command why and what came of it."""
     head = f"{utc(entry.at):%Y-%m-%d %H:%M}  {entry.actor}  "
     referee = _referee_detail(entry)
     if referee is None:
         what = f"{entry.action}: {entry.detail}" if entry.detail else entry.action
-        return _clipped(_wrapped(head + _short(what), INDENT))
+        return _clipped(_wrapped(head + _short(what), INDENT, width))
     name = entry.action.removeprefix("referee-")
     args = " ".join(str(arg) for arg in referee.get("args", []))
-    lines = _wrapped(head + _short(f"{name} {args}".strip()), INDENT)
-    lines += _field("why", str(referee.get("reason", "")))
-    lines += _field("result", str(referee.get("result", "")))
+    lines = _wrapped(head + _short(f"{name} {args}".strip()), INDENT, width)
+    lines += _field("why", str(referee.get("reason", "")), width)
+    lines += _field("result", str(referee.get("result", "")), width)
     return _clipped(lines)
 
 
-def _field(label: str, text: str) -> list[str]:
+def _field(label: str, text: str, width: int | None) -> list[str]:
     """`label: text` under an entry's first line; the text's own lines under it."""
     first, *rest = text.splitlines() or [""]
-    lines = _wrapped(f"{INDENT}{label}: {first}", INDENT * 2)
+    lines = _wrapped(f"{INDENT}{label}: {first}", INDENT * 2, width)
     for line in rest:
-        lines += _wrapped(INDENT * 2 + line.strip(), INDENT * 2)
+        lines += _wrapped(INDENT * 2 + line.strip(), INDENT * 2, width)
     return lines
 
 
@@ -76,9 +77,11 @@ def _short(text: str) -> str:
     return flat if len(flat) <= SHOWN_ARGS else flat[: SHOWN_ARGS - 3] + "..."
 
 
-def _wrapped(line: str, indent: str) -> list[str]:
-    # Long words broken too: no line of the mail goes past WIDTH, whatever an address is.
-    return textwrap.wrap(line, WIDTH, subsequent_indent=indent) or [line]
+def _wrapped(line: str, indent: str, width: int | None) -> list[str]:
+    # Long words broken too: no line of the mail goes past its width, whatever an address is.
+    if width is None:
+        return [line]
+    return textwrap.wrap(line, width, subsequent_indent=indent) or [line]
 
 
 def _clipped(lines: list[str]) -> list[str]:

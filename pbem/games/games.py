@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlmodel import Session, col, select
 
@@ -120,7 +120,19 @@ def waiting_seats(
     return still_waiting(expected, have, seats_of(session, game.id))
 
 
-def still_waiting(expected: list[str], have: Collection[str], seats: list[Seat]) -> list[str]:
+class SeatLike(Protocol):
+    """What still_waiting reads of a seat: a Seat, or the clock's light read of one."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def status(self) -> SeatStatus: ...
+
+
+def still_waiting(
+    expected: Sequence[str], have: Collection[str], seats: Sequence[SeatLike]
+) -> list[str]:
     """Of the seats a turn wants orders from (`expected`), those whose orders are not in
     (`have`) and that somebody plays (`seats`: the game's)."""
     # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor

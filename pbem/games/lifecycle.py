@@ -17,7 +17,7 @@ from pbem.deadlines.stored import canonical
 from pbem.errors import PbemError
 from pbem.games.attachments import StartPictures
 from pbem.games.audit import audit
-from pbem.games.commitment import new_salt
+from pbem.games.commitment import SEED_DIGITS, new_salt
 from pbem.games.games import add_seat, open_turn, seats_of
 from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
@@ -124,6 +124,8 @@ def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
         raise GameError(f"a game id is letters, digits, - and _, not {spec.id!r}")
     if session.get(Game, spec.id.lower()) is not None:
         raise GameError(f"there is already a game {spec.id}")
+    if len(str(spec.seed)) > SEED_DIGITS:
+        raise GameError(f"a seed has at most {SEED_DIGITS} digits, not {len(str(spec.seed))}")
     names = [seat.name.lower() for seat in spec.seats]
     if len(set(names)) != len(names):
         raise GameError("two seats have the same name")

@@ -1,11 +1,13 @@
-"""The unguessable links of the web archive (pbem.web, docs/web.md): a seat's own pages and the
-referees' desk, each a folder named by a token.
+"""The unguessable links of the web archive (pbem.web, docs/web.md): a seat's own pages and
+each referee's desk, each a folder named by a token.
 
 A token is an HMAC-SHA256, under the site secret (`[web] secret_file`, made when missing), of
 what it opens: a seat's token of its game, its name, its holder's address and its password
 hash, so that a new holder, a new address or a new password gives a new link (and the archive
-deletes the old folder at its next write); the desk's of the referees' addresses. Here, below
-the reports, because a seat's report mail carries its link.
+deletes the old folder at its next write); a desk's of its referee's address alone, so that a
+referee of two games has one desk with both and nobody's desk shows another's games. Here,
+below the reports and the referees' mails, because a seat's report mail carries its link and
+a new referee's password mail their desk's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -72,10 +73,14 @@ def seat_token(secret: bytes, game_id: str, seat: str, address: str, password_ha
     return _token(secret, "seat", game_id, seat, address.strip().lower(), password_hash)
 
 
-def desk_token(secret: bytes, referee_addresses: Iterable[str]) -> str:
-    """The desk's token: of every referee address of the site, in any order."""
-    addresses = sorted({address.strip().lower() for address in referee_addresses})
-    return _token(secret, "desk", *addresses)
+def desk_token(secret: bytes, referee_address: str) -> str:
+    """The token of one referee's desk: of their address, whichever games they referee."""
+    return _token(secret, "desk", referee_address.strip().lower())
+
+
+def desk_folder(token: str) -> str:
+    """A referee's desk in the archive, relative to its top, with a final slash."""
+    return f"desk/{token}/"
 
 
 def seat_folder(game_id: str, token: str) -> str:
@@ -91,3 +96,13 @@ def seat_link(settings: Settings, game_id: str, seat: str, address: str, passwor
         return ""
     token = seat_token(site_secret(web), game_id, seat, address, password_hash)
     return web.base_url.rstrip("/") + "/" + seat_folder(game_id, token)
+
+
+def desk_link(settings: Settings, referee_address: str) -> str:
+    """The full link to a referee's desk for the mail that makes them a referee; '' without
+    `[web] base_url` or with the archive off."""
+    web = settings.web
+    if not (web.enabled and web.base_url and referee_address):
+        return ""
+    token = desk_token(site_secret(web), referee_address)
+    return web.base_url.rstrip("/") + "/" + desk_folder(token)

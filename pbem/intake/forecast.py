@@ -34,7 +34,7 @@ from pbem.store import Game, MailStatus, Seat, loads
 def sample_seed(seed: int, turn: int, seat: str) -> int:
     """The seed of a forecast's dice: never the game's, and no way back to it."""
     digest = hashlib.sha256(f"{seed}\x1f{turn}\x1f{seat}\x1fforecast".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: fits the seed column's type
+    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits, as forecasts always had
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,8 @@ def password_body(
     **seat: Any,
 ) -> str:
     """For a new player of a seat (seat, turn, deadline given, and the position and order
-    template of that turn: pbem.games.reports.position_facts) or a new referee."""
+    template of that turn: pbem.games.reports.position_facts) or a new referee (`desk`: the
+    link to their desk in the web archive, or '')."""
     return render(
         "referee_password",
         moderator=settings.mail.name,
@@ -59,6 +60,7 @@ def password_body(
         seat=seat.get("seat", ""),
         turn=seat.get("turn", 0),
         deadline=seat.get("deadline", ""),
+        desk=seat.get("desk", ""),
         **(position or {}),
     )
 

@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
+from pbem.games.site_links import desk_link
 from pbem.mail.compose import stable_message_id
 from pbem.passwords import hash_password, new_password, rehashed, verify_password
 from pbem.referee.mails import password_body
@@ -54,7 +55,7 @@ def _give_password(
         OutboxKind.REFEREE,
         referee.address,
         f"[{game.id}] you are a referee",
-        password_body(settings, game, password),
+        password_body(settings, game, password, desk=desk_link(settings, referee.address)),
         stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game.id,
     )

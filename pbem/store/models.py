@@ -5,17 +5,26 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Column, Index, LargeBinary, Text, UniqueConstraint, text
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from pbem.store.statuses import GameStatus, MailStatus, OutboxKind, SeatStatus, StoredAs
+from pbem.store.statuses import (
+    GameStatus,
+    MailStatus,
+    OutboxKind,
+    SeatStatus,
+    SeedNumber,
+    StoredAs,
+)
 
 
 class Game(SQLModel, table=True):
     id: str = Field(primary_key=True, max_length=64)
     ruleset: str = Field(max_length=64)
     options: str = Field(sa_column=Column(Text, nullable=False))  # canonical JSON
-    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    # 128 random bits (pbem.games.commitment.new_seed); games made before 0014 keep the 31
+    # bits they were made with. Stored as its decimal text: no integer column holds 2**128.
+    seed: int = Field(sa_column=Column(SeedNumber(), nullable=False))
     # Secret with the seed until the game ends: the start mail's commitment is the SHA-256 of
     # both (pbem.proof), so a small seed cannot be found by trying every one. '' before 0007.
     seed_salt: str = Field(default="", max_length=64)

@@ -1,7 +1,7 @@
 """The statuses and kinds of the rows, as enums whose values are the strings stored: a member is
 a str, so it is written as its value, and the columns stay VARCHAR (no migration, no database
 enum type). StoredAs reads a column's value back as its member, and refuses to write a value
-that is none."""
+that is none. SeedNumber, a game's seed: a VARCHAR read back as an int."""
 
 from __future__ import annotations
 
@@ -79,3 +79,26 @@ class StoredAs(TypeDecorator[E], Generic[E]):
 
     def process_result_value(self, value: Any, dialect: Dialect) -> E | None:
         return None if value is None else self._members[value]
+
+
+class SeedNumber(TypeDecorator[int]):
+    """A game's seed: a whole number of up to 40 digits (a 128-bit seed has 39), stored as
+    its decimal text, the text the dice and the commitment hash (engine.dice,
+    pbem.games.commitment), and read back as the same int. No integer type of SQLite or
+    PostgreSQL holds 2**128, and NUMERIC on SQLite would round it through a float."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self) -> None:
+        super().__init__(length=40)
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"a seed is a whole number, not {value!r}")
+        return str(value)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> int | None:
+        return None if value is None else int(value)

@@ -11,14 +11,14 @@ The folder (`[web] folder`, or `out`) holds:
     games/<game>/chart.html, chart.png      the campaign chart
     games/<game>/seats/<token>/index.html   a seat's own pages: its reports turn by turn and
     games/<game>/seats/<token>/turn-<n>.html  its orders as played (the map in its colours)
-    desk/<token>/index.html                 the referees' desk: every game, its turn and
-    desk/<token>/game-<game>.html           deadline, whose orders are in, the quarantine,
-                                            the audit log
+    desk/<token>/index.html                 a referee's desk: each game they referee, its
+    desk/<token>/game-<game>.html           turn and deadline, whose orders are in, its
+                                            quarantined mail, its audit log
 
 Only what is stored is shown, and on the public pages only what every player's report shows
 alike: never a pending turn's orders, a private report, an address or a password. The seats'
-and the desk's tokens (pbem.games.site_links) change when a seat changes hands, its address
-or its password; the folders of old tokens are deleted at the next write.
+tokens (pbem.games.site_links) change when a seat changes hands, its address or its
+password; a desk's is its referee's; the folders of old tokens are deleted at the next write.
 
 `write_game` is incremental: a turn's pages once written are not drawn again unless the turn
 was played again (a rollback, a rerun): `games/<game>/archive.json` keeps what each was drawn
@@ -59,7 +59,7 @@ from pbem.games.report_data import map_of
 from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
-from pbem.games.site_links import desk_token, seat_folder, seat_token, site_secret
+from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import log_context
 from pbem.pictures import MapPicture, campaign_chart
 from pbem.store import (
@@ -122,10 +122,16 @@ def seat_path(service: Service, game_id: str, seat: str) -> str:
     return seat_folder(game_id, token) + "index.html" if token else ""
 
 
-def desk_path(service: Service) -> str:
-    """The site-relative path of the referees' desk: desk/<token>/index.html."""
+def desk_path(service: Service, referee: str) -> str:
+    """The site-relative path of a referee's desk: desk/<token>/index.html (written once
+    they referee a game)."""
+    return desk_folder(desk_token(site_secret(service.settings.web), referee)) + "index.html"
+
+
+def desk_paths(service: Service) -> dict[str, str]:
+    """Every referee of the site's games, and the site-relative path of their desk."""
     with reading(service.db) as session:
-        return f"desk/{_desk_token(session, service)}/index.html"
+        return {referee: desk_path(service, referee) for referee in _referees(session)}
 
 
 def archive_on_change(service: Service, hand_on: Callable[[str], None] | None = None) -> None:
@@ -536,22 +542,48 @@ def _game_rows(session: Session, games: Sequence[Game]) -> list[dict[str, Any]]:
     ]
 
 
-def _desk_token(session: Session, service: Service) -> str:
-    addresses = session.exec(select(Referee.address)).all()
-    return desk_token(site_secret(service.settings.web), addresses)
+def _referees(session: Session) -> dict[str, set[str]]:
+    """Every referee address of the site, and the games each referees."""
+    found: dict[str, set[str]] = {}
+    for address, game_id in session.exec(select(Referee.address, Referee.game_id)):
+        found.setdefault(address.strip().lower(), set()).add(game_id)
+    return found
 
 
 def _write_desk(
     session: Session, service: Service, root: Path, games: Sequence[Game], only: str | None
 ) -> None:
-    """The desk's index, and the desk page of every game (of `only`, after its change)."""
-    token = _desk_token(session, service)
+    """Each referee's desk: its index and the desk page of each of their games, and of no
+    other game. After one game's change (`only`), the desks of that game's referees (and any
+    not written yet); every desk when the site is written whole."""
+    secret = site_secret(service.settings.web)
+    referees = _referees(session)
+    tokens = {address: desk_token(secret, address) for address in referees}
     desk = root / "desk"
     for folder in desk.iterdir() if desk.is_dir() else ():
-        if folder.name != token:
+        if folder.name not in tokens.values():
             _remove(folder)
-    place = desk / token
-    rows = _desk_rows(session, games)
+    rows: dict[str, dict[str, Any]] | None = None
+    for address, mine in sorted(referees.items()):
+        place = desk / tokens[address]
+        # Also a desk that shows `only` no longer its referee's: the page goes.
+        kept = (place / f"game-{only}.html").exists()
+        if only is not None and only not in mine and (place / "index.html").exists() and not kept:
+            continue
+        if rows is None:  # read once, for every desk this write draws
+            rows = _desk_rows(session, games)
+        own = [game for game in games if game.id in mine]
+        _write_one_desk(session, place, address, own, rows, only)
+
+
+def _write_one_desk(
+    session: Session,
+    place: Path,
+    address: str,
+    games: Sequence[Game],
+    rows: dict[str, dict[str, Any]],
+    only: str | None,
+) -> None:
     for game in games:
         if only is None or game.id == only or not (place / f"game-{game.id}.html").exists():
             html = _desk_game_page(session, game, rows[game.id])
@@ -564,9 +596,10 @@ def _write_desk(
         "desk.html",
         root="../../",
         private=True,
-        title="The referees' desk",
+        title="The referee's desk",
+        referee=address,
         games=[rows[game.id] for game in games],
-        quarantine=_quarantine(session),
+        quarantine=_quarantine(session, [game.id for game in games]),
     )
     _write(place / "index.html", index)
 
@@ -583,8 +616,11 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
         waiting: list[str] = []
         deadline = ""
         if facts is not None:
-            sent = [seat.name for seat in facts.asked if seat.name in facts.ordered]
-            waiting = [seat.name for seat in facts.missing()]
+            asked = [seat.name for seat in facts.asked]
+            sent = [seat for seat in asked if seat in facts.ordered]
+            # As `game show` and the players' mail say: not a seat nobody plays (civil
+            # disorder after a RESIGN, ejected, abandoned, the bot's).
+            waiting = still_waiting(asked, facts.ordered, facts.asked)
             deadline = describe(facts.turn.deadline, game.timezone)
         else:
             pending = _pending(session, game)
@@ -628,17 +664,22 @@ def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
         game=row,
         seats=seats,
         referees=sorted(referees),
-        audit=["\n".join(entry_lines(entry)) for entry in entries],
+        # Unwrapped: the page wraps each line at its own width (style.css), a phone's or a
+        # wide window's, not at a mail's 72 columns.
+        audit=["\n".join(entry_lines(entry, width=None)) for entry in entries],
         audit_total=total,
     )
 
 
-def _quarantine(session: Session) -> list[dict[str, Any]]:
-    """The newest quarantine entries waiting for a referee; of each mail only who sent it and
-    its game, never the mail itself (it may hold a password)."""
+def _quarantine(session: Session, game_ids: Sequence[str]) -> list[dict[str, Any]]:
+    """The newest quarantine entries waiting of mail to these games (a referee's); of each
+    mail only who sent it and its game, never the mail itself (it may hold a password). Mail
+    of no game, or of another, is the operator's (`pbem quarantine list`)."""
     query = (
         select(Quarantine)
+        .join(InboundMessage, col(InboundMessage.id) == col(Quarantine.inbound_id))
         .where(col(Quarantine.released_at).is_(None))
+        .where(col(InboundMessage.game_id).in_(list(game_ids)))
         .order_by(col(Quarantine.id).desc())
         .limit(QUARANTINE_SHOWN)
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pbem.errors import UsageError
 from pbem.games.service import Service
-from pbem.web.archive import desk_path, write_site
+from pbem.web.archive import desk_paths, write_site
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -43,7 +43,11 @@ def build(service: Service, out: Path | None) -> int:
     folder = write_site(service, out)
     print(f"web archive written: {folder}")
     print(f"open {folder / 'index.html'}")
-    print(f"the referees' desk (keep it to them): {folder / desk_path(service)}")
+    desks = desk_paths(service)
+    for referee, path in sorted(desks.items()):  # each referee's own: hand each on alone
+        print(f"the desk of {referee} (keep it to them): {folder / path}")
+    if not desks:
+        print("no game has a referee: no desk written")
     return 0
 
 

@@ -52,7 +52,7 @@ def _new_game(capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_init_game_new_list_and_show(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     created = _new_game(capsys)
-    assert created.startswith("game g1 created (counting, running, seed 5)\n  seat bob: password ")
+    assert created.startswith("game g1 created (counting, running)\n  seat bob: password ")
     assert (workdir / "pbem.db").exists()
     assert pbem(capsys, "game", "list").startswith("g1                   counting")
     shown = pbem(capsys, "game", "show", "g1")

@@ -145,7 +145,7 @@ def test_game_end_mails_everyone_the_result_and_final_map(service: Service, now:
         " alice      ####                           4\n"
         " bob        ######                         6\n\n"
         "== Dice ==\n"
-        f"The game's hidden seed was 1, with the salt\n{game.seed_salt}.\n"
+        f"The game's hidden seed was 1,\nwith the salt {game.seed_salt}.\n"
         "The SHA-256 of the text: seed, one space, salt, is the commitment the\n"
         "start mail published:\n"
         f"{commitment(1, game.seed_salt)}\n"

@@ -52,7 +52,7 @@ def test_the_start_mail_commits_to_the_seed_and_the_end_mail_reveals_it(
     start = body(outbox(service, "report")[0])
     [committed] = re.findall(r"^([0-9a-f]{64})$", start, flags=re.M)
     end = body(outbox(service, "game-end")[0])
-    seed = re.search(r"seed was (\d+), with the salt\n([0-9a-f]{32})\.", end)
+    seed = re.search(r"seed was (\d+),\nwith the salt ([0-9a-f]{32})\.", end)
     assert seed is not None, end
     text = f"{seed[1]} {seed[2]}".encode()
     assert int(seed[1]) == 41

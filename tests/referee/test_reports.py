@@ -62,7 +62,7 @@ def test_game_new_mails_each_referee_a_password(
     options = ["--referee", "Ref@Example.org", "--option", "announce_referee_actions=no"]
     assert main([*argv, *seats, *options, "--seed", "1"]) == 0
     assert capsys.readouterr().out == (
-        "game g1 created (counting, running, seed 1)\n"
+        "game g1 created (counting, running)\n"
         "  referee ref@example.org: password mailed to them (once)\n"
     )
     assert game_row(service).announce_referee_actions is False

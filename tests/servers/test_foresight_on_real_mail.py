@@ -54,7 +54,7 @@ def test_the_start_mail_commits_and_a_finished_game_verifies(
     # A check reply each, the turn report and the end mail.
     end = _text(table.alice.wait_for_mail(4)[-1])
     assert "has ended after turn 1" in end
-    seed = re.search(r"seed was (\d+), with the salt\n([0-9a-f]{32})\.", end)
+    seed = re.search(r"seed was (\d+),\nwith the salt ([0-9a-f]{32})\.", end)
     assert seed is not None
     assert hashlib.sha256(f"{seed[1]} {seed[2]}".encode()).hexdigest() == committed
     url = db.url.render_as_string(hide_password=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -31,6 +31,7 @@ SEATS = (
     SeatSpec("cy", "cy@example.org", "pw-cy-333"),
 )
 PASSWORDS = {seat.name: seat.password for seat in SEATS}
+REFEREE = "ref@example.org"
 RULESETS = (
     "temples-and-swords",
     "culture-and-conquest",
@@ -60,10 +61,19 @@ def archive_service(folder: Path, settings: Settings) -> Iterator[Service]:
 
 
 def start(
-    service: Service, now: datetime, ruleset: str, *, turn_limit: int = 0, game: str = "g1"
+    service: Service,
+    now: datetime,
+    ruleset: str,
+    *,
+    turn_limit: int = 0,
+    game: str = "g1",
+    referees: Sequence[str] = (),
 ) -> None:
     options = {"turn_limit": turn_limit} if turn_limit else {}
-    new_game(service, now, game=game, ruleset=ruleset, seats=SEATS, options=options)
+    new_game(
+        service, now, game=game, ruleset=ruleset, seats=SEATS, options=options,
+        referees=list(referees),
+    )  # fmt: skip
 
 
 def play_turn(service: Service, now: datetime, game: str = "g1") -> bool:

@@ -20,7 +20,15 @@ from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.store import Game, Outbox, transaction
 from pbem.web.archive import desk_path, seat_path, write_site
-from tests.web.support import PASSWORDS, RULESETS, SEATS, archive_service, play, start
+from tests.web.support import (
+    PASSWORDS,
+    REFEREE,
+    RULESETS,
+    SEATS,
+    archive_service,
+    play,
+    start,
+)
 
 PAGE_LIMIT = 300_000  # bytes: a page with its pictures
 TURNS = 3
@@ -71,7 +79,7 @@ def _page_weight(page: Path) -> int:
 def test_the_archive_of_a_played_game(
     service: Service, now: datetime, site: Path, ruleset: str
 ) -> None:
-    start(service, now, ruleset, turn_limit=TURNS)
+    start(service, now, ruleset, turn_limit=TURNS, referees=[REFEREE])
     play(service, now, TURNS + 1)
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
@@ -95,7 +103,7 @@ def test_the_archive_of_a_played_game(
 
     overview = (site / "games" / "g1" / "index.html").read_text()
     assert commitment(seed, salt) in overview
-    assert f"seed <code>{seed}</code>" in overview  # revealed: the game is over
+    assert f'seed <code class="hash">{seed}</code>' in overview  # revealed: the game is over
     assert all(f'href="turn-{n}.html"' in overview for n in range(1, TURNS + 1))
     chart = (site / "games" / "g1" / "chart.html").read_text()
     assert 'alt="Campaign chart of game g1' in chart
@@ -112,7 +120,7 @@ def test_the_archive_of_a_played_game(
         assert "Your orders as played" in first
         assert PASSWORDS[seat.name] not in first
         assert _page_weight(pages.parent / "turn-1.html") < PAGE_LIMIT
-    desk = site / desk_path(service)
+    desk = site / desk_path(service, REFEREE)
     assert '<meta name="robots" content="noindex">' in desk.read_text()
     assert (desk.parent / "game-g1.html").exists()
     for page in site.rglob("*.html"):
@@ -121,7 +129,7 @@ def test_the_archive_of_a_played_game(
 
 def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path) -> None:
     """Orders sent for the turn not yet played are on no page, the seat's own included."""
-    start(service, now, "temples-and-swords")
+    start(service, now, "temples-and-swords", referees=[REFEREE])
     now = play(service, now, 1)
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
@@ -139,6 +147,6 @@ def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path
     assert not (site / "games" / "g1" / "turn-2.html").exists()
     seat_pages = (site / seat_path(service, "g1", "alice")).parent
     assert not (seat_pages / "turn-2.html").exists()
-    desk = (site / desk_path(service)).read_text()
+    desk = (site / desk_path(service, REFEREE)).read_text()
     assert "<td>alice</td><td>bob, cy</td>" in desk  # whose orders are in, and whose not
     assert secret_line not in desk

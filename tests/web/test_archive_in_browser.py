@@ -29,7 +29,7 @@ from tests.web.games import (
     report_text,
     start_game,
 )
-from tests.web.support import archive_service
+from tests.web.support import REFEREE, archive_service
 
 TURNS = 3  # each game's turn limit
 TOLERANCE = 1  # CSS pixels of sideways overflow a rounding may leave
@@ -199,7 +199,7 @@ def test_a_seats_pages_hold_its_reports(chromium: Browser, site: Site, game: str
 
 
 def test_the_desk(chromium: Browser, site: Site) -> None:
-    desk = site.root / desk_path(site.service)
+    desk = site.root / desk_path(site.service, REFEREE)  # the referee of every game here
     chromium.open(file_url(desk))
     links = chromium.links()
     assert all(f"game-{game}.html" in links for game in RULESETS)

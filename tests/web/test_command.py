@@ -55,7 +55,7 @@ def test_init_makes_the_secret_and_build_writes_the_site(
     printed = pbem(capsys, "web", "build")
     assert "open site/index.html\n" in printed
     assert (workdir / "site" / "games" / "g1" / "index.html").exists()
-    desk = printed.split("the referees' desk (keep it to them): ", 1)[1].strip()
+    desk = printed.split("the desk of ref@example.org (keep it to them): ", 1)[1].strip()
     assert desk.startswith("site/desk/") and (workdir / desk).exists()
     elsewhere = pbem(capsys, "web", "build", "--out", "other")
     assert "open other/index.html\n" in elsewhere and (workdir / "other" / "style.css").exists()

@@ -12,10 +12,12 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlmodel import select
 
 from pbem.config import Settings
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from pbem.store import Referee, transaction
 from pbem.web.archive import archive_on_change, desk_path, seat_path, write_game, write_site
 from tests.support.games import body, new_game, outbox, turns
 from tests.support.mails import mail
@@ -149,17 +151,19 @@ def test_a_failed_write_is_logged_and_the_turn_stands(
     assert "web archive: game g1 not written" in caplog.text
 
 
-def test_the_desk_link_changes_with_the_referees(
-    service: Service, now: datetime, site: Path
-) -> None:
+def test_a_referee_of_no_game_left_has_no_desk(service: Service, now: datetime, site: Path) -> None:
+    """A desk is its referee's: a game made with a referee makes theirs, and once they referee
+    no game of the site (the game deleted) their desk's folder goes at the next write."""
     start(service, now, "temples-and-swords")
-    write_site(service, site)
-    old = (site / desk_path(service)).parent
-    assert old.exists()
     new_game(service, now, game="g2", ruleset="tribes", seats=SEATS, referees=["r@example.org"])
     write_site(service, site)
-    new = (site / desk_path(service)).parent
-    assert new != old and new.exists() and not old.exists()
+    desk = (site / desk_path(service, "r@example.org")).parent
+    assert (desk / "game-g2.html").exists() and not (desk / "game-g1.html").exists()
+    with transaction(service.db) as session:
+        for row in session.exec(select(Referee).where(Referee.game_id == "g2")):
+            session.delete(row)
+    write_site(service, site)
+    assert not desk.exists() and not list((site / "desk").iterdir())
 
 
 def test_a_new_address_is_a_new_link(service: Service, now: datetime, site: Path) -> None:

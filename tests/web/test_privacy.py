@@ -1,11 +1,13 @@
 """Nothing private reaches the archive's public pages. A game of each ruleset is played with
 a unique string planted in every private place: each player's address and password, a
 private part of a seat's report, the orders of the turn not yet played, private press, a
-quarantined mail, a referee's address and the reason a referee gave for an action. The site
-is written; no planted string is in any public file (the index, the style sheet, every game's
-pages, pictures, chart and manifest: every byte of them, and the text chunks of every PNG),
-nor is any seat's or the desk's secret token. The strings that belong on a seat's pages or on
-the desk are found there, so that a test that looks in the wrong place fails."""
+quarantined mail, a referee's address and the reason a referee gave for an action; and in a
+second game with a referee of its own, its players' addresses, its quarantined mail and its
+referee's reason. The site is written; no planted string is in any public file (the index,
+the style sheet, every game's pages, pictures, chart and manifest: every byte of them, and
+the text chunks of every PNG), nor is any seat's or desk's secret token; no referee's desk
+holds a planted string of the other game. The strings that belong on a seat's pages or on a
+desk are found there, so that a test that looks in the wrong place fails."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from pbem.games.lifecycle import PressOptions, SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import OrderSet, Seat, Turn, dumps, loads, transaction
-from pbem.web.archive import desk_path, seat_path, write_site
+from pbem.web.archive import desk_path, desk_paths, seat_path, write_site
 from tests.conftest import NOW, quick_settings
 from tests.support.games import game_row, quarantined, turns
 from tests.support.mails import mail, order_mail
@@ -37,6 +39,7 @@ from tests.web.games import RULESETS, play_turn, start_game
 from tests.web.support import archive_service
 
 GAME = "g1"
+OTHER = "g2"  # another game, another referee: what is planted in it is "g2-..."
 NAMES = ("ann", "bob", "cat")
 
 
@@ -86,6 +89,20 @@ def _played_game(service: Service, ruleset: str, planted: Planted) -> None:
     _plant_audit_reason(service, planted, referee)
 
 
+def _other_game(service: Service, ruleset: str, planted: Planted) -> None:
+    """Game g2, its referee not g1's: its players' addresses, a quarantined mail and its
+    referee's reason planted."""
+    seats = tuple(
+        SeatSpec(name, f"{planted.new(f'g2-address-{name}')}@example.org", f"pw-g2-{name}")
+        for name in NAMES
+    )
+    referee = f"{planted.new('g2-referee')}@example.org"
+    start_game(service, NOW, OTHER, ruleset, turns=20, seats=seats, referees=[referee],
+               announce_referee_actions=False)  # fmt: skip
+    _plant_quarantine(service, planted, OTHER)
+    _plant_audit_reason(service, planted, referee, OTHER)
+
+
 def _plant_private_report(service: Service, planted: Planted) -> None:
     """A private event of ann's in turn 1's stored record (its report's private part)."""
     text = planted.new("report-ann")
@@ -132,21 +149,23 @@ def _plant_press(
     receive(service, raw, now=NOW)
 
 
-def _plant_quarantine(service: Service, planted: Planted) -> None:
+def _plant_quarantine(service: Service, planted: Planted, game: str = GAME) -> None:
     """A mail of a stranger claiming ann's seat with a wrong password: quarantined."""
-    sender = f"{planted.new('quarantine-sender')}@example.org"
-    subject = planted.new("quarantine-subject")
-    body = f"GAME {GAME} SEAT ann PASSWORD {planted.new('quarantine-body')}\nHello\n"
-    receive(service, mail(body, sender=sender, subject=subject, message_id="q@x"), now=NOW)
+    kind = "" if game == GAME else f"{game}-"
+    sender = f"{planted.new(f'{kind}quarantine-sender')}@example.org"
+    subject = planted.new(f"{kind}quarantine-subject")
+    body = f"GAME {game} SEAT ann PASSWORD {planted.new(f'{kind}quarantine-body')}\nHello\n"
+    raw = mail(body, sender=sender, subject=subject, message_id=f"q-{game}@x")
+    receive(service, raw, now=NOW)
     assert quarantined(service), "the stranger's mail is quarantined"
 
 
-def _plant_audit_reason(service: Service, planted: Planted, referee: str) -> None:
+def _plant_audit_reason(service: Service, planted: Planted, referee: str, game: str = GAME) -> None:
     args = argparse.Namespace(
-        game=GAME,
+        game=game,
         name="deadline",
         args=["extend", "24h"],
-        reason=planted.new("audit-reason"),
+        reason=planted.new("audit-reason" if game == GAME else f"{game}-audit-reason"),
         actor=referee,
     )
     run_referee(service, args, NOW + timedelta(minutes=5))
@@ -193,6 +212,7 @@ def site(
     with archive_service(folder, quick_settings()) as service:
         planted = Planted()
         _played_game(service, request.param, planted)
+        _other_game(service, request.param, planted)
         yield service, write_site(service), planted
 
 
@@ -204,9 +224,9 @@ def test_no_planted_string_nor_secret_token_is_on_a_public_page(
     names = {path.relative_to(root).as_posix() for path in public}
     assert {"index.html", "style.css", "games/g1/index.html", "games/g1/turn-2.html"} <= names
     assert "games/g1/chart.html" in names and "games/g1/archive.json" in names
-    tokens = {f"seat {name}": seat_path(service, GAME, name).split("/")[3] for name in NAMES} | {
-        "desk": desk_path(service).split("/")[1]
-    }
+    tokens = {f"seat {name}": seat_path(service, GAME, name).split("/")[3] for name in NAMES}
+    tokens |= {f"desk {who}": path.split("/")[1] for who, path in desk_paths(service).items()}
+    assert len(tokens) == len(NAMES) + 2  # the seats of g1, the desks of g1's and g2's referees
     assert all(len(token) >= 32 for token in tokens.values()), tokens
     secrets = planted.strings | tokens
     with transaction(service.db) as session:
@@ -228,8 +248,7 @@ def test_the_planted_strings_that_belong_there_are_on_the_seat_pages_and_the_des
     assert strings["report-ann"] in (ann / "turn-1.html").read_text()
     assert strings["report-ann"] not in (bob / "turn-1.html").read_text()  # ann's alone
     assert seat_path(service, GAME, "ann").split("/")[3] not in _all_text(bob)
-    desk = (root / desk_path(service)).parent
-    on_desk = _all_text(desk)
+    on_desk = _all_text(_desk(service, root, strings["referee"]))
     for kind in ("address-ann", "address-bob", "referee", "audit-reason", "quarantine-sender"):
         assert strings[kind] in on_desk, kind
     # Never anywhere: what no page needs (a password, orders not yet played, another
@@ -243,6 +262,25 @@ def test_the_planted_strings_that_belong_there_are_on_the_seat_pages_and_the_des
         assert session.exec(select(OrderSet).where(OrderSet.turn == 3)).one()
     assert json.loads((root / "games/g1/archive.json").read_text())["turns"]
     assert [t.number for t in turns(service, GAME)] == [1, 2, 3]
+
+
+def test_a_referees_desk_holds_nothing_of_another_game(
+    site: tuple[Service, Path, Planted],
+) -> None:
+    service, root, planted = site
+    other = {kind: text for kind, text in planted.strings.items() if kind.startswith("g2-")}
+    mine = {kind: text for kind, text in planted.strings.items() if kind not in other}
+    first = _all_text(_desk(service, root, mine["referee"]))
+    second = _all_text(_desk(service, root, other["g2-referee"]))
+    assert not [kind for kind, text in other.items() if text in first]
+    assert not [kind for kind, text in mine.items() if text in second]
+    for kind in ("address-ann", "referee", "audit-reason", "quarantine-sender"):
+        assert mine[kind] in first and other[f"g2-{kind}"] in second, kind  # their own
+    assert f"game-{OTHER}.html" not in first and f"game-{GAME}.html" not in second
+
+
+def _desk(service: Service, root: Path, referee: str) -> Path:
+    return (root / desk_path(service, f"{referee}@example.org")).parent
 
 
 def _all_text(folder: Path) -> str:
