@@ -42,10 +42,12 @@ class Bot:
         text = ruleset.bot_orders(position.state, self.seat, BOT_SEED)
         return position.number, [line for line in text.splitlines() if line.strip()]
 
-    def orders(self) -> None:
+    def orders(self, note: str = "") -> None:
+        """The bot's orders; a `note` goes with them as a comment line."""
         if (found := self.order_lines()) is not None:
             turn, lines = found
-            self._orders(turn, lines, kind="orders", counted=bool(lines))
+            noted = [*lines, f"# {note}"] if note else lines
+            self._orders(turn, noted, kind="orders", counted=bool(lines))
 
     def no_orders(self) -> None:
         if (found := self.order_lines()) is not None:
@@ -71,6 +73,16 @@ class Bot:
         body = "\n".join([*head, *lines])
         words = tuple(line.split()[0] for line in lines) if len(lines) > 1 else ()
         self.send(body, kind="command", subject=lines[0].lower(), proves=game_line, lines=words)
+
+    def press(self, to: str, text: str, *, anonymous: bool = False) -> None:
+        """Press to a seat, under the seat's GAME line; answered by its confirmation."""
+        head = f"PRESS TO {to}{' ANONYMOUS' if anonymous else ''}"
+        body = "\n".join([self.game_line(), head, text, "END PRESS"])
+        self.send(body, kind="press", subject="a word", proves=True)
+
+    def reply_to_press(self, press: Received, text: str) -> str:
+        """A plain reply to relayed press (it goes on to the writer); its Message-ID."""
+        return self._reply(press, f"{text}\n", kind="press-reply")
 
     def quoted_filled(self, report: Received) -> None:
         """A reply to the report, its template filled in inside the quote (the handbook's
@@ -126,11 +138,11 @@ class Bot:
         body = "\n".join([self.game_line(), f"TURN {turn}", *lines, "END"])
         self.send(body, kind=kind, subject=f"turn {turn}", proves=True, turn=turn, counted=counted)
 
-    def _reply(self, report: Received, body: str, *, kind: str, **meant: Any) -> None:
+    def _reply(self, report: Received, body: str, *, kind: str, **meant: Any) -> str:
         parent = report.view.message_id
         headers = {"In-Reply-To": parent, "References": parent, **meant.pop("headers", {})}
         subject = f"Re: {report.view.subject}"
-        self.send(body, kind=kind, subject=subject, headers=headers, **meant)
+        return self.send(body, kind=kind, subject=subject, headers=headers, **meant)
 
 
 def _typo(line: str) -> str:
