@@ -165,8 +165,8 @@ password_cost = 4
 [limits]
 replies_per_sender = 1000
 [web]
-folder = "{folder / 'web'}"
-secret_file = "{folder / 'web-secret'}"
+folder = "{folder / "web"}"
+secret_file = "{folder / "web-secret"}"
 [logging]
 level = "DEBUG"
 file = "{log}"
