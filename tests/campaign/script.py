@@ -14,8 +14,8 @@ the game's end, or to the bounds given.
 
 Secrets are planted on the way (planted.py): the addresses and passwords, in turn 2 a thread
 of anonymous press and press to one seat, a comment in turn-2 orders, in turn 3 a private
-event in the report the newcomer asks for. After the end the archive's public pages are
-read, for the checks of privacy."""
+event in the report the newcomer asks for. After the end the archive is written and its
+public pages read, for the checks of privacy."""
 
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def play_campaign(
     while not _ended(record) and number <= turns and time.monotonic() - started < seconds:
         number += 1
         _ordinary_turn(cast, number)
-    web = folder / "web"
+    web = folder / "web"  # the daemon's archive runner writes it, `serve --once` does not
+    table.cli("web", "build", "--out", str(web))
     record.pages = {p.relative_to(web).as_posix(): page_bytes(p) for p in public_files(web)}
     return record, table
 

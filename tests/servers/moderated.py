@@ -164,9 +164,6 @@ timeout_seconds = 5
 password_cost = 4
 [limits]
 replies_per_sender = 1000
-[web]
-folder = "{folder / "web"}"
-secret_file = "{folder / "web-secret"}"
 [logging]
 level = "DEBUG"
 file = "{log}"
