@@ -2,8 +2,9 @@
 unique string in one private place, with who may read it: every participant's address (the
 participant and the referee), each seat's password (its player alone) and the referee's,
 press from one seat to one other, an anonymous writer's whole thread (the writer's name is
-secret in every mail of it), a comment in a seat's orders, a private event in a seat's
-report. The referee may know every secret of the game."""
+secret in every mail of it), a comment in a seat's orders (while others ask what they may
+of the game), a private event in a seat's report, an outsider's address. The referee may
+know every secret of the game."""
 
 from __future__ import annotations
 
@@ -72,11 +73,25 @@ def anonymous_thread(table: Table, writer: Bot, to: Bot, other: Bot) -> None:
     )
 
 
-def pending_orders(table: Table, bot: Bot) -> None:
-    """`bot`'s orders with a comment line: for the seat's player and the referee."""
+def pending_orders(table: Table, bot: Bot, others: Iterable[Bot]) -> None:
+    """`bot`'s orders, a line planted in them once stored, for the seat's player and the
+    referee; then `bot` asks for them back, and each of `others` asks what a player may ask
+    of the game while they are pending (the answers must not carry them). Two steps."""
+    bot.orders()
+    table.serve()
     note = planted("orders")
-    bot.orders(note)
-    table.record.secrets.append(Secret("pending orders", note, owners(table.record, bot.name)))
+    table.plant_orders(bot.seat, note)
+    _told(table.record, "pending orders", note, bot)
+    bot.command("ORDERS")
+    for other in others:
+        other.command("STATUS", "FORECAST", "HISTORY", "LIST MINE")
+    table.serve()
+
+
+def outsider(table: Table, stranger: Bot) -> None:
+    """Somebody with no seat asks what anyone may ask; their own address is theirs alone."""
+    stranger.command(f"STATUS {table.game}", "LIST", "HELP", game_line=False)
+    table.record.secrets.append(Secret("address", stranger.address, frozenset({stranger.name})))
 
 
 def private_event(table: Table, bot: Bot) -> None:

@@ -42,12 +42,10 @@ class Bot:
         text = ruleset.bot_orders(position.state, self.seat, BOT_SEED)
         return position.number, [line for line in text.splitlines() if line.strip()]
 
-    def orders(self, note: str = "") -> None:
-        """The bot's orders; a `note` goes with them as a comment line."""
+    def orders(self) -> None:
         if (found := self.order_lines()) is not None:
             turn, lines = found
-            noted = [*lines, f"# {note}"] if note else lines
-            self._orders(turn, noted, kind="orders", counted=bool(lines))
+            self._orders(turn, lines, kind="orders", counted=bool(lines))
 
     def no_orders(self) -> None:
         if (found := self.order_lines()) is not None:

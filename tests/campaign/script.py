@@ -13,9 +13,10 @@ without that seat's orders. Then ordinary turns (with a typo now and then, and N
 the game's end, or to the bounds given.
 
 Secrets are planted on the way (planted.py): the addresses and passwords, in turn 2 a thread
-of anonymous press and press to one seat, a comment in turn-2 orders, in turn 3 a private
-event in the report the newcomer asks for. After the end the archive is written and its
-public pages read, for the checks of privacy."""
+of anonymous press and press to one seat, a comment in turn-2 orders (asked for back, while
+the others ask for STATUS, FORECAST, HISTORY and LIST MINE), in turn 3 a private event in
+the report the newcomer asks for, and a stranger asks for STATUS, LIST and HELP. After the
+end the archive is written and its public pages read, for the checks of privacy."""
 
 from __future__ import annotations
 
@@ -143,7 +144,7 @@ def _second_turn(cast: Cast) -> None:
     cy.quoted_template(cy.last(r"turn 1 report"))
     bob.reply_to_report(bob.last(r"turn 1 report"))
     table.serve()
-    planted.pending_orders(table, ann)
+    planted.pending_orders(table, ann, (bob, cy))
     for bot in (bob, cy):
         bot.orders()
     table.serve()
@@ -163,6 +164,7 @@ def _third_turn(cast: Cast, world: MailWorld, setup: Setup) -> None:
     cy.wrong_password(cy.password)  # the old player, with the old password
     planted.private_event(table, newcomer)
     newcomer.command("REPORT")
+    planted.outsider(table, Bot(table, "stranger", world.player("stranger"), "", ""))
     table.serve()
     ann.orders()
     newcomer.orders()

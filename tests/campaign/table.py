@@ -15,7 +15,7 @@ from typing import Any
 
 from engine import get_ruleset
 from pbem.cli import main
-from pbem.games.games import last_resolved_turn, turn_of
+from pbem.games.games import last_resolved_turn, stored_orders, turn_of
 from pbem.store import Game, dumps, loads, transaction, utc
 from tests.campaign.mailboxes import Mailbox
 from tests.campaign.record import Event, Record, Sent
@@ -96,6 +96,15 @@ class Table:
             event = {"also": [], "code": "planted", "dice": [], "phase": "", "public": False}
             record["events"].append({**event, "seat": seat, "text": text})
             turn.record = dumps(record)
+
+    def plant_orders(self, seat: str, text: str) -> None:
+        """A comment line with `text` at the end of the orders stored for `seat`'s pending
+        turn (a mail's comments are not stored: the line is written here)."""
+        with transaction(self.db) as session:
+            game = session.get(Game, self.game)
+            assert game is not None
+            row = stored_orders(session, game.id, game.turn)[seat]
+            row.text += f"\n# {text}"
 
     def position(self) -> Position:
         with transaction(self.db) as session:
