@@ -170,7 +170,7 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
         return f"{block.place}: not sent: no seat {', '.join(unknown)} (the others: {shown})"
     got, skipped = [], []
     for target in wanted:
-        if not target.address or _mutes(target, seat.name):
+        if not target.address or _mutes(target, seat.name, block.anonymous):
             skipped.append(target.name)
             continue
         _send(context, game, seat, target, block)
@@ -210,9 +210,12 @@ def _sent_lately(context: MailContext, game: Game) -> int:
     return int(context.session.exec(query).one())
 
 
-def _mutes(target: Seat, sender: str) -> bool:
+def _mutes(target: Seat, sender: str, anonymous: bool) -> bool:
+    """Does `target` take no press from `sender`? A mute by name holds for named press only:
+    were anonymous press held back by it too, muting a seat and watching the anonymous press
+    stop would tell who writes it."""
     muted = {name for name in target.press_muted.split(",") if name}
-    return "*" in muted or sender in muted
+    return "*" in muted or (sender in muted and not anonymous)
 
 
 def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Block) -> None:

@@ -192,3 +192,19 @@ def test_the_audit_marks_anonymous_press(service: Service, now: datetime) -> Non
         query = select(AuditLog.detail).where(AuditLog.action == "press")
         details = sorted(session.exec(query).all())
     assert details == ["alice -> bob (anonymous)", "alice -> cy"]
+
+
+def test_a_mute_by_name_does_not_tell_who_writes_anonymously(
+    service: Service, now: datetime
+) -> None:
+    """bob mutes alice: were alice's anonymous press held back too, bob would learn who
+    wrote it by watching it stop. It comes; SET PRESS OFF stops all of it."""
+    _game(service, now, grey=True)
+    _press(service, now, "SET PRESS OFF FROM alice", seat="bob")
+    _press(service, now, "PRESS TO bob\nNamed.\nEND PRESS", n=2)
+    _press(service, now, "PRESS TO bob ANONYMOUS\nUnnamed.\nEND PRESS", n=3)
+    assert [row.subject for row in _relayed(service, "bob@example.org")] == ["[g1] anonymous press"]
+    _press(service, now, "SET PRESS OFF", seat="bob", n=4)
+    receipt = _press(service, now, "PRESS TO bob ANONYMOUS\nAgain.\nEND PRESS", n=5)
+    assert "not to bob: not taking press" in _flat(receipt.replies[0])
+    assert len(_relayed(service, "bob@example.org")) == 1
