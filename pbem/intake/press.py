@@ -9,7 +9,10 @@ A block is cut out of the mail before its orders are read (its lines left blank,
 line numbers stay the mail's), so press is never taken for orders; each part is answered. The
 sender gets a confirmation naming who received it. A relayed mail says who wrote it (or that
 it is anonymous) and has the moderator as Reply-To: a plain Reply from the recipient's
-registered address comes back here and goes on to the writer, the quoted text left out. What
+registered address comes back here and goes on to the writer, the quoted text left out. An
+anonymous writer stays unnamed to the seats they wrote to, along the whole thread: a reply's
+confirmation says "the anonymous writer", and the writer's own replies in it are relayed
+anonymously too; only the game's referees (their copies, the audit) learn who wrote. What
 makes such a reply good is its In-Reply-To (or References): the relayed mail's Message-ID,
 unguessable, kept in the `press` table; without a password, since a person answering in their
 mail client writes none. A mail that only claims a seat's address cannot use it: it must
@@ -43,12 +46,21 @@ ANONYMOUS = "anonymous"
 PRESS_FORM = "PRESS TO <seat>[,<seat>...] | ALL [ANONYMOUS], the text, then END PRESS"
 
 
+UNNAMED = "the anonymous writer"  # who a reply to anonymous press went to, as its writer sees it
+
+
 @dataclass(frozen=True)
 class Block:
-    line: int  # the PRESS line's number in the mail
+    line: int  # the PRESS line's number in the mail; 0: a reply to relayed press, no line
     to: tuple[str, ...]  # seat names, lower-cased; ("all",) for every seat
     anonymous: bool
     text: str
+    to_unnamed: bool = False  # a reply to anonymous press: its one recipient is never named
+
+    @property
+    def place(self) -> str:
+        """Where the block is, as its confirmation names it."""
+        return f"line {self.line}" if self.line else "your reply"
 
 
 def cut_press(text: str) -> tuple[list[Block], str]:
@@ -83,24 +95,46 @@ def relay_blocks(context: MailContext, game: Game, seat: Seat, blocks: list[Bloc
 def relay_reply(context: MailContext) -> bool:
     """A plain reply to a relayed press mail, from the address it went to: relayed back to the
     writer. False when the mail is no such reply (then it is handled as any other)."""
-    wanted = _replied_ids(context)
-    if not wanted:
-        return False
-    query = select(Press).where(col(Press.message_id).in_(wanted))
-    original = context.session.exec(query).first()
-    if original is None:
-        return False
-    game = context.session.get(Game, original.game_id)
-    replier = find_seat(context.session, original.game_id, original.recipient)
-    writer = find_seat(context.session, original.game_id, original.sender)
-    sender = context.mail.sender.lower()
-    if game is None or replier is None or writer is None or replier.address.lower() != sender:
+    found = _answered(context)
+    if found is None:
         return False  # not from the address it went to: no relay, read as any mail
+    original, game, replier, writer = found
     context.inbound.game_id, context.inbound.seat = game.id, replier.name
-    block = Block(0, (writer.name,), False, _reply_text(context.mail.text))
+    # The writer's name is kept from the replier if the press answered was anonymous; the
+    # replier's own name, if they once wrote to the writer anonymously (their answer in a
+    # thread they began unnamed, whatever their mail client quotes of it).
+    unnamed = _wrote_anonymously(context, game, replier, writer)
+    block = Block(0, (writer.name,), unnamed, _reply_text(context.mail.text), original.anonymous)
     outcome = relay_blocks(context, game, replier, [block])
     context.finish(MailStatus.ANSWERED, f"reply to press: {outcome}")
     return True
+
+
+def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
+    """The relayed press this mail answers, its game, the replier and the writer: the one
+    of the mail's In-Reply-To and References that went to the mail's sender."""
+    wanted = _replied_ids(context)
+    if not wanted:
+        return None
+    sender = context.mail.sender.lower()
+    query = select(Press).where(col(Press.message_id).in_(wanted)).order_by(col(Press.id).desc())
+    for original in context.session.exec(query).all():
+        game = context.session.get(Game, original.game_id)
+        replier = find_seat(context.session, original.game_id, original.recipient)
+        writer = find_seat(context.session, original.game_id, original.sender)
+        if game and replier and writer and replier.address.lower() == sender:
+            return original, game, replier, writer
+    return None
+
+
+def _wrote_anonymously(context: MailContext, game: Game, seat: Seat, to: Seat) -> bool:
+    query = select(Press.id).where(
+        Press.game_id == game.id,
+        Press.sender == seat.name,
+        Press.recipient == to.name,
+        col(Press.anonymous).is_(True),
+    )
+    return context.session.exec(query.limit(1)).first() is not None
 
 
 def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | None:
@@ -126,26 +160,29 @@ def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | 
 def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
     refusal = _refused(context, game, block)
     if refusal:
-        return f"line {block.line}: not sent: {refusal}"
+        return f"{block.place}: not sent: {refusal}"
     others = [s for s in seats_of(context.session, game.id) if s.name != seat.name]
     names = {s.name for s in others}
     wanted = others if block.to == ("all",) else [s for s in others if s.name in block.to]
     unknown = sorted(set(block.to) - names - {"all", seat.name})
     if unknown:
         shown = ", ".join(sorted(names))
-        return f"line {block.line}: not sent: no seat {', '.join(unknown)} (the others: {shown})"
+        return f"{block.place}: not sent: no seat {', '.join(unknown)} (the others: {shown})"
     got, skipped = [], []
     for target in wanted:
-        if not target.address or _mutes(target, seat.name):
+        if not target.address or _mutes(target, seat.name, block.anonymous):
             skipped.append(target.name)
             continue
         _send(context, game, seat, target, block)
         got.append(target.name)
     if game.press_to_referees and block.to != ("all",) and got:
         _copy_referees(context, game, seat, got, block)
+    unnamed = " (anonymous)" if block.anonymous else ""
     audit(context.session, context.now, seat.address, "press", game.id,
-          f"{seat.name} -> {', '.join(got) or 'nobody'}")  # fmt: skip
-    sent = f"line {block.line}: sent to {', '.join(got) or 'nobody'}"
+          f"{seat.name} -> {', '.join(got) or 'nobody'}{unnamed}")  # fmt: skip
+    if block.to_unnamed:  # the one recipient, the anonymous writer: never named to the sender
+        got, skipped = [UNNAMED] * len(got), [UNNAMED] * len(skipped)
+    sent = f"{block.place}: sent to {', '.join(got) or 'nobody'}"
     return sent + (f" (not to {', '.join(skipped)}: not taking press)" if skipped else "")
 
 
@@ -173,9 +210,12 @@ def _sent_lately(context: MailContext, game: Game) -> int:
     return int(context.session.exec(query).one())
 
 
-def _mutes(target: Seat, sender: str) -> bool:
+def _mutes(target: Seat, sender: str, anonymous: bool) -> bool:
+    """Does `target` take no press from `sender`? A mute by name holds for named press only:
+    were anonymous press held back by it too, muting a seat and watching the anonymous press
+    stop would tell who writes it."""
     muted = {name for name in target.press_muted.split(",") if name}
-    return "*" in muted or sender in muted
+    return "*" in muted or (sender in muted and not anonymous)
 
 
 def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Block) -> None:

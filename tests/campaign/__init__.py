@@ -14,8 +14,9 @@ with the log of what everybody sent and did, and lists what was wrong.
 - players.py, referee.py: the participants and their scripted mistakes and actions;
 - table.py: the game, the moderator and the clock, a step at a time;
 - script.py: the campaign every ruleset plays, and each ruleset's game;
+- planted.py: the secrets the campaign plants, and who may know each;
 - checker.py: the invariants, each a function of checks_mail.py (who gets which mail),
-  checks_told.py (what a seat is told), checks_turns.py (the turn flow) or checks_reports.py
-  (what a report shows);
+  checks_told.py (what a seat is told), checks_turns.py (the turn flow), checks_reports.py
+  (what a report shows) or checks_privacy.py (no secret reaches anyone not entitled to it);
 - test_checker.py: the checker on made-up mail, each invariant shown to fail.
 """

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from tests.campaign.checks_mail import addressed_right, answered_once
+from tests.campaign.checks_privacy import secrets_kept, secrets_told
 from tests.campaign.checks_reports import colours_stable, deadlines_in_zone, reports_agree
 from tests.campaign.checks_told import (
     clock_told,
@@ -32,6 +33,8 @@ INVARIANTS: dict[str, Invariant] = {
     "reports-agree": reports_agree,
     "deadline-in-zone": deadlines_in_zone,
     "colours-stable": colours_stable,
+    "secret-kept": secrets_kept,
+    "secret-told": secrets_told,
 }
 
 

@@ -72,6 +72,16 @@ class Bot:
         words = tuple(line.split()[0] for line in lines) if len(lines) > 1 else ()
         self.send(body, kind="command", subject=lines[0].lower(), proves=game_line, lines=words)
 
+    def press(self, to: str, text: str, *, anonymous: bool = False) -> None:
+        """Press to a seat, under the seat's GAME line; answered by its confirmation."""
+        head = f"PRESS TO {to}{' ANONYMOUS' if anonymous else ''}"
+        body = "\n".join([self.game_line(), head, text, "END PRESS"])
+        self.send(body, kind="press", subject="a word", proves=True)
+
+    def reply_to_press(self, press: Received, text: str) -> str:
+        """A plain reply to relayed press (it goes on to the writer); its Message-ID."""
+        return self._reply(press, f"{text}\n", kind="press-reply")
+
     def quoted_filled(self, report: Received) -> None:
         """A reply to the report, its template filled in inside the quote (the handbook's
         way): orders that count."""
@@ -126,11 +136,11 @@ class Bot:
         body = "\n".join([self.game_line(), f"TURN {turn}", *lines, "END"])
         self.send(body, kind=kind, subject=f"turn {turn}", proves=True, turn=turn, counted=counted)
 
-    def _reply(self, report: Received, body: str, *, kind: str, **meant: Any) -> None:
+    def _reply(self, report: Received, body: str, *, kind: str, **meant: Any) -> str:
         parent = report.view.message_id
         headers = {"In-Reply-To": parent, "References": parent, **meant.pop("headers", {})}
         subject = f"Re: {report.view.subject}"
-        self.send(body, kind=kind, subject=subject, headers=headers, **meant)
+        return self.send(body, kind=kind, subject=subject, headers=headers, **meant)
 
 
 def _typo(line: str) -> str:

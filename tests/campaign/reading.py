@@ -64,6 +64,21 @@ class MailView:
         return text_of(self.message).replace("\r\n", "\n")
 
     @cached_property
+    def content(self) -> str:
+        """Everything the mail shows its reader: every header, decoded, and every part (a
+        text part as its charset says, any other part's bytes as Latin-1)."""
+        shown = [f"{name}: {value}" for name, value in self.message.items()]
+        for part in self.message.walk():
+            if part.is_multipart():
+                continue
+            if part.get_content_maintype() == "text":
+                shown.append(str(part.get_content()))
+            else:
+                data = part.get_payload(decode=True)
+                shown.append(data.decode("latin-1") if isinstance(data, bytes) else str(data))
+        return "\n".join(shown)
+
+    @cached_property
     def flat(self) -> str:
         """The text with every run of white space one space: wrapped lines joined."""
         return " ".join(self.text.split())

@@ -62,6 +62,21 @@ class Received:
 
 
 @dataclass(frozen=True)
+class Secret:
+    """Something the campaign planted that only `entitled` participants may read
+    (checks_privacy.py): a unique string, found as a whole word in any case; or, with
+    `within`, a name that is secret only in the mails carrying one of those strings (the
+    texts and Message-IDs of an anonymous writer's thread: every other mail may name that
+    seat). `told`: the campaign has it mailed to someone entitled, who must get it."""
+
+    kind: str  # address, password, anonymous-writer, press, private-event, pending-orders
+    text: str
+    entitled: frozenset[str]
+    within: tuple[str, ...] = ()
+    told: bool = False
+
+
+@dataclass(frozen=True)
 class Violation:
     invariant: str
     text: str
@@ -84,6 +99,8 @@ class Record:
     events: list[Event] = field(default_factory=list)
     mail: dict[str, list[Received]] = field(default_factory=dict)  # participant -> mailbox
     steps: int = 0
+    secrets: list[Secret] = field(default_factory=list)
+    pages: dict[str, bytes] = field(default_factory=dict)  # the archive's public files, read
 
     def all_mail(self) -> list[Received]:
         return [mail for box in self.mail.values() for mail in box]

@@ -10,7 +10,13 @@ turn 2 back and reruns it, gives a seat to a new player (the old one still write
 old password; the new one asks for the REPORT), and forces the turn while one seat has sent
 nothing. Turn 4: an out-of-office reply, three commands in one mail, and the deadline passes
 without that seat's orders. Then ordinary turns (with a typo now and then, and NO ORDERS) to
-the game's end, or to the bounds given."""
+the game's end, or to the bounds given.
+
+Secrets are planted on the way (planted.py): the addresses and passwords, in turn 2 a thread
+of anonymous press and press to one seat, a comment in turn-2 orders (asked for back, while
+the others ask for STATUS, FORECAST, HISTORY and LIST MINE), in turn 3 a private event in
+the report the newcomer asks for, and a stranger asks for STATUS, LIST and HELP. After the
+end the archive is written and its public pages read, for the checks of privacy."""
 
 from __future__ import annotations
 
@@ -18,11 +24,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.campaign import planted
 from tests.campaign.players import Bot
 from tests.campaign.record import Record
 from tests.campaign.referee import Referee, password_in
 from tests.campaign.table import Table
 from tests.servers.world import MailWorld
+from tests.web.public import page_bytes, public_files
 
 SEATS = ("ann", "bob", "cy")
 SEED = 5
@@ -87,6 +95,9 @@ def play_campaign(
     while not _ended(record) and number <= turns and time.monotonic() - started < seconds:
         number += 1
         _ordinary_turn(cast, number)
+    web = folder / "web"  # the daemon's archive runner writes it, `serve --once` does not
+    table.cli("web", "build", "--out", str(web))
+    record.pages = {p.relative_to(web).as_posix(): page_bytes(p) for p in public_files(web)}
     return record, table
 
 
@@ -96,13 +107,14 @@ def _seated(table: Table, world: MailWorld, setup: Setup, turns: int) -> Cast:
     referee = Referee(table, "referee", world.player("referee"))
     argv = ["game", "new", setup.game, "--ruleset", setup.ruleset, "--seed", str(SEED)]
     argv += ["--referee", referee.address, "--deadline", setup.deadline]
-    argv += ["--option", f"turn_limit={turns}"]
+    argv += ["--option", f"turn_limit={turns}", "--option", "grey_press=yes"]
     argv += [f"--seat={seat}={bot.address}:{bot.password}" for seat, bot in bots.items()]
     argv += [f"--option={name}={value}" for name, value in setup.options.items()]
     argv += ["--timezone", setup.timezone] if setup.timezone else []
     table.cli(*argv)
     table.serve()
     referee.learn_password()
+    planted.identities(table.record, bots.values(), referee)
     return Cast(table, referee, bots)
 
 
@@ -122,6 +134,7 @@ def _first_turn(cast: Cast) -> None:
 
 def _second_turn(cast: Cast) -> None:
     table, referee, (ann, bob, cy) = cast.table, cast.referee, cast.everyone()
+    planted.anonymous_thread(table, bob, cy, ann)
     referee.pause("the referee is away for the weekend")
     table.serve()
     bob.command("ORDERS")
@@ -131,7 +144,8 @@ def _second_turn(cast: Cast) -> None:
     cy.quoted_template(cy.last(r"turn 1 report"))
     bob.reply_to_report(bob.last(r"turn 1 report"))
     table.serve()
-    for bot in (ann, bob, cy):
+    planted.pending_orders(table, ann, (bob, cy))
+    for bot in (bob, cy):
         bot.orders()
     table.serve()
 
@@ -145,9 +159,12 @@ def _third_turn(cast: Cast, world: MailWorld, setup: Setup) -> None:
     newcomer = referee.replace(cy, world.player("cy2"), "cy has left for a long journey")
     table.serve()
     newcomer.password = password_in(newcomer.last("you now play").view.text)
+    planted.player(table.record, newcomer, told=True)
     cast.bots["cy"] = newcomer
     cy.wrong_password(cy.password)  # the old player, with the old password
+    planted.private_event(table, newcomer)
     newcomer.command("REPORT")
+    planted.outsider(table, Bot(table, "stranger", world.player("stranger"), "", ""))
     table.serve()
     ann.orders()
     newcomer.orders()

@@ -15,8 +15,8 @@ from typing import Any
 
 from engine import get_ruleset
 from pbem.cli import main
-from pbem.games.games import turn_of
-from pbem.store import Game, loads, transaction, utc
+from pbem.games.games import last_resolved_turn, stored_orders, turn_of
+from pbem.store import Game, dumps, loads, transaction, utc
 from tests.campaign.mailboxes import Mailbox
 from tests.campaign.record import Event, Record, Sent
 from tests.servers.dovecot import Account
@@ -85,6 +85,26 @@ class Table:
             self.event("resolved", turn=turn, cause="forced", seats=before.asked)
             if "game over" in output:
                 self.event("ended", turn=turn)
+
+    def plant_event(self, seat: str, text: str) -> None:
+        """A private event of `seat`'s with `text`, in the newest played turn's stored record
+        (what its report, asked for again, is drawn from)."""
+        with transaction(self.db) as session:
+            turn = last_resolved_turn(session, self.game)
+            assert turn is not None and turn.record, "no turn played yet"
+            record = loads(turn.record)
+            event = {"also": [], "code": "planted", "dice": [], "phase": "", "public": False}
+            record["events"].append({**event, "seat": seat, "text": text})
+            turn.record = dumps(record)
+
+    def plant_orders(self, seat: str, text: str) -> None:
+        """A comment line with `text` at the end of the orders stored for `seat`'s pending
+        turn (a mail's comments are not stored: the line is written here)."""
+        with transaction(self.db) as session:
+            game = session.get(Game, self.game)
+            assert game is not None
+            row = stored_orders(session, game.id, game.turn)[seat]
+            row.text += f"\n# {text}"
 
     def position(self) -> Position:
         with transaction(self.db) as session:

@@ -4,13 +4,16 @@ seat's mutes decide who gets what; no address is ever shown to another player.""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
+
+from sqlmodel import select
 
 from pbem.games.lifecycle import PressOptions, SeatSpec
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.intake import Receipt, receive
-from pbem.store import Game, Outbox, transaction
+from pbem.store import AuditLog, Game, Outbox, transaction
 from tests.support.games import body, new_game, orders, outbox
 from tests.support.mails import mail, order_mail
 
@@ -139,3 +142,69 @@ def test_press_to_an_unknown_seat_names_the_seats(service: Service, now: datetim
     _game(service, now)
     receipt = _press(service, now, "PRESS TO bobby\nHi.\nEND PRESS")
     assert "not sent: no seat bobby (the others: bob, cy)" in _flat(receipt.replies[0])
+
+
+def _words(row: Outbox) -> set[str]:
+    return set(re.findall(r"[a-z0-9@.-]+", body(row).lower() + " " + row.subject.lower()))
+
+
+def test_a_reply_to_anonymous_press_never_names_the_writer(service: Service, now: datetime) -> None:
+    """Issue 42.5: bob answers alice's anonymous press; his confirmation named her ("line 0:
+    sent to alice"). Neither it nor anything else bob gets in that thread names alice, also
+    when alice answers his answer; what alice gets names bob (he chose to answer)."""
+    _game(service, now, grey=True)
+    _press(service, now, "PRESS TO bob ANONYMOUS\nBeware cy.\nEND PRESS")
+    [anonymous] = _relayed(service, "bob@example.org")
+    receipt = receive(service, mail("Who are you?", sender="bob@example.org", message_id="b1@x",
+                                    headers={"In-Reply-To": anonymous.message_id}),
+                      now=now)  # fmt: skip
+    assert receipt.status == "answered"
+    [confirmation] = receipt.replies
+    assert confirmation.recipient == "bob@example.org"
+    assert "your reply: sent to the anonymous writer" in _flat(confirmation)
+    assert not {"alice", "alice@example.org", "0:"} & _words(confirmation), body(confirmation)
+    [to_alice] = _relayed(service, "alice@example.org")
+    assert "Press in game g1 from bob (to alice):" in body(to_alice)
+    # alice answers bob's answer, her mail client naming the whole thread: still unnamed.
+    thread = f"{anonymous.message_id} {to_alice.message_id}"
+    again = mail("Never mind.", sender="alice@example.org", message_id="a2@x",
+                 headers={"In-Reply-To": to_alice.message_id, "References": thread})  # fmt: skip
+    receipt = receive(service, again, now=now)
+    assert receipt.status == "answered"
+    assert "your reply: sent to bob" in _flat(receipt.replies[0])
+    to_bob = _relayed(service, "bob@example.org")[-1]
+    assert to_bob.subject == "[g1] anonymous press" and "Never mind." in body(to_bob)
+    assert not {"alice", "alice@example.org"} & _words(to_bob), body(to_bob)
+    # And bob's answer to that: confirmed without her name, relayed to her.
+    receipt = receive(service, mail("Fine.", sender="bob@example.org", message_id="b3@x",
+                                    headers={"In-Reply-To": to_bob.message_id}),
+                      now=now)  # fmt: skip
+    assert "your reply: sent to the anonymous writer" in _flat(receipt.replies[0])
+    assert "Fine." in body(_relayed(service, "alice@example.org")[-1])
+
+
+def test_the_audit_marks_anonymous_press(service: Service, now: datetime) -> None:
+    """The game's referees may know the writer (issue 42.5), and are told it was unnamed."""
+    _game(service, now, grey=True)
+    _press(service, now, "PRESS TO bob ANONYMOUS\nBeware cy.\nEND PRESS")
+    _press(service, now, "PRESS TO cy\nHello.\nEND PRESS", n=2)
+    with transaction(service.db) as session:
+        query = select(AuditLog.detail).where(AuditLog.action == "press")
+        details = sorted(session.exec(query).all())
+    assert details == ["alice -> bob (anonymous)", "alice -> cy"]
+
+
+def test_a_mute_by_name_does_not_tell_who_writes_anonymously(
+    service: Service, now: datetime
+) -> None:
+    """bob mutes alice: were alice's anonymous press held back too, bob would learn who
+    wrote it by watching it stop. It comes; SET PRESS OFF stops all of it."""
+    _game(service, now, grey=True)
+    _press(service, now, "SET PRESS OFF FROM alice", seat="bob")
+    _press(service, now, "PRESS TO bob\nNamed.\nEND PRESS", n=2)
+    _press(service, now, "PRESS TO bob ANONYMOUS\nUnnamed.\nEND PRESS", n=3)
+    assert [row.subject for row in _relayed(service, "bob@example.org")] == ["[g1] anonymous press"]
+    _press(service, now, "SET PRESS OFF", seat="bob", n=4)
+    receipt = _press(service, now, "PRESS TO bob ANONYMOUS\nAgain.\nEND PRESS", n=5)
+    assert "not to bob: not taking press" in _flat(receipt.replies[0])
+    assert len(_relayed(service, "bob@example.org")) == 1

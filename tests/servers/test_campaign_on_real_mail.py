@@ -84,8 +84,8 @@ def test_the_campaign_is_played_to_the_end_and_every_mail_read(
     campaign: Callable[[str], Played], ruleset: str
 ) -> None:
     """The script did what it says: the game ended, every referee action and every way of
-    playing a turn happened, every mistake was sent, and the checker read every mail of
-    every mailbox."""
+    playing a turn happened, every mistake was sent, the checker read every mail of every
+    mailbox, and the archive's public pages were read."""
     played = campaign(ruleset)
     record = played.record
     assert played.uncollected == []
@@ -97,3 +97,4 @@ def test_the_campaign_is_played_to_the_end_and_every_mail_read(
     assert {"typo", "wrong-password", "command", "quoted-filled", "quoted-template"} <= sent
     assert {"reply-to-report", "auto-reply", "referee", "no-orders"} <= sent
     assert all(record.mail.values())
+    assert {"index.html", f"games/{record.game}/index.html"} <= set(record.pages)

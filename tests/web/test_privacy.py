@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import uuid
-import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -36,6 +35,7 @@ from tests.conftest import NOW, quick_settings
 from tests.support.games import game_row, quarantined, turns
 from tests.support.mails import mail, order_mail
 from tests.web.games import RULESETS, play_turn, start_game
+from tests.web.public import page_bytes, public_files
 from tests.web.support import archive_service
 
 GAME = "g1"
@@ -171,39 +171,6 @@ def _plant_audit_reason(service: Service, planted: Planted, referee: str, game: 
     run_referee(service, args, NOW + timedelta(minutes=5))
 
 
-def _text_chunks(path: Path) -> bytes:
-    """What a PNG says of itself beyond its pixels (tEXt, zTXt, iTXt, eXIf), decompressed."""
-    image = Image.open(path)
-    said = [f"{key}={value}" for key, value in image.info.items() if isinstance(value, str)]
-    said += [f"{key}={value}" for key, value in getattr(image, "text", {}).items()]
-    raw = path.read_bytes()
-    at = 8
-    while at < len(raw):  # the compressed chunks' own bytes, whatever PIL makes of them
-        length = int.from_bytes(raw[at : at + 4], "big")
-        kind, data = raw[at + 4 : at + 8], raw[at + 8 : at + 8 + length]
-        if kind == b"zTXt":
-            said.append(zlib.decompress(data.split(b"\0", 1)[1][1:]).decode("latin-1"))
-        at += 12 + length
-    return "\n".join(said).encode()
-
-
-def _public_files(root: Path) -> Iterator[Path]:
-    for path in sorted(root.rglob("*")):
-        relative = path.relative_to(root).parts
-        if not path.is_file() or relative[0] == "desk":
-            continue
-        if len(relative) > 2 and relative[0] == "games" and relative[2] == "seats":
-            continue
-        yield path
-
-
-def _contents(path: Path) -> bytes:
-    data = path.read_bytes().lower()
-    if path.suffix == ".png":
-        data += b"\n" + _text_chunks(path).lower()
-    return data
-
-
 @pytest.fixture(scope="module", params=RULESETS)
 def site(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -220,7 +187,7 @@ def test_no_planted_string_nor_secret_token_is_on_a_public_page(
     site: tuple[Service, Path, Planted],
 ) -> None:
     service, root, planted = site
-    public = list(_public_files(root))
+    public = list(public_files(root))
     names = {path.relative_to(root).as_posix() for path in public}
     assert {"index.html", "style.css", "games/g1/index.html", "games/g1/turn-2.html"} <= names
     assert "games/g1/chart.html" in names and "games/g1/archive.json" in names
@@ -233,7 +200,7 @@ def test_no_planted_string_nor_secret_token_is_on_a_public_page(
         for row in session.exec(select(Seat).where(Seat.game_id == GAME)):
             secrets[f"password hash {row.name}"] = row.password_hash
     for path in public:
-        data = _contents(path)
+        data = page_bytes(path)
         leaked = [kind for kind, secret in secrets.items() if secret.lower().encode() in data]
         assert not leaked, (path.relative_to(root).as_posix(), leaked)
 
@@ -253,7 +220,7 @@ def test_the_planted_strings_that_belong_there_are_on_the_seat_pages_and_the_des
         assert strings[kind] in on_desk, kind
     # Never anywhere: what no page needs (a password, orders not yet played, another
     # seat's press, a quarantined mail's own text).
-    everything = b"".join(_contents(path) for path in root.rglob("*") if path.is_file())
+    everything = b"".join(page_bytes(path) for path in root.rglob("*") if path.is_file())
     for kind, secret in strings.items():
         if kind.startswith(("password-", "pending-", "private-press", "quarantine-body")):
             assert secret.encode() not in everything, kind
@@ -294,4 +261,4 @@ def test_the_png_text_chunks_are_read(tmp_path: Path) -> None:
     path = tmp_path / "a.png"
     Image.new("RGB", (4, 4)).save(path, pnginfo=info)
     assert b"planted-in-ztxt" not in path.read_bytes()
-    assert b"planted-in-ztxt" in _contents(path)
+    assert b"planted-in-ztxt" in page_bytes(path)
