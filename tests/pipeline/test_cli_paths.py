@@ -85,3 +85,18 @@ def test_every_relative_path_of_a_file_is_read_from_its_folder(
     assert load_settings(Path("../etc/pbem.toml")).web.folder == f"{etc}/site"
     monkeypatch.delenv("PBEM_MAILDIR__INBOX")
     assert load_settings().maildir.inbox == "var/mail/inbox"  # no file: the working folder's
+
+
+def test_serve_stops_at_start_when_the_site_secret_cannot_be_made(
+    home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A configuration whose secret lands where the daemon may not write it (a folder that
+    is a file here; after an upgrade, a relative path now read from /etc/pbem): one line at
+    the start, not a failure at the first report that carries a link."""
+    run_in(home / "one", monkeypatch, "init")
+    (home / "etc" / "taken").write_text("a file, not a folder")
+    config = home / "etc" / "pbem.toml"
+    config.write_text(CONFIG.replace("state/web-secret", "taken/web-secret"))
+    assert main(["--config", str(config), "serve", "--once"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"pbem: [web] secret_file {home}/etc/taken/web-secret: cannot make")
