@@ -13,14 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pbem.cli import main
 from pbem.config import WebSettings, load_settings
 from pbem.games.service import Service
 from pbem.games.site_links import site_secret
 from pbem.web.archive import seat_path, write_site
-
-NOW = "2026-03-01T12:00:00+00:00"
-SEATS = ["--seat", "a=a@example.org:pw-a-12", "--seat", "b=b@example.org:pw-b-12"]
+from tests.web.support import game_on_the_command_line
 
 
 @pytest.fixture
@@ -29,11 +26,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)
     for name in ("PBEM_CONFIG", "PBEM_WEB__FOLDER", "PBEM_WEB__SECRET_FILE"):
         monkeypatch.delenv(name, raising=False)
-    (tmp_path / "pbem.toml").write_text(
-        '[security]\npassword_cost = 4\n\n[web]\nfolder = "site"\nsecret_file = "secret"\n'
-    )
-    for argv in (["init"], ["game", "new", "g1", "--ruleset", "tns", *SEATS]):
-        assert main(["--config", "pbem.toml", "--now", NOW, *argv]) == 0
+    game_on_the_command_line(tmp_path, "tns")  # a ruleset of the package: web build runs apart
     yield tmp_path
 
 

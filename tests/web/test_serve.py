@@ -14,10 +14,10 @@ import pytest
 
 from pbem.cli import main
 from tests.web.browser import served
+from tests.web.support import game_on_the_command_line
 
 NGINX = Path(__file__).parents[2] / "deploy" / "nginx.conf.example"
 WEB_DOC = Path(__file__).parents[2] / "docs" / "web.md"
-NOW = "2026-03-01T12:00:00+00:00"
 
 
 @pytest.fixture
@@ -26,12 +26,7 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.chdir(tmp_path)
     for name in ("PBEM_CONFIG", "PBEM_WEB__FOLDER", "PBEM_WEB__SECRET_FILE"):
         monkeypatch.delenv(name, raising=False)
-    (tmp_path / "pbem.toml").write_text(
-        '[security]\npassword_cost = 4\n\n[web]\nfolder = "site"\nsecret_file = "secret"\n'
-    )
-    seats = ["--seat", "a=a@example.org:pw-a-12", "--seat", "b=b@example.org:pw-b-12"]
-    for argv in (["init"], ["game", "new", "g1", "--ruleset", "counting", *seats]):
-        assert main(["--config", "pbem.toml", "--now", NOW, *argv]) == 0
+    game_on_the_command_line(tmp_path, "counting")
     assert main(["--config", "pbem.toml", "web", "build"]) == 0
     (tmp_path / "outside.html").write_text("<p>the operator's own file</p>")
     yield tmp_path / "site"
