@@ -39,7 +39,7 @@ def site_secret(web: WebSettings) -> bytes:
     another file (a new inode, size or time), so that none keeps a secret the others no longer
     use. Made (32 random bytes, hex, mode 600) when missing, by one process alone (`_make`);
     one that other users may read is made private, with a warning (`_private`)."""
-    return _secret(str(Path(web.secret_file).absolute()))
+    return _secret(os.path.abspath(web.secret_file))
 
 
 _known: dict[str, tuple[tuple[int, ...], bytes]] = {}  # path: (the file's identity, secret)
@@ -48,9 +48,13 @@ _knowing = threading.Lock()
 
 def _secret(path: str) -> bytes:
     place = Path(path)
-    if not place.exists():
+    try:
+        found = os.stat(path)  # one system call a link, the file unchanged
+    except FileNotFoundError:
         _make(place, again=path in _known)
-    found = _stat(place)
+        found = _stat(place)
+    except OSError:
+        found = _stat(place)  # again, to say why in a SiteSecretError
     identity = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
     with _knowing:
         known = _known.get(path)
