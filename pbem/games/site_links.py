@@ -62,6 +62,11 @@ def _secret(path: str) -> bytes:
         return known[1]
     _private(place, found.st_mode)
     secret = _read(place)
+    if known is not None and known[1] != secret:  # made again, here or by another process
+        log.warning(
+            "web archive: the site secret %s is another: every seat's and the desk's link changes",
+            place,
+        )
     with _knowing:
         _known[path] = (identity, secret)
     return secret
@@ -99,14 +104,12 @@ def _make(place: Path, *, again: bool) -> None:
         raise SiteSecretError(
             f"[web] secret_file {place}: cannot make it ({error.strerror})"
         ) from None
-    if again:
-        log.warning(
-            "web archive: the site secret %s was gone: a new one is made, and every seat's "
-            "and the desk's link changes",
-            place,
-        )
-    else:
-        log.info("web archive: the site secret %s is made", place)
+    log.log(
+        logging.WARNING if again else logging.INFO,
+        "web archive: the site secret %s %s made",
+        place,
+        "was gone: a new one is" if again else "is",
+    )
 
 
 def _private(place: Path, mode: int) -> None:

@@ -35,11 +35,12 @@ def seat_folders(site: Path) -> set[str]:
 
 
 def test_a_secret_made_again_by_another_process_is_the_one_the_daemon_uses(
-    folder: Path,
+    folder: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The daemon (this process) has used the secret; it is deleted; `pbem web build` in a
     process of its own makes another and writes the site with it. The daemon's next link and
-    its next write are the new ones: no seat's folder flips back."""
+    its next write are the new ones, and it says the links changed: no seat's folder flips
+    back."""
     daemon = Service.from_settings(load_settings(folder / "pbem.toml"))
     before = seat_path(daemon, "g1", "a")
     assert (folder / "site" / before).exists()
@@ -47,7 +48,9 @@ def test_a_secret_made_again_by_another_process_is_the_one_the_daemon_uses(
     command = [sys.executable, "-m", "pbem", "--config", "pbem.toml", "web", "build"]
     subprocess.run(command, cwd=folder, check=True, capture_output=True)
     built = seat_folders(folder / "site")
-    after = seat_path(daemon, "g1", "a")
+    with caplog.at_level(logging.WARNING, logger="pbem.games.site_links"):
+        after = seat_path(daemon, "g1", "a")
+    assert "is another: every seat's and the desk's link changes" in caplog.text
     assert after != before and (folder / "site" / after).exists()
     write_site(daemon)  # the daemon's own write after its next turn
     assert seat_folders(folder / "site") == built

@@ -58,6 +58,11 @@ def test_serve_answers_with_the_nginx_examples_headers(site: Path) -> None:
             assert code == status, path
             for name, value in headers.items():
                 assert sent[name] == value, (path, name)
+        # And the pages say it themselves, for a server that sends no header.
+        seat = next((site / "games" / "g1" / "seats").iterdir()).name
+        for page in ("", "games/g1/", f"games/g1/seats/{seat}/"):
+            with urllib.request.urlopen(server.url + page, timeout=5) as answer:
+                assert '<meta name="referrer" content="no-referrer">' in answer.read().decode()
 
 
 def test_serve_refuses_what_nginx_denies(site: Path) -> None:
