@@ -50,7 +50,7 @@ def _secret(path: str) -> bytes:
     place = Path(path)
     try:
         found = os.stat(path)  # one system call a link, the file unchanged
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # not there, and to be made
         _make(place, again=path in _known)
         found = _stat(place)
     except OSError:
