@@ -50,7 +50,7 @@ from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
-from pbem.store.migrate import check_present, not_ready, pending_revisions
+from pbem.store.migrate import check_present, check_reachable, not_ready, pending_revisions
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
 
@@ -249,9 +249,10 @@ def _service(args: argparse.Namespace) -> Service:
     settings = _settings(args)
     check_present(settings.database.url)
     service = Service.from_settings(settings)
+    check_reachable(service.db)
     pending = pending_revisions(service.db)
     if pending:
-        raise not_ready(service.settings.database.url, pending)
+        raise not_ready(service.settings.database.url, pending, service.db)
     archive_on_change(service)  # the web archive follows every change players are told of
     return service
 
@@ -262,7 +263,9 @@ def _now(args: argparse.Namespace) -> datetime:
 
 def _init(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    upgrade(make_engine(settings.database.url))
+    engine = make_engine(settings.database.url)
+    check_reachable(engine)
+    upgrade(engine)
     print(f"database ready: {settings.database.url}")
     if settings.web.enabled:
         site_secret(settings.web)  # the web archive's links are made from it

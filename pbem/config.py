@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import field, fields
+from dataclasses import field, fields, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, model_validator
 from pydantic.dataclasses import dataclass
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from pbem.deadlines.policy import check_zone, parse_duration, parse_policy
 from pbem.errors import PbemError
@@ -177,8 +179,8 @@ class ServiceSettings:
 @dataclass(frozen=True, config=SECTION)
 class WebSettings:
     # The static web archive (pbem.web, docs/web.md): written after every turn and every change
-    # the players are told of, into `folder` (relative to the working folder, as the SQLite
-    # database and the maildir folders are), for any web server to serve.
+    # the players are told of, into `folder` (relative: to the configuration file's folder, as
+    # every path of the settings, `anchored`), for any web server to serve.
     enabled: bool = True
     folder: str = "web"
     # When set (https://pbem.example.org/archive), each seat's report mail carries the link to
@@ -251,7 +253,8 @@ class _Sources(BaseSettings):
 
 def load_settings(path: str | Path | None = None) -> Settings:
     """The embedded defaults, overridden by the TOML file at `path` (or $PBEM_CONFIG) if any,
-    and by PBEM_<SECTION>__<KEY> environment variables."""
+    and by PBEM_<SECTION>__<KEY> environment variables. With a file, every relative path of
+    the settings is read from the file's folder (`anchored`)."""
     chosen = path if path is not None else os.environ.get(CONFIG_ENV)
     data: dict[str, Any] = {}
     if chosen:
@@ -262,7 +265,54 @@ def load_settings(path: str | Path | None = None) -> Settings:
             raise ConfigError(f"config {chosen}: cannot read it ({error.strerror})") from None
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"config {chosen}: not TOML ({error})") from None
-    return _validated(data, f"config {chosen}" if chosen else "settings", environment=True)
+    settings = _validated(data, f"config {chosen}" if chosen else "settings", environment=True)
+    return anchored(settings, Path(os.path.abspath(chosen)).parent) if chosen else settings
+
+
+# The settings that name a file or a folder, besides [database] url (a SQLite file's).
+PATH_SETTINGS = (
+    ("maildir", "inbox"),
+    ("maildir", "outbox"),
+    ("web", "folder"),
+    ("web", "secret_file"),
+    ("logging", "file"),
+    ("security", "check_key_file"),
+    ("imap", "password_file"),
+    ("imap", "ca_file"),
+    ("smtp", "password_file"),
+    ("smtp", "ca_file"),
+)
+
+
+def anchored(settings: Settings, folder: Path) -> Settings:
+    """`settings` with each relative path (given or default) made one in `folder`, the
+    configuration file's: every command then finds the same database, secret and web folder
+    from wherever it runs (`pbem game new` in one folder and `pbem web build` in another
+    made two site secrets). Empty paths ("none") stay empty."""
+    changed: dict[str, Any] = {}
+    for section, key in PATH_SETTINGS:
+        value = getattr(getattr(settings, section), key)
+        if value and not Path(value).is_absolute():
+            place = changed.get(section, getattr(settings, section))
+            changed[section] = replace(place, **{key: str(folder / value)})
+    url = _anchored_url(settings.database.url, folder)
+    if url != settings.database.url:
+        changed["database"] = replace(settings.database, url=url)
+    return replace(settings, **changed)
+
+
+def _anchored_url(url: str, folder: Path) -> str:
+    """A SQLite URL's relative file made one in `folder`; any other URL as it is."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:  # not a URL: refused when the database is opened, in its words
+        return url
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return url
+    if database.startswith("file:") or Path(database).is_absolute():
+        return url
+    return parsed.set(database=str(folder / database)).render_as_string(hide_password=False)
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:

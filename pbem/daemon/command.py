@@ -17,6 +17,7 @@ from pbem.errors import UsageError
 from pbem.games.outbox_prune import described
 from pbem.games.seat_passwords import check_key
 from pbem.games.service import Service
+from pbem.games.site_links import site_secret
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
 from pbem.store import Outbox, transaction, utc, utcnow
@@ -56,6 +57,8 @@ def serve(
             return 0 if stopped else 1  # a stop came while starting, or the pass failed (cron)
         migrate_at_start(service)
         check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
+        if service.settings.web.enabled:  # so does a site secret that cannot be made or read
+            site_secret(service.settings.web)
         with only_daemon(service.db):
             return _serve(service, once=once, now=now, stopped=stopped, archive=archive)
 

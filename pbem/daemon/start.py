@@ -16,12 +16,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from sqlalchemy.exc import OperationalError
-
 from pbem.games.service import Service
 from pbem.mail.backoff import Backoff
 from pbem.store import upgrade
-from pbem.store.migrate import not_ready, pending_revisions
+from pbem.store.migrate import not_ready, pending_revisions, why_unreachable
 
 log = logging.getLogger(__name__)
 STEP_SECONDS = 1.0  # a stop asked while waiting ends the wait within this
@@ -53,12 +51,7 @@ def reach_database(
 
 def unreachable(service: Service) -> str:
     """Why the database does not answer (the driver's first line), or ''."""
-    try:
-        with service.db.connect():
-            return ""
-    except OperationalError as error:
-        reason = str(error.orig or error).strip()
-        return reason.splitlines()[0] if reason else type(error).__name__
+    return why_unreachable(service.db)
 
 
 def migrate_at_start(service: Service) -> None:
@@ -67,7 +60,7 @@ def migrate_at_start(service: Service) -> None:
     database = service.settings.database
     pending = pending_revisions(service.db)
     if pending and database.migrate == "refuse":
-        raise not_ready(database.url, pending)
+        raise not_ready(database.url, pending, service.db)
     if pending:
         upgrade(service.db)
         print(f"database {database.url}: applied {', '.join(sorted(pending))}")

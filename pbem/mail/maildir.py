@@ -2,9 +2,10 @@
 
 We handle the files ourselves rather than through mailbox.Maildir: its add() does not fsync, so a
 power cut can leave an empty "delivered" file, and setting a flag through it rewrites the message.
-Here a delivery is written to tmp/, fsynced and renamed into new/ (the Maildir protocol), and
-marking done is a single rename into cur/ with the 'S' flag. A key is the file name up to the
-':2,' info part, so it stays the same across restarts and across that rename.
+Here a delivery is written to tmp/ (mode 600, in folders of mode 700), fsynced and renamed into
+new/ (the Maildir protocol), and marking done is a single rename into cur/ with the 'S' flag.
+A key is the file name up to the ':2,' info part, so it stays the same across restarts and
+across that rename.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import NamedTuple
 
+from pbem.files import PRIVATE_FOLDER, private_file, private_folder
 from pbem.mail.delivery import TemporaryFailure, read_headers, with_date
 
 _INFO = ":2,"
@@ -163,8 +165,11 @@ class MaildirSender:
 
 
 def _ensure_dirs(path: Path) -> None:
+    # Private whatever the umask: the inbox holds the players' passwords, the outbox the
+    # passwords and seat links mailed to them (pbem.files).
+    private_folder(path, "the maildir folder")
     for sub in ("tmp", "new", "cur"):
-        (path / sub).mkdir(parents=True, exist_ok=True)
+        (path / sub).mkdir(mode=PRIVATE_FOLDER, exist_ok=True)  # behind the folder's 700
 
 
 def _entries(folder: Path) -> list[Path]:
@@ -200,7 +205,7 @@ def _deliver(root: Path, raw: bytes, tag: str = "") -> str:
     A `tag` ends the key, so that the message can be found by it later."""
     key = _new_key() + (f".{tag}" if tag else "")
     tmp = root / "tmp" / key
-    with open(tmp, "xb") as handle:
+    with os.fdopen(private_file(tmp), "wb") as handle:
         handle.write(raw)
         handle.flush()
         os.fsync(handle.fileno())

@@ -19,9 +19,11 @@ from sqlalchemy.exc import TimeoutError as SATimeoutError
 from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
+from pbem.files import PRIVATE_FILE, shared
 from pbem.store.write_turn import FileTurn
 
 _READING = "pbem_reading"  # the execution option of a `reading` connection
+_NEW_FILE = "pbem_new_file"  # in a connection's info: the database file it is about to make
 
 
 def make_engine(url: str, *, busy_seconds: float = 30.0, deferred: bool = False) -> Engine:
@@ -191,7 +193,12 @@ class _WriterQueue:
             return False
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, record: Any) -> None:
+    made = record.info.pop(_NEW_FILE, None)
+    if made is not None and os.path.exists(made):
+        # Its user's alone whatever the umask, before SQLite makes its -wal and -shm, which
+        # it gives the database's mode: they hold every address, hash and mail too.
+        os.chmod(made, PRIVATE_FILE)
     # Hand transaction control to SQLAlchemy (the "begin" listener), not to the driver.
     dbapi_connection.isolation_level = None
     # WAL keeps readers off the writer's back; synchronous=NORMAL under WAL survives a killed
@@ -203,7 +210,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], _cparams: Any) -> None:
+def _open_writable(_dialect: Any, record: Any, cargs: list[Any], _cparams: Any) -> None:
     """Refuse to open a database file this process may not write. SQLite would open it
     read-only without a word (mode=rw too), and such a connection, kept in the pool, failed
     every write long after the file could be written again. A file not there yet is left
@@ -211,8 +218,12 @@ def _open_writable(_dialect: Any, _record: Any, cargs: list[Any], _cparams: Any)
     closing a descriptor of it would drop every POSIX lock SQLite holds on it in this
     process (sqlite.org/howtocorrupt.html, 2.2); the daemon's view then froze in a bench."""
     path = cargs[0] if cargs else ""
-    if not path or path == ":memory:" or path.startswith("file:") or not os.path.exists(path):
+    if not path or path == ":memory:" or path.startswith("file:"):
         return
+    if not os.path.exists(path):
+        record.info[_NEW_FILE] = path  # made private once SQLite has made it (_sqlite_pragmas)
+        return
+    shared(path, "the database")
     if not os.access(path, os.W_OK):
         raise sqlite3.OperationalError("unable to open database file to write")
 

@@ -12,6 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 
 from pbem.errors import DatabaseNotReady
 
@@ -77,11 +78,52 @@ def check_present(url: str) -> None:
         )
 
 
-def not_ready(url: str, pending: set[str]) -> DatabaseNotReady:
+def why_unreachable(engine: Engine) -> str:
+    """Why the database does not answer (the driver's first line), or '' when it does."""
+    try:
+        with engine.connect():
+            return ""
+    except OperationalError as error:
+        reason = str(error.orig or error).strip()
+        return reason.splitlines()[0] if reason else type(error).__name__
+
+
+def check_reachable(engine: Engine) -> None:
+    """DatabaseNotReady, one line, unless the database answers: a server down or not
+    listening, a database name it does not have, a login it refuses."""
+    reason = why_unreachable(engine)
+    if reason:
+        shown = engine.url.render_as_string(hide_password=True)
+        raise DatabaseNotReady(
+            f"the database {shown} does not answer ({reason}): start its server, create the "
+            "database (`createdb`) or give the right one (--config, --db or [database] url)"
+        )
+
+
+def not_ready(url: str, pending: set[str], engine: Engine | None = None) -> DatabaseNotReady:
     """What a database behind the code is told (every command but `pbem init` and, unless
-    [database] migrate = "refuse", `pbem serve`)."""
+    [database] migrate = "refuse", `pbem serve`); given its `engine`, an empty one is told
+    so, and one behind how many migrations it lacks."""
+    shown = make_url(url).render_as_string(hide_password=True)
+    what = f"migrations to apply: {', '.join(sorted(pending))}"
+    if engine is not None:
+        applied, missing = _progress(engine)
+        what = (
+            f"it has no tables of pbem's yet: {missing} migrations to apply"
+            if not applied
+            else f"{missing} migrations to apply, up to {', '.join(sorted(pending))}"
+        )
     return DatabaseNotReady(
-        f"the database {url} is not ready (migrations to apply: {', '.join(sorted(pending))}): "
-        "run `pbem init` (or `pbem serve`, which applies them at start unless [database] "
-        'migrate = "refuse")'
+        f"the database {shown} is not ready ({what}): run `pbem init` (or `pbem serve`, which "
+        'applies them at start unless [database] migrate = "refuse")'
     )
+
+
+def _progress(engine: Engine) -> tuple[set[str], int]:
+    """The heads applied to the database, and how many revisions it still lacks."""
+    script = ScriptDirectory.from_config(alembic_config(engine))
+    with engine.connect() as connection:
+        applied = set(MigrationContext.configure(connection).get_current_heads())
+    done = {rev.revision for rev in script.iterate_revisions(tuple(applied), "base")}
+    every = {rev.revision for rev in script.walk_revisions()}
+    return applied, len(every - done)

@@ -79,11 +79,11 @@ class FileTurn:
         if not self._opened:
             self._opened = True
             try:
-                gate = os.open(self._paths[0], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+                gate = os.open(self._paths[0], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             except OSError:
                 return None
             try:
-                turn = os.open(self._paths[1], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o640)
+                turn = os.open(self._paths[1], os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             except OSError:
                 os.close(gate)
                 return None

@@ -19,6 +19,9 @@ Only what is stored is shown, and on the public pages only what every player's r
 alike: never a pending turn's orders, a private report, an address or a password. The seats'
 tokens (pbem.games.site_links) change when a seat changes hands, its address or its
 password; a desk's is its referee's; the folders of old tokens are deleted at the next write.
+The folders that hold the token folders (`games/<game>/seats/`, `desk/`) are mode 711: other
+users of the machine, the web server among them, reach a token folder they know but cannot
+list them.
 
 `write_game` is incremental: a turn's pages once written are not drawn again unless the turn
 was played again (a rollback, a rerun): `games/<game>/archive.json` keeps what each was drawn
@@ -49,6 +52,7 @@ from engine import Ruleset, get_ruleset
 from engine.mapdata import Standings
 from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
+from pbem.files import unlisted
 from pbem.games.attachments import history
 from pbem.games.audit import entry_lines, newest_entries
 from pbem.games.changes import unwatch, watch
@@ -186,6 +190,14 @@ def _write(path: Path, data: str | bytes) -> None:
     os.replace(temporary, path)
 
 
+def _unlisted(folder: Path) -> None:
+    """The folder of the seats' or the desk's token folders, made (or kept) so that other
+    users of the machine cannot list it, whatever the umask: the web server passes through
+    it to a link it is given, as a reader's browser does, but nobody learns a token from it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    unlisted(folder)
+
+
 def _remove(path: Path) -> None:
     if path.is_dir():
         shutil.rmtree(path, ignore_errors=True)
@@ -289,7 +301,7 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
         _write_turn(folder, game, view_of(turn), numbers)
     seats = seats_of(session, game.id)
     tokens = {seat.name: _seat_token(service, seat) for seat in seats}
-    _drop_old_seat_folders(folder / "seats", set(tokens.values()) - {""})
+    _seat_folders(folder / "seats", set(tokens.values()) - {""})
     for seat in seats:
         token = tokens[seat.name]
         if not token:
@@ -321,10 +333,13 @@ def _seat_token(service: Service, seat: Seat) -> str:
     return seat_token(secret, seat.game_id, seat.name, seat.address, seat.password_hash)
 
 
-def _drop_old_seat_folders(seats: Path, current: set[str]) -> None:
+def _seat_folders(seats: Path, current: set[str]) -> None:
+    """The seats' folder without the token folders of old, and unlisted for the current."""
     for folder in seats.iterdir() if seats.is_dir() else ():
         if folder.name not in current:
             _remove(folder)
+    if current:
+        _unlisted(seats)
 
 
 def _neighbours(numbers: list[int], number: int) -> dict[str, int | None]:
@@ -563,6 +578,7 @@ def _write_desk(
     for folder in desk.iterdir() if desk.is_dir() else ():
         if folder.name not in tokens.values():
             _remove(folder)
+    _unlisted(desk)
     rows: dict[str, dict[str, Any]] | None = None
     for address, mine in sorted(referees.items()):
         place = desk / tokens[address]

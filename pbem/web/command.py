@@ -11,10 +11,11 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pbem.errors import UsageError
 from pbem.games.service import Service
-from pbem.web.archive import desk_paths, write_site
+from pbem.web.archive import MANIFEST, desk_paths, write_site
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -51,18 +52,56 @@ def build(service: Service, out: Path | None) -> int:
     return 0
 
 
+# What every answer of `pbem web serve` carries, as deploy/nginx.conf.example adds them (a test
+# keeps the two in step): a seat's link is a secret, so a page hands no link on to a site it
+# links to (the pages say so too, in a <meta name="referrer">, for any server); a browser
+# reads a file only as the type it is served as; search engines list no page.
+HEADERS = {
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Robots-Tag": "noindex",
+}
+
+
 class _ReadOnly(http.server.SimpleHTTPRequestHandler):
     """GET and HEAD of the folder's files, nothing else (the standard handler answers any
-    other method 501); no directory listings, so a seat's folder is found only by its link."""
+    other method 501); no directory listings, so a seat's folder is found only by its link.
+    What the nginx example denies is not served either: a dot-file (a page being written),
+    `archive.json`, and anything a symbolic link leads to outside the folder."""
+
+    def end_headers(self) -> None:
+        for name, value in HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def send_head(self) -> Any:
+        if not servable(Path(self.directory), Path(self.translate_path(self.path))):
+            self.send_error(404, "No such page")
+            return None
+        return super().send_head()
 
     def list_directory(self, path: str | os.PathLike[str]) -> None:
         self.send_error(404, "No such page")
 
 
+def servable(root: Path, path: Path) -> bool:
+    """May the file at `path` (a folder: its index.html) be served from the archive at `root`?
+    Not a dot-file, not a manifest, and no symbolic link on the way below `root` (nginx's
+    `disable_symlinks on from=`): only what pbem wrote there."""
+    if not path.is_relative_to(root):
+        return False
+    inside = path.relative_to(root)
+    if any(part.startswith(".") for part in inside.parts) or path.name == MANIFEST:
+        return False
+    target = path / "index.html" if path.is_dir() else path
+    real = Path(os.path.realpath(root))
+    return Path(os.path.realpath(target)) == real / target.relative_to(root)
+
+
 def serve(folder: Path, host: str, port: int) -> int:
     if not (folder / "index.html").exists():
         raise UsageError(f"no web archive in {folder}: `pbem web build` writes it")
-    handler = functools.partial(_ReadOnly, directory=str(folder))
+    handler = functools.partial(_ReadOnly, directory=str(folder.absolute()))
     with http.server.ThreadingHTTPServer((host, port), handler) as server:
         shown = f"[{host}]" if ":" in host else host
         print(f"serving {folder} at http://{shown}:{server.server_address[1]}/ (Ctrl-C stops)")

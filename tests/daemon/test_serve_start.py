@@ -20,8 +20,9 @@ from pbem.games.service import Service
 from tests.servers.dovecot import free_port
 from tests.support.waiting import wait_until
 
+# The configuration file's folder, where its relative paths are read (pbem.config.anchored).
 NO_DATABASE = (
-    "pbem: there is no database at pbem.db: run `pbem init` there first, or give the right "
+    "pbem: there is no database at {}/pbem.db: run `pbem init` there first, or give the right "
     "one (--config, --db or [database] url)\n"
 )
 
@@ -31,7 +32,8 @@ def test_serve_in_an_empty_folder_says_run_init(
     workdir: Path, capsys: pytest.CaptureFixture[str], once: list[str]
 ) -> None:
     assert main(["serve", *once, "--config", "pbem.toml"]) == 2
-    assert capsys.readouterr().err == NO_DATABASE  # as `pbem game list` there says
+    # as `pbem game list` there says
+    assert capsys.readouterr().err == NO_DATABASE.format(workdir)
     assert not (workdir / "pbem.db").exists()  # no empty database left behind
     assert not (workdir / "var").exists()  # nor a maildir
 

@@ -31,15 +31,15 @@ def test_a_command_before_init_says_what_to_do(
 ) -> None:
     assert main(["--config", "pbem.toml", "game", "list"]) == 2
     err = capsys.readouterr().err
-    assert err == (
-        "pbem: there is no database at pbem.db: run `pbem init` there first, or give the "
-        "right one (--config, --db or [database] url)\n"
+    assert err == (  # at the configuration file's folder (pbem.config.anchored)
+        f"pbem: there is no database at {workdir}/pbem.db: run `pbem init` there first, or "
+        "give the right one (--config, --db or [database] url)\n"
     )
     assert not (workdir / "pbem.db").exists()  # no empty database left behind
     (workdir / "pbem.db").touch()  # a database file with no tables yet
     assert main(["--config", "pbem.toml", "game", "list"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("pbem: the database sqlite:///pbem.db is not ready")
+    assert err.startswith(f"pbem: the database sqlite:///{workdir}/pbem.db is not ready")
     assert "run `pbem init`" in err and "Traceback" not in err
 
 
@@ -50,7 +50,8 @@ def test_serve_applies_pending_migrations_at_start(
     upgrade(engine, "0001")  # a database an older pbem made, behind this code
     engine.dispose()
     out = pbem(capsys, "serve", "--once")
-    assert re.match(r"database sqlite:///pbem.db: applied 0\d{3}_\w+\nmail in: 0", out), out
+    applied = rf"database sqlite:///{workdir}/pbem.db: applied 0\d{{3}}_\w+\nmail in: 0"
+    assert re.match(applied, out), out
     assert pbem(capsys, "game", "list") == "no games\n"
 
 

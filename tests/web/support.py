@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from engine import get_ruleset
+from pbem.cli import main
 from pbem.clock.turns import resolve_due
 from pbem.config import Settings, WebSettings
 from pbem.console.referee import run as run_referee
@@ -116,3 +117,14 @@ def referee(service: Service, now: datetime, name: str, *args: str, game: str = 
         game=game, name=name, args=list(args), reason="a test", actor=None
     )
     return run_referee(service, namespace, now)
+
+
+def game_on_the_command_line(folder: Path, ruleset: str) -> None:
+    """`pbem init` and `pbem game new g1` (seats a and b) run in `folder` (the current one)
+    on its pbem.toml, which writes the site into `site/` with the secret `secret`."""
+    (folder / "pbem.toml").write_text(
+        '[security]\npassword_cost = 4\n\n[web]\nfolder = "site"\nsecret_file = "secret"\n'
+    )
+    seats = ["--seat", "a=a@example.org:pw-a-12", "--seat", "b=b@example.org:pw-b-12"]
+    for argv in (["init"], ["game", "new", "g1", "--ruleset", ruleset, *seats]):
+        assert main(["--config", "pbem.toml", "--now", "2026-03-01T12:00:00+00:00", *argv]) == 0

@@ -53,10 +53,10 @@ def test_init_makes_the_secret_and_build_writes_the_site(
         "ref@example.org",
     )
     printed = pbem(capsys, "web", "build")
-    assert "open site/index.html\n" in printed
+    assert f"open {workdir}/site/index.html\n" in printed  # the config's folder (its paths)
     assert (workdir / "site" / "games" / "g1" / "index.html").exists()
     desk = printed.split("the desk of ref@example.org (keep it to them): ", 1)[1].strip()
-    assert desk.startswith("site/desk/") and (workdir / desk).exists()
+    assert desk.startswith(f"{workdir}/site/desk/") and Path(desk).exists()
     elsewhere = pbem(capsys, "web", "build", "--out", "other")
     assert "open other/index.html\n" in elsewhere and (workdir / "other" / "style.css").exists()
 
@@ -84,4 +84,4 @@ def test_the_archive_off(
 
 
 def test_serve_needs_an_archive(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert "no web archive in site" in pbem(capsys, "web", "serve", code=2)
+    assert f"no web archive in {workdir}/site:" in pbem(capsys, "web", "serve", code=2)
