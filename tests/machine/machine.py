@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from tests.machine.invariants import INVARIANTS, Anonymous, Invariant, Record, Secret
-from tests.machine.world import GAME, REFEREE, STRANGER, Person, Step, World
+from tests.machine.world import GAME, REFEREE, SEATS, STRANGER, Person, Step, World
 
 SETTINGS = ("PICTURES OFF", "PICTURES ON", "DATA OFF", "DATA ON", "PRESS OFF", "PRESS ON")
 SIMPLE = ("STATUS", "ORDERS", "REPORT", "HISTORY", "HELP", "LIST MINE")
@@ -83,7 +83,7 @@ class Conversation(RuleBasedStateMachine):
 
     # -- players ---------------------------------------------------------------------------
 
-    seat = st.sampled_from(["ann", "bob", "cy"])
+    seat = st.sampled_from(SEATS)
 
     @precondition(lambda self: self.world.running)
     @rule(seat=seat)
@@ -200,7 +200,7 @@ class Conversation(RuleBasedStateMachine):
     @rule()
     def stranger(self) -> None:
         person = Person("stranger", STRANGER, "")
-        body = f"GAME {GAME} SEAT ann PASSWORD guess\nSTATUS\n"
+        body = f"GAME {GAME} SEAT {SEATS[0]} PASSWORD guess\nSTATUS\n"
         self._do(self.world.mail(person, body, "stranger"))
 
     # -- the referee -----------------------------------------------------------------------

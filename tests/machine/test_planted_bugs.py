@@ -23,6 +23,7 @@ from pbem.store import OutboxKind
 from tests.machine import invariants
 from tests.machine.invariants import Invariant, Violation
 from tests.machine.machine import conversation
+from tests.machine.world import SEATS
 
 Queue = Callable[..., Any]
 
@@ -45,10 +46,10 @@ def _twice(letter: Letter) -> list[Letter]:
     return [replace(letter, message_id=letter.message_id.replace("@", "-again@"))]
 
 
-def _to_ann(real: Queue) -> Queue:
+def _to_first_seat(real: Queue) -> Queue:
     def queue(session: Any, settings: Any, letter: Letter, *, now: Any) -> Any:
         if letter.kind == OutboxKind.REPLY:
-            letter = replace(letter, to="ann@players.example")
+            letter = replace(letter, to=f"{SEATS[0]}@players.example")
         return real(session, settings, letter, now=now)
 
     return queue
@@ -62,10 +63,9 @@ def _copy_outside(letter: Letter) -> list[Letter]:
 def _press_to_all(letter: Letter) -> list[Letter]:
     if letter.kind != OutboxKind.PRESS:
         return []
-    seats = ("ann", "bob", "cy")
     return [
         replace(letter, to=f"{seat}@players.example", message_id=f"<leak-{seat}-{id(letter)}@x>")
-        for seat in seats
+        for seat in SEATS
     ]
 
 
@@ -73,8 +73,8 @@ def _plant(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
     if bug == "reply-twice":
         patched = _queue_also(pbem.intake.context.queue, _twice)
         monkeypatch.setattr(pbem.intake.context, "queue", patched)
-    elif bug == "reply-to-ann":
-        monkeypatch.setattr(pbem.intake.context, "queue", _to_ann(pbem.intake.context.queue))
+    elif bug == "reply-to-first-seat":
+        monkeypatch.setattr(pbem.intake.context, "queue", _to_first_seat(pbem.intake.context.queue))
     elif bug == "referee-mail-copied-outside":
         patched = _queue_also(pbem.referee.context.queue, _copy_outside)
         monkeypatch.setattr(pbem.referee.context, "queue", patched)
@@ -90,7 +90,7 @@ def _plant(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
 
 CASES = [
     ("reply-twice", invariants.answered_once, "answered-once"),
-    ("reply-to-ann", invariants.answered_once, "only-to-sender"),
+    ("reply-to-first-seat", invariants.answered_once, "only-to-sender"),
     ("referee-mail-copied-outside", invariants.known_recipients, "known-recipients"),
     ("press-to-everyone", invariants.secrets_kept, "secrets"),
     ("one-seat-left-out", invariants.facts_true, "facts"),

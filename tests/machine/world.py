@@ -47,6 +47,8 @@ START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 REFEREE = "ref@referee.example"
 STRANGER = "stranger@outside.example"
 GAME = "m1"
+# Names found in no handbook or template, so that a mail naming a seat is about that seat.
+SEATS = ("ysolde", "orrin", "tamsin")
 _MIGRATED: dict[str, Path] = {}
 
 
@@ -145,7 +147,7 @@ class World:
         self.service = Service(self.engine, _settings())
         self.now = START
         self.ruleset = get_ruleset(ruleset)
-        names = ["ann", "bob", "cy", "dee", "eve", "fay"][:seats]
+        names = SEATS[:seats]
         self.players = {
             name: Person(name, f"{name}@players.example", f"pw-{name}-{i}x7")
             for i, name in enumerate(names)
