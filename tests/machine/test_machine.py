@@ -10,7 +10,15 @@ from hypothesis.stateful import run_state_machine_as_test
 
 from tests.machine.machine import conversation
 
-RULESETS = ("counting",)
+# The test ruleset (quick, every service path) and the five games.
+RULESETS = (
+    "counting",
+    "temples-and-swords",
+    "culture-and-conquest",
+    "classical",
+    "tribes",
+    "medieval-micromanager",
+)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
@@ -18,7 +26,7 @@ def test_the_conversation_keeps_every_invariant(ruleset: str) -> None:
     run_state_machine_as_test(
         conversation(ruleset),
         settings=settings(
-            max_examples=4,
+            max_examples=3,
             stateful_step_count=25,
             deadline=None,
             suppress_health_check=list(HealthCheck),
