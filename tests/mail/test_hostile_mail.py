@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from pbem.mail._bounded import MAX_PARAMETERS, bounded_parse
 from pbem.mail._html import MAX_QUOTE, html_text
 from pbem.mail.compose import MAX_REPLY_BODY, MAX_REPLY_LINE, bounded_reply
 from pbem.mail.reading import MAX_NOTES, MAX_SUBJECT, IncomingMail, read_mail
@@ -31,7 +32,8 @@ def _html(body: bytes) -> bytes:
     )
 
 
-@pytest.mark.parametrize("unit", [b"<a ", b"<!--", b"<![CDATA[", b"<?", b"</", b"<!x", b"<a b='"])
+# `<![CDATA[` and `<!x` repeated, linear on html.parser too, are in bench/hostile_mail.py.
+@pytest.mark.parametrize("unit", [b"<a ", b"<!--", b"<?", b"</", b"<a b='"])
 def test_unclosed_html_is_read_in_linear_time(unit: bytes) -> None:
     mail, seconds = _read(_html(unit * (200_000 // len(unit))))
     assert seconds < SECONDS
@@ -40,14 +42,8 @@ def test_unclosed_html_is_read_in_linear_time(unit: bytes) -> None:
 
 def test_html_of_too_many_tags_is_read_up_to_a_cap() -> None:
     mail, seconds = _read(_html(b"<br>x" * 300_000))
-    assert seconds < SECONDS
     assert "the HTML part was read up to its 50,000th tag" in mail.notes
-
-
-def test_entities_and_stray_brackets_are_read_in_linear_time() -> None:
-    mail, seconds = _read(_html(b"&amp;<&#x41;" * 100_000))
     assert seconds < SECONDS
-    assert mail.text.endswith("&<A&<A")
 
 
 def test_a_deep_quote_is_quoted_at_most_some_levels_deep() -> None:
@@ -105,6 +101,18 @@ def test_content_type_parameters_cost_little() -> None:
     mail, seconds = _read(raw)
     assert seconds < SECONDS
     assert mail.text == "GAME g1"
+
+
+def test_many_parts_of_many_parameters_cost_little() -> None:
+    """160 parts, each a Content-Type of 3,000 parameters (12 kB, under the value's cap):
+    the package parses them again at each question, at a cost of their number times their
+    length; 2.3 s for 1.4 MB of them before their number was cut, now a tenth of a second."""
+    part = b"--B\nContent-Type: text/plain" + b";a=b" * 3000 + b"\n\nx\n"
+    raw = _headers(b"Content-Type: multipart/mixed; boundary=B\n", b"--B\n\nGAME g1\n" + part * 160)
+    mail, seconds = _read(raw)
+    assert seconds < SECONDS / 2
+    assert mail.text == "GAME g1"
+    assert len(bounded_parse(raw).get_payload()[1].get_params()) == MAX_PARAMETERS + 1
 
 
 def test_a_mail_of_too_many_parts_is_refused_unread() -> None:
