@@ -27,6 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/latency.py
 	$(BIN)/python bench/fuzz.py
+	$(BIN)/python bench/hostile_mail.py
 	$(BIN)/python bench/passwords.py
 	$(BIN)/python bench/pictures.py
 	$(BIN)/python bench/clock_look.py

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_for_replies
 from pbem.intake.answer import Answer, Held, Refusal
-from pbem.mail.compose import Attachment, stable_message_id, thread_of
+from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
 from pbem.store import (
@@ -150,7 +150,7 @@ class MailContext:
             kind=OutboxKind.REPLY,
             to=to,
             subject=subject or _reply_subject(self.mail.subject),
-            body=body,
+            body=bounded_reply(body),  # what it quotes of the mail, cut short
             message_id=self._reply_id(),
             in_reply_to="" if subject else self.mail.message_id,
             game_id=self.inbound.game_id,

@@ -198,3 +198,26 @@ def thread_of(references: str, in_reply_to: str) -> tuple[str, ...]:
     one, its In-Reply-To), as RFC 5322 3.6.4 says a reply builds its own References."""
     found = _ANGLE_ID.findall(references or in_reply_to)
     return tuple(found[-_MAX_REFERENCES:])
+
+
+MAX_REPLY_LINE = 500  # characters of one line of a reply; the handbook's longest is 420
+# Bytes of a reply's body as sent, counting each non-ASCII line at three bytes a byte (its
+# quoted-printable form): the longest HELP answer is 56,000, and a reply stays under 64 kB.
+MAX_REPLY_BODY = 60_000
+
+
+def bounded_reply(body: str) -> str:
+    """A reply's body with what it quotes of a mail cut short: each line to MAX_REPLY_LINE
+    characters, and the body to MAX_REPLY_BODY, then a line saying how much was left out.
+    Each part of pbem bounds what it lists; this bounds the sum, whatever a mail holds."""
+    kept: list[str] = []
+    size = 0
+    lines = body.split("\n")
+    for number, whole in enumerate(lines):
+        line = whole if len(whole) <= MAX_REPLY_LINE else whole[: MAX_REPLY_LINE - 1] + "…"
+        size += (len(line) if line.isascii() else 3 * len(line.encode("utf-8"))) + 1
+        if size > MAX_REPLY_BODY:
+            kept.append(f"[... {len(lines) - number:,} more lines of this answer left out]")
+            break
+        kept.append(line)
+    return "\n".join(kept)

@@ -2,6 +2,16 @@
 
 Whatever arrives (garbage bytes, broken MIME, lying charsets, HTML-only mail, attachments,
 giant mails) we keep what can be read and collect notes the reply should mention.
+
+Every mail costs work linear in its size, whatever it holds. The email package is not so on
+its own (a Content-Type of 50,000 parameters, 100,000 encoded words in a Subject, 400,000
+empty MIME parts each take seconds, some growing with the square of the size), so it is
+given bounded input: caps before parsing, not another parser, as its reading of broken MIME
+is what the rest of pbem is tested against. The header is read up to MAX_HEADER bytes,
+every header value up to MAX_VALUE characters (pbem.mail._bounded), and a mail of more than
+MAX_LINES lines, MAX_PARTS parts or MAX_FIELDS header fields is refused unread like a mail
+over the size limit (`too_big`). The Subject is kept to MAX_SUBJECT characters: replies
+quote it.
 """
 
 from __future__ import annotations
@@ -14,8 +24,9 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
+from pbem.mail._bounded import MAX_FIELDS, TooMany, bounded_parse, cut
 from pbem.mail._decode import decode_text, header_text, printable
-from pbem.mail._html import html_to_text
+from pbem.mail._html import MAX_TAGS, html_text
 from pbem.mail.addresses import is_address
 
 _MAX_ID = 255  # longer Message-IDs are replaced by their hash
@@ -23,6 +34,10 @@ _MAX_FORWARDS = 2  # forwarded messages read inside one another
 _ANGLE_ID = re.compile(r"<([^<>\s]+)>")
 # Detached signatures are part of signing, not something the player sent us to read.
 _SILENT_TYPES = frozenset({"application/pgp-signature", "application/pkcs7-signature"})
+MAX_HEADER = 100_000  # bytes of the mail's header read (Postfix's header_size_limit)
+MAX_LINES = 200_000  # lines of a mail; 2 MB of base64 attachments is 27,000
+MAX_SUBJECT = 200  # characters of the Subject kept: it is quoted in replies
+MAX_NOTES = 20  # notes about ignored parts kept; then one for the rest
 
 
 @dataclass(frozen=True)
@@ -43,7 +58,9 @@ class IncomingMail:
     # so that dataclasses.asdict, pickle and json work on an IncomingMail.
     headers: Mapping[str, str]
     size: int  # len(raw)
-    too_big: bool = False  # over max_bytes: the body was not read at all
+    # Over max_bytes, or over a cap of the reading (MAX_HEADER, MAX_LINES, MAX_PARTS,
+    # MAX_FIELDS): the body was not read at all, and notes[0] says why.
+    too_big: bool = False
     header_items: tuple[tuple[str, str], ...] = field(default=())  # every header, in order
     # (what, text) of each forwarded message (message/rfc822) and text/plain attachment, in
     # order: where orders are looked for when the body has none. "the forwarded message",
@@ -71,17 +88,26 @@ def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
 
 
 def _read(raw: bytes, max_bytes: int) -> IncomingMail:
-    too_big = len(raw) > max_bytes
-    # A giant mail is not parsed beyond its header block: no part is decoded at all.
-    msg = email.message_from_bytes(_header_block(raw) if too_big else raw)
+    head_end = _head_end(raw)
+    refused = _refusal(raw, head_end, max_bytes)
+    msg = None
+    if refused is None:
+        try:
+            msg = bounded_parse(raw)
+        except TooMany as many:
+            refused = f"the mail has more than {many.limit:,} {many.what}, the most pbem reads"
+    if msg is None:
+        # A mail refused unread is not parsed beyond its header block (at most MAX_HEADER
+        # bytes of it): no part is decoded at all.
+        msg = _header_only(raw, head_end)
     items = tuple((str(name).lower(), header_text(value)) for name, value in msg.raw_items())
     headers: dict[str, str] = {}
     for name, value in items:
         headers.setdefault(name, value)
     notes: tuple[str, ...]
     enclosed: tuple[tuple[str, str], ...] = ()
-    if too_big:
-        text, notes = "", (f"mail is {_size(len(raw))}, over the {_size(max_bytes)} limit",)
+    if refused is not None:
+        text, notes = "", (refused,)
     else:
         text, notes, enclosed = _body(msg)
     return IncomingMail(
@@ -89,21 +115,44 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         sender=_address(headers.get("from", "")),
         reply_to=_address(headers.get("reply-to", "")),
         return_path=_return_path(headers),
-        subject=headers.get("subject", ""),
+        subject=cut(headers.get("subject", ""), MAX_SUBJECT),
         in_reply_to=_first_id(headers.get("in-reply-to", "")),
         text=text,
         notes=notes,
         headers=headers,
         size=len(raw),
-        too_big=too_big,
+        too_big=refused is not None,
         header_items=items,
         enclosed=enclosed,
     )
 
 
-def _header_block(raw: bytes) -> bytes:
+def _refusal(raw: bytes, head_end: int, max_bytes: int) -> str | None:
+    """Why the mail is refused unread for its size, before any parsing; None if it is not."""
+    if len(raw) > max_bytes:
+        return f"mail is {_size(len(raw))}, over the {_size(max_bytes)} limit"
+    if head_end > MAX_HEADER:
+        return f"the mail's header is {_size(head_end)}, over the {_size(MAX_HEADER)} limit"
+    # The parser reads line by line in Python: a line costs it about a microsecond.
+    lines = raw.count(b"\n") + raw.count(b"\r") - raw.count(b"\r\n")
+    if lines > MAX_LINES:
+        return f"the mail has {lines:,} lines, over the {MAX_LINES:,} pbem reads"
+    return None
+
+
+def _head_end(raw: bytes) -> int:
+    """Where the header block ends (the body's blank line), or len(raw) if it never does."""
     ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\r\n\r\n")) if i >= 0]
-    return raw[: min(ends)] + b"\n\n" if ends else raw[:65536]
+    return min(ends) if ends else len(raw)
+
+
+def _header_only(raw: bytes, head_end: int) -> email.message.Message:
+    """The header block alone, parsed: its first MAX_FIELDS lines within MAX_HEADER bytes."""
+    block = raw[: min(head_end, MAX_HEADER)]
+    if head_end > MAX_HEADER:
+        block = block[: block.rfind(b"\n") + 1]
+    lines = block.rstrip(b"\r\n").split(b"\n", MAX_FIELDS)[:MAX_FIELDS]
+    return bounded_parse(b"\n".join(lines) + b"\n\n")
 
 
 def _hash_id(raw: bytes) -> str:
@@ -193,7 +242,10 @@ def _body(
     if not text.strip() and html is not None:
         # Some clients send an empty text/plain beside the real HTML body.
         notes = ["read the HTML part as text"]
-        text, chosen = html_to_text(_part_text(html, notes)), html
+        read = html_text(_part_text(html, notes))
+        if read.cut:
+            notes.append(f"the HTML part was read up to its {MAX_TAGS:,}th tag")
+        text, chosen = read.text, html
     enclosed: list[tuple[str, str]] = []
     for part in leaves:
         found = _enclosed(part, chosen, depth)
@@ -207,7 +259,14 @@ def _body(
         note = _ignored_note(part, chosen, plain, html)
         if note:
             notes.append(note)
-    return _lines(text), tuple(notes), tuple(enclosed)
+    return _lines(text), _few(notes), tuple(enclosed)
+
+
+def _few(notes: list[str]) -> tuple[str, ...]:
+    """The notes a reply lists: each attachment has one, and a mail may have hundreds."""
+    if len(notes) <= MAX_NOTES:
+        return tuple(notes)
+    return (*notes[: MAX_NOTES - 1], f"and {len(notes) - MAX_NOTES + 1} more parts ignored")
 
 
 def _enclosed(

@@ -82,7 +82,8 @@ class Counting(Ruleset):
         raise syntax(f"unknown order {words[0]}", "ADD 2")
 
     def _add(self, words: list[str], parsed: ParsedOrders) -> int:
-        if len(words) != 2 or not words[1].isdigit():
+        # At most six digits, as engine.words.parse_count: int() refuses over 4,300 of them.
+        if len(words) != 2 or not words[1].isdigit() or len(words[1]) > 6:
             raise syntax("ADD takes a number of points", "ADD 2")
         points = int(words[1])
         if not 1 <= points <= 3:

@@ -1,0 +1,56 @@
+"""Hostile mail through the real intake (issue 42): a player's mails that held intake for
+minutes each are taken in from the inbox in well under a few seconds, on both databases;
+the other player's orders behind them are answered in the same pass; and every reply quotes
+the mail cut short (its Subject, its lines), under 64 kB."""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+
+from pbem.games.service import Service
+from pbem.intake.poll import take_in
+from pbem.mail.maildir import MaildirInbox
+from tests.support.games import body, new_game, orders, outbox, quarantined
+from tests.support.mails import mail, order_mail
+
+ENVELOPE = "GAME g1 SEAT alice PASSWORD pw-alice"
+
+
+def _html(message_id: str, junk: str) -> bytes:
+    raw = mail("x", message_id=message_id, subject="html orders")
+    head = raw.split(b"\n\n")[0].replace(b"text/plain", b"text/html")
+    return head + b"\n\n" + f"<p>{ENVELOPE}</p><p>ADD 2</p>{junk}".encode()
+
+
+def test_hostile_mails_cost_little_and_replies_quote_them_cut_short(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    inbox.deliver(_html("a@x.org", "<a " * 70_000))  # 210 kB: minutes on html.parser
+    inbox.deliver(_html("c@x.org", "<!--" * 50_000))
+    long_subject = "orders" + " A" * 30_000  # 60 kB, folded: under the 100 kB header
+    inbox.deliver(order_mail("g1", "alice", "pw-alice", "ADD 3\n", message_id="s@x.org",
+                             subject=long_subject))  # fmt: skip
+    long_lines = ("ADD " + "9" * 3000 + "\n") * 300
+    inbox.deliver(order_mail("g1", "alice", "pw-alice", long_lines, message_id="l@x.org"))
+    inbox.deliver(mail("hello\n", message_id="q@x.org", subject="=?utf-8?q?a?= " * 6000))
+    inbox.deliver(order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="b@x.org"))
+
+    began = time.process_time()
+    statuses = take_in(service, inbox, now=now)
+    assert time.process_time() - began < 10.0  # all six; the first alone took minutes
+    assert statuses == {"accepted": 4, "answered": 1, "quarantined": 1}, statuses
+    assert [row.text for row in orders(service)] == ["ADD 3", "ADD 1"]
+    assert [row.reason for row in quarantined(service)] == ["envelope"]
+
+    replies = outbox(service, "reply")
+    assert len(replies) == 6
+    assert all(len(row.raw) < 64_000 for row in replies)
+    subjects = [row.subject for row in replies]
+    assert subjects[2] == "Re: orders" + " A" * 96 + "…"  # 200 characters at most, cut
+    rejected = body(replies[3])  # 300 lines of 3,000 characters, none accepted
+    assert "Rejected (300):" in rejected and "9" * 500 not in rejected
+    assert len(subjects[4]) == len("Re: ") + 200
