@@ -109,6 +109,11 @@ def _no_sender(mail: IncomingMail) -> str:
     if not mail.headers:
         return "not a mail: no header could be read, so there is no sender to answer"
     given = mail.headers.get("from", "").strip()
+    if mail.from_count > 1:
+        return (
+            f"the From header names {mail.from_count} addresses ({given[:200]!r}); a mail from "
+            "several senders is answered to none of them"
+        )
     if not given:
         return "the mail has no From header, so there is no sender to answer"
     return f"the From header {given[:200]!r} holds no usable address, so nobody was answered"
