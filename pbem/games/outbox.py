@@ -38,6 +38,7 @@ from pbem.games.outbox_rows import (
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
+from pbem.games.stops import STOPPED, is_stopped, unsubscribe_header
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
@@ -88,6 +89,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         loop_token=settings.mail.loop_token,
         auto=auto,
         attachments=letter.attachments,
+        unsubscribe=unsubscribe_header(session, settings.mail.address, letter.to),
     )
     if letter.topic or letter.expires_at is not None:
         check_droppable(letter.kind)
@@ -105,6 +107,8 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         topic=letter.topic,
         expires_at=utc(letter.expires_at) if letter.expires_at is not None else None,
     )
+    if is_stopped(session, letter.to):  # kept as a record, never sent
+        row.dropped_at, row.last_error = utc(now), STOPPED
     session.add(row)
     session.flush()
     queued_to(session).add(row.recipient)

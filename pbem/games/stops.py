@@ -1,0 +1,69 @@
+"""STOP: an address that asked for no more mail gets none (issue 42, 4). Every mail pbem
+queues carries, in its List-Unsubscribe header (RFC 2369), a mailto: back to the moderator
+whose subject is `STOP <token>`: the address's token, an HMAC of the address under the
+site's key, which only mail to that address carries. A STOP with it stops that address at
+once; one without it is answered, to the address it came from alone, with the token
+(pbem.intake.stop): a STOP under someone else's From cannot stop their mail.
+
+There is no List-Unsubscribe-Post (RFC 8058's one-click): it names an HTTPS address that
+takes a POST, and pbem serves no such thing (its web archive is static files).
+
+A stopped address's mail is queued as ever (a record of what it would have been) but
+dropped at once, never sent: `dropped_at` set, and why in `last_error`."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from datetime import datetime
+from typing import cast
+from urllib.parse import quote
+
+from sqlalchemy import update
+from sqlmodel import Session, col
+
+from pbem.games.outbox_rows import waiting
+from pbem.store import MailStop, Outbox, utc
+from pbem.store.site_key import site_key
+
+STOPPED = "not sent: the recipient asked for no more mail (STOP)"
+TOKEN_LENGTH = 16  # 80 bits, in base32 letters and digits
+_KEY_NAME = "stop"  # made by migration 0014
+_STOPS = "pbem_stops"  # in a session's info: address -> stopped, as read in this transaction
+
+
+def stop_token(session: Session, address: str) -> str:
+    mac = hmac.new(site_key(session, _KEY_NAME), address.strip().lower().encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode()[:TOKEN_LENGTH]
+
+
+def token_holds(session: Session, address: str, token: str) -> bool:
+    return hmac.compare_digest(stop_token(session, address), token.strip().upper())
+
+
+def unsubscribe_header(session: Session, our_address: str, to: str) -> str:
+    """The List-Unsubscribe value of a mail to `to`."""
+    subject = quote(f"STOP {stop_token(session, to)}")
+    return f"<mailto:{our_address}?subject={subject}>"
+
+
+def is_stopped(session: Session, address: str) -> bool:
+    """Has `address` asked for no more mail? Read once a transaction and address."""
+    known = cast(dict[str, bool], session.info.setdefault(_STOPS, {}))
+    key = address.strip().lower()
+    if key not in known:
+        known[key] = session.get(MailStop, key) is not None
+    return known[key]
+
+
+def stop(session: Session, address: str, now: datetime) -> bool:
+    """Stop all mail to `address`, the mail waiting to it too; False if it was stopped."""
+    key = address.strip().lower()
+    if is_stopped(session, key):
+        return False
+    session.add(MailStop(address=key, stopped_at=utc(now)))
+    cast(dict[str, bool], session.info[_STOPS])[key] = True
+    to_it = update(Outbox).where(col(Outbox.recipient) == key, *waiting())
+    session.exec(to_it.values(dropped_at=utc(now), last_error=STOPPED))
+    return True
