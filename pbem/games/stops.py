@@ -16,12 +16,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 from urllib.parse import quote
 
 from sqlalchemy import update
-from sqlmodel import Session, col
+from sqlmodel import Session, col, select
 
 from pbem.games.outbox_rows import waiting
 from pbem.store import MailStop, Outbox, utc
@@ -30,7 +31,8 @@ from pbem.store.site_key import site_key
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
 TOKEN_LENGTH = 16  # 80 bits, in base32 letters and digits
 _KEY_NAME = "stop"  # made by migration 0014
-_STOPS = "pbem_stops"  # in a session's info: address -> stopped, as read in this transaction
+_STOPS = "pbem_stops"  # in a session's info: the _Stops read in this transaction
+_READ_WHOLE = 1000  # up to this many stopped addresses are read at once
 
 
 def stop_token(session: Session, address: str) -> str:
@@ -49,12 +51,29 @@ def unsubscribe_header(session: Session, our_address: str, to: str) -> str:
 
 
 def is_stopped(session: Session, address: str) -> bool:
-    """Has `address` asked for no more mail? Read once a transaction and address."""
-    known = cast(dict[str, bool], session.info.setdefault(_STOPS, {}))
+    """Has `address` asked for no more mail? The stopped addresses are read once a
+    transaction, all of them while they are few (a deadline wave's transaction queues a
+    mail to every seat of a game: one read, not one a seat), else one address at a time."""
+    stops = _stops(session)
     key = address.strip().lower()
-    if key not in known:
-        known[key] = session.get(MailStop, key) is not None
-    return known[key]
+    if key not in stops.known and not stops.whole:
+        stops.known[key] = session.get(MailStop, key) is not None
+    return stops.known.get(key, False)
+
+
+@dataclass
+class _Stops:
+    known: dict[str, bool]  # address -> stopped, as read in this transaction
+    whole: bool  # every stopped address is in `known`: any other is not stopped
+
+
+def _stops(session: Session) -> _Stops:
+    if _STOPS not in session.info:
+        query = select(MailStop.address).limit(_READ_WHOLE + 1)
+        found = list(session.exec(query))
+        whole = len(found) <= _READ_WHOLE
+        session.info[_STOPS] = _Stops(dict.fromkeys(found, True) if whole else {}, whole)
+    return cast(_Stops, session.info[_STOPS])
 
 
 def stop(session: Session, address: str, now: datetime) -> bool:
@@ -63,7 +82,7 @@ def stop(session: Session, address: str, now: datetime) -> bool:
     if is_stopped(session, key):
         return False
     session.add(MailStop(address=key, stopped_at=utc(now)))
-    cast(dict[str, bool], session.info[_STOPS])[key] = True
+    _stops(session).known[key] = True
     to_it = update(Outbox).where(col(Outbox.recipient) == key, *waiting())
     session.exec(to_it.values(dropped_at=utc(now), last_error=STOPPED))
     return True

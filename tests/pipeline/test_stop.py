@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote
 
+import pytest
 from sqlmodel import select
 
 from pbem.clock.turns import resolve_due
@@ -132,3 +133,15 @@ def test_help_names_stop(service: Service, now: datetime) -> None:
     assert "Anyone who gets mail from the moderator can stop it all" in " ".join(
         body(outbox(service)[-1]).split()
     )
+
+
+def test_many_stopped_addresses_are_looked_up_one_at_a_time(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("pbem.games.stops._READ_WHOLE", 0)  # more stops than are read at once
+    new_game(service, now)
+    assert _send(service, now, "", ALICE, _unsubscribe_subject(service, ALICE)) == []
+    for sender in (ALICE, "bob@example.org"):
+        _send(service, now, "HELP", sender, "help")
+    helped = {row.recipient: row.last_error for row in outbox(service) if row.kind == "reply"}
+    assert helped == {ALICE: STOPPED, "bob@example.org": ""}
