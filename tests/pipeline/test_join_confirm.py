@@ -59,7 +59,7 @@ def test_a_join_under_another_from_takes_no_seat_and_mails_one_code(
     # again, and with another seat: vic gets nothing more
     assert _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM) == []
     assert _send(service, now, "JOIN g1 vic2 PASSWORD x", VICTIM) == []
-    # the seat mal chose does not exist: press to it is relayed to nobody
+    # the seat mal chose does not exist: no mail proves it, and no press can reach it
     assert _send(service, now, "GAME g1 SEAT vic PASSWORD x\nSTATUS", "mal@evil.example") == [
         "mal@evil.example"
     ]
