@@ -1,9 +1,10 @@
 """STOP: an address that asked for no more mail gets none (issue 42, 4). Every mail pbem
-queues carries, in its List-Unsubscribe header (RFC 2369), a mailto: back to the moderator
-whose subject is `STOP <token>`: the address's token, an HMAC of the address under the
-site's key, which only mail to that address carries. A STOP with it stops that address at
-once; one without it is answered, to the address it came from alone, with the token
-(pbem.intake.stop): a STOP under someone else's From cannot stop their mail.
+sends carries, in its List-Unsubscribe header (RFC 2369; added as it is sent, as its Date
+is), a mailto: back to the moderator whose subject is `STOP <token>`: the address's token,
+an HMAC of the address under the site's key, which only mail to that address carries. A
+STOP with it stops that address at once; one without it is answered, to the address it
+came from alone, with the token (pbem.intake.stop): a STOP under someone else's From cannot
+stop their mail.
 
 There is no List-Unsubscribe-Post (RFC 8058's one-click): it names an HTTPS address that
 takes a POST, and pbem serves no such thing (its web archive is static files).
@@ -21,12 +22,12 @@ from datetime import datetime
 from typing import cast
 from urllib.parse import quote
 
-from sqlalchemy import update
+from sqlalchemy import Engine, update
 from sqlmodel import Session, col, select
 
 from pbem.games.outbox_rows import waiting
 from pbem.store import MailStop, Outbox, utc
-from pbem.store.site_key import site_key
+from pbem.store.site_key import site_key, site_key_of
 
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
 TOKEN_LENGTH = 16  # 80 bits, in base32 letters and digits
@@ -36,18 +37,26 @@ _READ_WHOLE = 1000  # up to this many stopped addresses are read at once
 
 
 def stop_token(session: Session, address: str) -> str:
-    mac = hmac.new(site_key(session, _KEY_NAME), address.strip().lower().encode(), hashlib.sha256)
-    return base64.b32encode(mac.digest()).decode()[:TOKEN_LENGTH]
+    return _token(site_key(session, _KEY_NAME), address)
 
 
 def token_holds(session: Session, address: str, token: str) -> bool:
     return hmac.compare_digest(stop_token(session, address), token.strip().upper())
 
 
-def unsubscribe_header(session: Session, our_address: str, to: str) -> str:
-    """The List-Unsubscribe value of a mail to `to`."""
-    subject = quote(f"STOP {stop_token(session, to)}")
-    return f"<mailto:{our_address}?subject={subject}>"
+def unsubscribe_line(db: Engine, our_address: str, to: str) -> bytes:
+    """The List-Unsubscribe header line of a mail to `to`, added as the mail is sent (the
+    stored mail does not carry it: its bytes depend on the stored inputs alone, and the key
+    is the site's). Nothing for an address that is not ASCII (no header could carry it)."""
+    if not (our_address.isascii() and to.isascii()):
+        return b""
+    subject = quote(f"STOP {_token(site_key_of(db, _KEY_NAME), to)}")
+    return f"List-Unsubscribe: <mailto:{our_address}?subject={subject}>\n".encode("ascii")
+
+
+def _token(key: bytes, address: str) -> str:
+    mac = hmac.new(key, address.strip().lower().encode(), hashlib.sha256)
+    return base64.b32encode(mac.digest()).decode()[:TOKEN_LENGTH]
 
 
 def is_stopped(session: Session, address: str) -> bool:

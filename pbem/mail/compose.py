@@ -68,10 +68,8 @@ def mail_bytes(
     loop_token: str,
     auto: str = "auto-replied",
     attachments: tuple[Attachment, ...] = (),
-    unsubscribe: str = "",
 ) -> bytes:
-    """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop, and with
-    `unsubscribe` its List-Unsubscribe (pbem.games.stops). A reply's
+    """A plain-text UTF-8 message marked Auto-Submitted and with our X-Loop. A reply's
     References is the parent's thread (`references`) followed by the parent itself. With
     attachments it is multipart/mixed, the text first, so that a client that shows only the
     first part still shows the whole report."""
@@ -88,8 +86,6 @@ def mail_bytes(
         fields.append(("In-Reply-To", _bracketed(in_reply_to)))
         fields.append(("References", " ".join(_bracketed(ref) for ref in chain)))
     fields += [("Auto-Submitted", auto), ("X-Loop", _one_line(loop_token))]
-    if unsubscribe:
-        fields.append(("List-Unsubscribe", _one_line(unsubscribe)))
     if not attachments:
         return _head(fields) + _text_part(body)
     # The boundary is made from the message, not at random: the same mail, the same bytes.
@@ -113,9 +109,7 @@ def _header_line(name: str, value: str) -> bytes:
             return line.encode("ascii") + b"\n"
         return _rendered(name, value)  # parsed and written again: quoting, encoded words
     stands = _IDS if name in _ID_HEADERS else _STANDS
-    # A List-Unsubscribe <mailto:...> is one word: folded or encoded, no client could use it.
-    longest = _MAX_LINE if name == "List-Unsubscribe" else _FOLD_AT
-    if len(line) <= longest and stands.fullmatch(value) and "=?" not in value:
+    if len(line) <= _FOLD_AT and stands.fullmatch(value) and "=?" not in value:
         return line.encode("ascii") + b"\n"
     return _rendered_once(name, value, _ID_POLICY if name in _ID_HEADERS else _POLICY)
 
