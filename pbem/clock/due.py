@@ -145,8 +145,9 @@ class Facts(Generic[G, T, S]):
             return []
         opened = utc(self.turn.opened_at) if self.turn.opened_at else None
         times = [(offset, utc(deadline) - offset) for offset in parse_offsets(self.game.reminders)]
-        # An offset longer than the turn would remind the moment the turn opens: skip it.
-        return [(offset, moment) for offset, moment in times if opened is None or moment >= opened]
+        # An offset as long as the turn, or longer, would remind the moment the turn opens,
+        # with the start mail or the report (interval:24h and a 24h reminder): skip it.
+        return [(offset, moment) for offset, moment in times if opened is None or moment > opened]
 
 
 def facts_of(session: Session, game: Game, now: datetime) -> Facts[Game, Turn, Seat] | None:

@@ -24,6 +24,18 @@ def audit(
     session.add(AuditLog(at=utc(now), actor=actor, action=action, game_id=game_id, detail=detail))
 
 
+JOINED = "seat-joined"  # a player took a seat by JOIN, with a password of their own
+
+
+def joined_seats(session: Session, game_id: str) -> set[tuple[str, str]]:
+    """(seat, address) of each seat taken by JOIN: that player chose the seat's password; a
+    seat given by the referee (or its new player after a replacement) got it from them."""
+    query = select(AuditLog.detail, AuditLog.actor).where(
+        AuditLog.game_id == game_id, AuditLog.action == JOINED
+    )
+    return {(seat, actor.lower()) for seat, actor in session.exec(query)}
+
+
 def newest_entries(session: Session, game_id: str, count: int) -> tuple[list[AuditLog], int]:
     """The game's newest `count` entries, oldest first, and how many the game has in all."""
     mine = AuditLog.game_id == game_id

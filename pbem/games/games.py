@@ -144,12 +144,22 @@ def still_waiting(
 
 
 def add_seat(
-    session: Session, game: Game, name: str, address: str, password: str, security: SecuritySettings
+    session: Session,
+    game: Game,
+    name: str,
+    address: str,
+    password: str,
+    security: SecuritySettings,
+    *,
+    password_hash: str = "",
 ) -> Seat:
+    """A new seat with `password`; or, given `password_hash`, with the password hashed
+    already (a JOIN's, hashed when it was asked: its check is stored at its first use)."""
     position = len(seats_of(session, game.id))
     row = Seat(game_id=game.id, name=name, position=position, address=address.lower(),
-               password_hash="")  # fmt: skip
-    give_password(row, password, security)
+               password_hash=password_hash)  # fmt: skip
+    if not password_hash:
+        give_password(row, password, security)
     session.add(row)
     session.flush()
     return row

@@ -16,7 +16,7 @@ from pbem.deadlines.options import ClockOptions
 from pbem.deadlines.stored import canonical
 from pbem.errors import PbemError
 from pbem.games.attachments import StartPictures
-from pbem.games.audit import audit
+from pbem.games.audit import audit, joined_seats
 from pbem.games.commitment import SEED_DIGITS, new_salt
 from pbem.games.games import add_seat, open_turn, seats_of
 from pbem.games.outbox import queue
@@ -113,6 +113,9 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         add_seat(session, game, seat.name.lower(), seat.address, seat.password, settings.security)
     for address in spec.referees:
         session.add(Referee(game_id=game.id, address=address.lower()))
+    # Written now: give_passwords reads them back, and the session does not autoflush. Only
+    # starting the game flushed them, so a game open to JOIN had referees without passwords.
+    session.flush()
     audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {len(spec.seats)} seats")
     if not spec.signup_seats:
         start_game(session, settings, game, now=now)
@@ -159,8 +162,12 @@ def start_game(session: Session, settings: Settings, game: Game, *, now: datetim
     game.status = GameStatus.RUNNING
     turn = open_turn(session, game, state, now=now)
     pictures = StartPictures(game, state)
+    joined = joined_seats(session, game.id)
     for seat in seats:
-        letter = start_letter(settings, game, seat, turn, pictures.for_seat(seat))
+        chose = (seat.name, seat.address.lower()) in joined
+        letter = start_letter(
+            settings, game, seat, turn, pictures.for_seat(seat), chose_password=chose
+        )
         queue(session, settings, letter, now=now)
     audit(session, now, "pipeline", "game-started", game.id, ", ".join(names))
     return turn

@@ -38,6 +38,7 @@ from pbem.games.outbox_rows import (
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
+from pbem.games.stops import STOPPED, is_stopped, unsubscribe_line
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
@@ -50,7 +51,7 @@ _QUEUED_TO = "pbem_queued_to"  # in a session's info: queued_to
 # The columns a drain reads of a row it may send: the mail, and whether it is still due.
 _SENDING: tuple[Any, ...] = (
     Outbox.raw, Outbox.game_id, Outbox.message_id, Outbox.sent_at, Outbox.bounced_at,
-    Outbox.dropped_at, Outbox.next_attempt_at, Outbox.expires_at,
+    Outbox.dropped_at, Outbox.next_attempt_at, Outbox.expires_at, Outbox.recipient,
 )  # fmt: skip
 # Outbox rows read at a time by a drain: a reply queued meanwhile waits at most this many sends.
 READ_AHEAD = 10
@@ -105,6 +106,8 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         topic=letter.topic,
         expires_at=utc(letter.expires_at) if letter.expires_at is not None else None,
     )
+    if is_stopped(session, letter.to):  # kept as a record, never sent
+        row.dropped_at, row.last_error = utc(now), STOPPED
     session.add(row)
     session.flush()
     queued_to(session).add(row.recipient)
@@ -258,7 +261,11 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
         if expired(sending, now):
             return _changed(held, lambda _, row: _drop(row, now) if is_due(row, now) else None)
         with log_context(game=sending.game_id or "-", message=sending.message_id):
-            failure = _send(sender, sending.raw, sending.message_id)
+            # Its STOP token is written as it goes, as the Date is: the stored mail stays the
+            # same bytes for the same inputs, whatever the site's key (pbem.games.stops).
+            ours = service.settings.mail.address
+            stop_line = unsubscribe_line(service.db, ours, sending.recipient)
+            failure = _send(sender, stop_line + sending.raw, sending.message_id)
             if failure is None:
                 return _record_sent(held, row_id, sending.message_id, now)
 

@@ -78,9 +78,14 @@ def start_letter(
     seat: Seat,
     turn: Turn,
     attachments: tuple[Attachment, ...] = (),
+    *,
+    chose_password: bool = False,
 ) -> Letter:
+    """The start mail of a seat. `chose_password`: its player chose the password by JOIN
+    (pbem.games.audit.joined_seats); otherwise the referee gave it to them."""
     body = render(
         "game_start",
+        chose_password=chose_password,
         moderator=settings.mail.name,
         game=game.id,
         title=get_ruleset(game.ruleset).title,

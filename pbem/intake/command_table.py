@@ -17,7 +17,6 @@ from pbem.intake import replay
 from pbem.intake.campaign import chart_command, history_command
 from pbem.intake.commands import (
     SETTINGS,
-    join_command,
     orders_command,
     report_command,
     settings_command,
@@ -26,9 +25,11 @@ from pbem.intake.commands import (
 from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
 from pbem.intake.help import send_help
+from pbem.intake.joining import join_command
 from pbem.intake.open_games import list_command
 from pbem.intake.own_address import confirm_address
 from pbem.intake.resign import resign
+from pbem.intake.stop import stop_command
 from pbem.mail.envelope import Envelope
 from pbem.referee import bots, clock, edits, log, messages, orders, seats, turns
 from pbem.referee.command import RefereeCommand, RefereeError
@@ -57,6 +58,7 @@ PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     PlayerCommand("CONFIRM", "<code>", "confirm a new address", confirm_address),
     PlayerCommand("HISTORY", "[<turn>]", "the standings turn by turn", history_command),
     PlayerCommand("CHART", "", "the campaign chart, attached", chart_command),
+    PlayerCommand("STOP", "[<code>]", "no more mail to your address", stop_command),
 )
 
 REFEREE_COMMANDS: tuple[RefereeCommand, ...] = (

@@ -1,4 +1,4 @@
-"""Mail commands besides orders: STATUS, REPORT [turn], ORDERS, JOIN and SET (the others have
+"""Mail commands besides orders: STATUS, REPORT [turn], ORDERS and SET (the others, JOIN too, have
 modules of their own; pbem.intake.command_table lists them all). Commands that show a seat's
 own things (REPORT, ORDERS) need the seat's GAME line and answer to the seat's registered
 address; HELP and STATUS show nothing private and answer the sender. Under a GAME line every
@@ -10,9 +10,7 @@ from __future__ import annotations
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
 from pbem.games.attachments import report_attachments
-from pbem.games.audit import audit
 from pbem.games.games import (
-    add_seat,
     find_game,
     last_resolved_turn,
     pending_turn,
@@ -21,7 +19,6 @@ from pbem.games.games import (
     turn_of,
     waiting_seats,
 )
-from pbem.games.lifecycle import start_game
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.intake.absence import set_command
@@ -32,7 +29,6 @@ from pbem.intake.own_password import set_password
 from pbem.intake.press import set_press
 from pbem.intake.start_again import send_start, wants_start
 from pbem.mail.envelope import Envelope
-from pbem.passwords import masked
 from pbem.store import Game, GameStatus, MailStatus, loads
 
 
@@ -131,51 +127,6 @@ def report_command(context: MailContext, envelope: Envelope) -> None:
     view = ResolvedTurn.load(context.session, game, turn)
     attached = report_attachments(context.session, view, seat)
     context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
-
-
-def join_command(context: MailContext, envelope: Envelope) -> None:
-    sender = context.mail.sender
-    game = find_game(context.session, envelope.game)
-    if game is not None:  # two JOINs for the last seat must not both get it
-        context.session.refresh(game, with_for_update=True)
-    refusal = _join_refusal(context, envelope, game)
-    if refusal or game is None:
-        context.quarantine("join", refusal or "no such game", reply_to=sender)
-        return
-    security = context.settings.security
-    seat = add_seat(context.session, game, envelope.seat, sender, envelope.password, security)
-    context.passwords.append(envelope.password)
-    game.signup_seats -= 1
-    context.inbound.seat = seat.name
-    audit(context.session, context.now, sender, "seat-joined", game.id, seat.name)
-    context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {seat.name}")
-    context.reply(
-        sender,
-        "joined",
-        game=game.id,
-        title=get_ruleset(game.ruleset).title,
-        seat=seat.name,
-        masked=masked(envelope.password),
-        started=game.signup_seats == 0,
-        free=game.signup_seats,
-    )
-    if game.signup_seats == 0:
-        start_game(context.session, context.settings, game, now=context.now)
-
-
-def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -> str:
-    if game is None:
-        return f"there is no game {envelope.game}"
-    if game.status != GameStatus.OPEN or game.signup_seats <= 0:
-        return f"game {game.id} is not open to sign-up"
-    if not context.mail.sender:
-        return "the mail has no address to register"
-    if not envelope.seat.isalnum():
-        return "a seat name is letters and digits only"
-    taken = {seat.name for seat in seats_of(context.session, game.id)}
-    if envelope.seat in taken:
-        return f"the seat name {envelope.seat} is taken; choose another"
-    return ""
 
 
 def settings_command(context: MailContext, envelope: Envelope) -> None:

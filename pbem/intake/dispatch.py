@@ -14,6 +14,7 @@ from pbem.intake.help import help_reply
 from pbem.intake.orders import take_orders
 from pbem.intake.press import Block, cut_press, relay_blocks, relay_reply
 from pbem.intake.referee_mail import handle_referee_mail
+from pbem.intake.stop import stop_subject
 from pbem.mail.envelope import Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
@@ -52,7 +53,9 @@ def _handle(context: MailContext) -> None:
             hint="Send your orders alone, one a line, under your GAME line.",
         )
         return
-    if relay_reply(context):  # a plain reply to relayed press: back to its writer
+    # A STOP as the List-Unsubscribe mailto: sends it (its subject); a plain reply to relayed
+    # press, which goes back to its writer.
+    if stop_subject(context) or relay_reply(context):
         return
     blocks, rest = cut_press(mail.text)
     if blocks:  # press is cut out first, so that it is never read as orders
@@ -109,6 +112,11 @@ def _no_sender(mail: IncomingMail) -> str:
     if not mail.headers:
         return "not a mail: no header could be read, so there is no sender to answer"
     given = mail.headers.get("from", "").strip()
+    if mail.from_count > 1:
+        return (
+            f"the From header names {mail.from_count} addresses ({given[:200]!r}); a mail from "
+            "several senders is answered to none of them"
+        )
     if not given:
         return "the mail has no From header, so there is no sender to answer"
     return f"the From header {given[:200]!r} holds no usable address, so nobody was answered"

@@ -14,25 +14,27 @@ that a stolen password cannot move a seat away unseen. A referee can change an a
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-from datetime import timedelta
-
 from sqlmodel import col, select
 
 from pbem.games.audit import audit
 from pbem.games.changes import note_changed
 from pbem.intake.auth import authenticate
+from pbem.intake.codes import (
+    CONFIRM_FORM,
+    CONFIRM_HOURS,
+    code_hash,
+    given_code,
+    matches,
+    new_code,
+    still_fresh,
+)
 from pbem.intake.context import MailContext
+from pbem.intake.joining import confirm_join
 from pbem.mail.addresses import address_problem
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat, utc
 
 ADDRESS_FORM = "SET ADDRESS <your new mail address>"
-CONFIRM_FORM = "CONFIRM <the code mailed to your new address>"
-CONFIRM_HOURS = 72
-_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no look-alikes, as read from a phone
 
 
 def set_address(context: MailContext, envelope: Envelope) -> None:
@@ -46,7 +48,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
         problem = "SET ADDRESS needs one new mail address, other than the seat's own"
         context.quarantine("set", problem, reply_to=seat.address, details=[f"Use: {ADDRESS_FORM}"])
         return
-    code = "".join(secrets.choice(_ALPHABET) for _ in range(8))
+    code = new_code()
     seat.pending_address, seat.pending_code = new, code_hash(code)
     seat.pending_since = utc(context.now)
     context.session.add(seat)
@@ -58,11 +60,13 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
 
 
 def confirm_address(context: MailContext, envelope: Envelope) -> None:
-    """CONFIRM <code>, from the new address: the seat whose pending code it is moves there."""
-    args = envelope.command_args
-    code = args[0].upper().replace("-", "") if len(args) == 1 else ""
+    """CONFIRM <code>, from the new address: the seat whose pending code it is moves there;
+    or, from a JOIN's address, the seat it asked for is taken (pbem.intake.joining)."""
+    code = given_code(envelope.command_args)
     sender = context.mail.sender.lower()
     seat = _pending(context, code) if code else None
+    if (seat is None or seat.pending_address != sender) and code and confirm_join(context, code):
+        return
     if seat is None or seat.pending_address != sender:
         context.quarantine(
             "confirm",
@@ -86,15 +90,9 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     context.reply(old, "address_changed", **facts)
 
 
-def code_hash(code: str) -> str:
-    return hashlib.sha256(code.encode()).hexdigest()
-
-
 def _pending(context: MailContext, code: str) -> Seat | None:
-    since = utc(context.now) - timedelta(hours=CONFIRM_HOURS)
     query = select(Seat).where(col(Seat.pending_code) != "")
     for seat in context.session.exec(query):
-        fresh = seat.pending_since is not None and utc(seat.pending_since) >= since
-        if fresh and hmac.compare_digest(seat.pending_code, code_hash(code)):
+        if still_fresh(seat.pending_since, context.now) and matches(seat.pending_code, code):
             return seat
     return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlmodel import col, select
 
 from pbem.games.attachments import StartPictures
+from pbem.games.audit import joined_seats
 from pbem.games.games import last_resolved_turn
 from pbem.games.reports import start_letter
 from pbem.intake.context import MailContext
@@ -31,6 +32,7 @@ def send_start(context: MailContext, game: Game, seat: Seat) -> None:
         context.quarantine("no-report", why, reply_to=seat.address)
         return
     pictures = StartPictures(game, loads(first.state_before)).for_seat(seat)
-    letter = start_letter(context.settings, game, seat, first, pictures)
+    chose = (seat.name, seat.address.lower()) in joined_seats(context.session, game.id)
+    letter = start_letter(context.settings, game, seat, first, pictures, chose_password=chose)
     context.finish(MailStatus.ANSWERED, f"REPORT START for {seat.name}")
     context.reply_text(seat.address, letter.body, letter.attachments)

@@ -62,6 +62,16 @@ def header_text(value: object) -> str:
         return _CONTROLS.sub(" ", str(value).encode("utf-8", "replace").decode("utf-8")).strip()
 
 
+def header_raw(value: object) -> str:
+    """One header value unfolded and its raw 8-bit bytes read, but its RFC 2047 words left
+    encoded: what an address is taken from. Decoded first, a display name written
+    `=?utf-8?q?victim=40example=2Eorg?=` would read as an address of its own."""
+    try:
+        return _CONTROLS.sub(" ", _FOLD.sub("", _unsurrogate(str(value)))).strip()
+    except Exception:  # noqa: BLE001 - a header must never stop us reading the mail
+        return ""
+
+
 def _unsurrogate(text: str) -> str:
     """The parser keeps raw 8-bit header bytes as surrogates; most such headers are UTF-8."""
     try:

@@ -20,4 +20,5 @@ PLAYER_WORDS = {
     "CONFIRM": "CONFIRM",
     "HISTORY": "HISTORY",
     "CHART": "CHART",
+    "STOP": "STOP",
 }

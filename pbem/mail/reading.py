@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from pbem.mail._bounded import MAX_FIELDS, TooMany, bounded_parse, cut
-from pbem.mail._decode import decode_text, header_text, printable
+from pbem.mail._decode import decode_text, header_raw, header_text, printable
 from pbem.mail._html import MAX_TAGS, html_text
 from pbem.mail.addresses import is_address
 
@@ -47,7 +47,9 @@ class IncomingMail:
     # Without <>. A mail without one gets "sha256-<hex of raw>@pbem.invalid"; one longer than
     # 255 characters is replaced by "sha256-<hex of the id>@pbem.invalid".
     message_id: str
-    sender: str  # bare lower-cased From address; '' if none or not one (pbem.mail.addresses)
+    # The bare lower-cased From address; '' if none, not one (pbem.mail.addresses) or more than
+    # one. Taken from the header as it came, before its encoded words are decoded: see _sender.
+    sender: str
     reply_to: str  # bare lower-cased Reply-To address or ''
     return_path: str  # bare Return-Path address, 'null' for '<>', '' if absent
     subject: str  # decoded, one line, '' if none
@@ -66,6 +68,8 @@ class IncomingMail:
     # order: where orders are looked for when the body has none. "the forwarded message",
     # "attachment orders.txt".
     enclosed: tuple[tuple[str, str], ...] = field(default=())
+    # How many addresses the From header(s) name: a mail with several is from nobody we answer.
+    from_count: int = 0
 
 
 def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
@@ -101,6 +105,7 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         # bytes of it): no part is decoded at all.
         msg = _header_only(raw, head_end)
     items = tuple((str(name).lower(), header_text(value)) for name, value in msg.raw_items())
+    froms = _from_addresses(msg)
     headers: dict[str, str] = {}
     for name, value in items:
         headers.setdefault(name, value)
@@ -112,7 +117,7 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         text, notes, enclosed = _body(msg)
     return IncomingMail(
         message_id=_message_id(headers.get("message-id", ""), raw),
-        sender=_address(headers.get("from", "")),
+        sender=_address(froms[0]) if len(froms) == 1 else "",
         reply_to=_address(headers.get("reply-to", "")),
         return_path=_return_path(headers),
         subject=cut(headers.get("subject", ""), MAX_SUBJECT),
@@ -124,7 +129,18 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         too_big=refused is not None,
         header_items=items,
         enclosed=enclosed,
+        from_count=len(froms),
     )
+
+
+def _from_addresses(msg: email.message.Message) -> list[str]:
+    """Every address the mail's From headers name, read from the headers as they came: an
+    encoded word is a display name, never an address (`=?utf-8?q?victim=40example=2Eorg?=
+    <mal@evil.example>` is from mal@evil.example), and `From: a@x.org, b@y.org` names two
+    senders, which RFC 5322 allows only with a Sender header; pbem answers neither."""
+    raws = [header_raw(value) for name, value in msg.raw_items() if str(name).lower() == "from"]
+    found = email.utils.getaddresses(raws)
+    return [address for _, address in found if address.strip()]
 
 
 def _refusal(raw: bytes, head_end: int, max_bytes: int) -> str | None:

@@ -296,3 +296,37 @@ class ClockReminder(SQLModel, table=True):
     seat: str = Field(max_length=64)
     before_seconds: int  # the offset before the deadline it was sent for
     sent_at: datetime
+
+
+class JoinRequest(SQLModel, table=True):
+    """A JOIN waiting for CONFIRM from the address it came from (pbem.intake.joining): no seat
+    is taken and no game mail goes to the address until it proves it reads its mail, as SET
+    ADDRESS waits (pbem.intake.own_address). The password chosen is kept as its hash, the
+    code as its SHA-256; one request an address and game."""
+
+    __tablename__ = "join_request"
+    __table_args__ = (UniqueConstraint("game_id", "address"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    seat: str = Field(max_length=64)
+    address: str = Field(max_length=320)
+    password_hash: str = Field(max_length=256)
+    code: str = Field(max_length=64)
+    asked_at: datetime
+
+
+class MailStop(SQLModel, table=True):
+    """An address that asked for no more mail (STOP, pbem.intake.stop): nothing is sent to it."""
+
+    __tablename__ = "mail_stop"
+    address: str = Field(primary_key=True, max_length=320)
+    stopped_at: datetime
+
+
+class SiteKey(SQLModel, table=True):
+    """A secret of the site's, made at its first use: the key of each address's STOP token
+    (pbem.games.stops), the same for every process on the database."""
+
+    __tablename__ = "site_key"
+    name: str = Field(primary_key=True, max_length=32)
+    value: str = Field(max_length=128)

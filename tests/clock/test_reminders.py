@@ -86,3 +86,13 @@ def test_each_turn_has_its_own_reminders(service: Service) -> None:
         (2, "alice", 7200),
         (2, "bob", 7200),
     ]
+
+
+def test_an_offset_as_long_as_the_turn_is_skipped(service: Service) -> None:
+    # Issue 43, 10: with interval:24h and a 24h reminder, the reminder came with the start
+    # mail, the moment the turn opened.
+    clock_game(service, reminders="24h,2h", deadline_policy="interval:24h")
+    assert run(service, NOW).reminders == 0
+    assert run(service, NOW + 21 * HOUR).reminders == 0
+    assert run(service, NOW + 22 * HOUR).reminders == 2  # the 2h reminders, to alice and bob
+    assert [offset for _, _, offset in reminders(service)] == [7200, 7200]

@@ -22,6 +22,7 @@ from pbem.intake.intake import Receipt, receive
 from pbem.pictures.chart import History
 from pbem.store import Game, loads, transaction
 from tests.support.games import body, new_game, turns
+from tests.support.joins import join
 from tests.support.mails import mail, order_mail
 
 TNS = "temples-and-swords"
@@ -70,7 +71,7 @@ def test_list_mine_names_the_senders_games_with_turn_deadline_and_orders(
     new_game(service, now, game="g2", seats=other)
     new_game(service, now, game="g3", seats=other[1:], signup_seats=2)
     new_game(service, now, game="g4", seats=(SeatSpec("dan", "dan@x.org", "pw-dan"), *other[1:]))
-    _ask(service, now, "JOIN g3 al PASSWORD secret1")
+    join(service, now, "JOIN g3 al PASSWORD secret1", "alice@example.org", "al")
     receive(service, order_mail("g2", "ann", "pw-ann", "ADD 1\n", message_id="o@x"), now=now)
     text = _answer(_ask(service, now, "LIST MINE"))
     assert text.startswith(

@@ -17,6 +17,7 @@ from pbem.intake.intake import Receipt, receive
 from pbem.store import Outbox, Seat, transaction
 from tests.referee.support import referee_game, referee_mail
 from tests.support.games import body, new_game, outbox, quarantined
+from tests.support.joins import join
 from tests.support.mails import mail
 
 _IDS = count(1)
@@ -199,7 +200,7 @@ def test_a_joined_player_asks_with_the_game_line_before_the_game_begins(
     service: Service, now: datetime
 ) -> None:
     new_game(service, now, seats=(), signup_seats=2)
-    joined = _send(service, now, "JOIN g1 zoe PASSWORD secret1", sender="zoe@example.org")
+    joined = join(service, now, "JOIN g1 zoe PASSWORD secret1", "zoe@example.org", "zoe")
     assert joined.status == "answered"
     status = _send(service, now, "GAME g1 SEAT zoe PASSWORD secret1\nSTATUS\n")
     assert status.status == "answered"

@@ -11,6 +11,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import transaction
 from tests.support.games import body, game_row, new_game, outbox, quarantined
+from tests.support.joins import join
 from tests.support.mails import mail, order_mail
 
 
@@ -118,15 +119,12 @@ def test_report_resends_a_turn_report(service: Service, now: datetime) -> None:
 
 def test_join_fills_an_open_game_and_starts_it(service: Service, now: datetime) -> None:
     new_game(service, now, seats=(), signup_seats=2)
-    first = receive(
-        service,
-        mail("JOIN g1 zoe PASSWORD secret1", sender="zoe@example.org", message_id="j1@x"),
-        now=now,
-    )
+    first = join(service, now, "JOIN g1 zoe PASSWORD secret1", "zoe@example.org", "j1")
     assert first.status == "answered"
     assert body(first.replies[0]).startswith(
         "You have joined game g1 (Counting (a test ruleset)) as zoe.\n"
-        "Your password is the one you chose (s******); keep it, it is not mailed again.\n\n"
+        "Your password is the one you chose when you sent JOIN; keep it, it is\n"
+        "not mailed again.\n\n"
         "1 seat still free; the game begins when all are taken.\n"
     )
     taken = receive(
@@ -135,11 +133,7 @@ def test_join_fills_an_open_game_and_starts_it(service: Service, now: datetime) 
         now=now,
     )
     assert "the seat name zoe is taken" in body(taken.replies[0])
-    receive(
-        service,
-        mail("JOIN g1 yan PASSWORD secret2", sender="yan@example.org", message_id="j3@x"),
-        now=now,
-    )
+    join(service, now, "JOIN g1 yan PASSWORD secret2", "yan@example.org", "j3")
     assert game_row(service).status == "running"
     with transaction(service.db) as session:
         assert [(s.name, s.address) for s in seats_of(session, "g1")] == [
@@ -162,11 +156,7 @@ def test_list_names_the_games_open_to_join_and_nothing_private(
 ) -> None:
     new_game(service, now, game="g1", seats=(), signup_seats=2)
     new_game(service, now, game="g2")  # full and running: not listed
-    receive(
-        service,
-        mail("JOIN g1 zoe PASSWORD secret1", sender="zoe@example.org", message_id="j1@x"),
-        now=now,
-    )
+    join(service, now, "JOIN g1 zoe PASSWORD secret1", "zoe@example.org", "j1")
     listed = receive(service, mail("LIST", sender="yan@example.org", message_id="l1@x"), now=now)
     assert listed.status == "answered"
     text = body(listed.replies[0])

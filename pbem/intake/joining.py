@@ -1,0 +1,121 @@
+"""JOIN <game> <seat> PASSWORD <pw>, and its CONFIRM: a seat of a game open to sign-up is
+taken only once the address the JOIN came from has proved that it reads its mail, by the
+code mailed to it (pbem.intake.codes, as SET ADDRESS's new address proves it). Until then
+nothing is taken and the address gets that one mail: a JOIN under someone else's From
+(issue 42, 4) cannot register them, start a game on them or open them to press. A second
+JOIN from the address for the same game, while its code is fresh, is recorded and set aside
+unanswered: the address gets no second mail."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlmodel import select
+
+from engine import get_ruleset
+from pbem.games.audit import JOINED, audit
+from pbem.games.games import add_seat, find_game, seats_of
+from pbem.games.lifecycle import start_game
+from pbem.intake.codes import CONFIRM_HOURS, code_hash, matches, new_code, still_fresh
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope
+from pbem.passwords import hash_password
+from pbem.store import Game, GameStatus, JoinRequest, MailStatus, utc
+
+log = logging.getLogger(__name__)
+
+
+def join_command(context: MailContext, envelope: Envelope) -> None:
+    sender = context.mail.sender.lower()
+    game = find_game(context.session, envelope.game)
+    refusal = _refusal(context, envelope.game, envelope.seat, game)
+    if refusal or game is None:
+        context.quarantine("join", refusal or "no such game", reply_to=sender)
+        return
+    context.passwords.append(envelope.password)
+    waiting = _request(context, game.id, sender)
+    if waiting is not None and still_fresh(waiting.asked_at, context.now):
+        log.info("JOIN %s from %s set aside: its CONFIRM is awaited already", game.id, sender)
+        context.set_aside("join", f"a JOIN of {game.id} from {sender} waits for CONFIRM already")
+        return
+    code = new_code()
+    request = waiting or JoinRequest(game_id=game.id, address=sender, seat="", password_hash="",
+                                     code="", asked_at=utc(context.now))  # fmt: skip
+    request.seat, request.code, request.asked_at = envelope.seat, code_hash(code), utc(context.now)
+    request.password_hash = hash_password(
+        envelope.password, cost=context.settings.security.password_cost
+    )
+    context.session.add(request)
+    audit(context.session, context.now, sender, "join-asked", game.id, envelope.seat)
+    context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {envelope.seat}: waiting for CONFIRM")
+    context.reply(
+        sender, "join_confirm", game=game.id, seat=envelope.seat, code=code, hours=CONFIRM_HOURS
+    )
+
+
+def confirm_join(context: MailContext, code: str) -> bool:
+    """Take the seat of the sender's JOIN whose code this is; False when no JOIN from the
+    sender waits for it (the caller refuses)."""
+    sender = context.mail.sender.lower()
+    query = select(JoinRequest).where(JoinRequest.address == sender)
+    found = next(
+        (r for r in context.session.exec(query) if matches(r.code, code)),
+        None,
+    )
+    if found is None or not still_fresh(found.asked_at, context.now):
+        return False
+    context.session.delete(found)
+    game = find_game(context.session, found.game_id)
+    if game is not None:  # two CONFIRMs for the last seat must not both get it
+        context.session.refresh(game, with_for_update=True)
+    refusal = _refusal(context, found.game_id, found.seat, game)
+    if refusal or game is None:
+        context.quarantine("join", refusal or "no such game", reply_to=sender)
+        return True
+    _take_seat(context, game, found)
+    return True
+
+
+def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
+    sender = request.address
+    seat = add_seat(
+        context.session, game, request.seat, sender, "", context.settings.security,
+        password_hash=request.password_hash,
+    )  # fmt: skip
+    game.signup_seats -= 1
+    context.inbound.game_id, context.inbound.seat = game.id, seat.name
+    audit(context.session, context.now, sender, JOINED, game.id, seat.name)
+    context.finish(MailStatus.ANSWERED, f"CONFIRM: JOIN {game.id} as {seat.name}")
+    context.reply(
+        sender,
+        "joined",
+        game=game.id,
+        title=get_ruleset(game.ruleset).title,
+        seat=seat.name,
+        started=game.signup_seats == 0,
+        free=game.signup_seats,
+    )
+    if game.signup_seats == 0:
+        start_game(context.session, context.settings, game, now=context.now)
+
+
+def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | None:
+    query = select(JoinRequest).where(
+        JoinRequest.game_id == game_id, JoinRequest.address == address
+    )
+    return context.session.exec(query).first()
+
+
+def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -> str:
+    if game is None:
+        return f"there is no game {game_id}"
+    if game.status != GameStatus.OPEN or game.signup_seats <= 0:
+        return f"game {game.id} is not open to sign-up"
+    if not context.mail.sender:
+        return "the mail has no address to register"
+    if not seat.isalnum():
+        return "a seat name is letters and digits only"
+    taken = {row.name for row in seats_of(context.session, game.id)}
+    if seat in taken:
+        return f"the seat name {seat} is taken; choose another"
+    return ""

@@ -1,0 +1,83 @@
+"""STOP [<token>]: no more mail to the sender's address, from any game, with no password
+(issue 42, 4; pbem.games.stops keeps the stops and makes the tokens). The token proves the
+mail comes from whoever reads that address's mail: each mail pbem sends there carries it
+(its List-Unsubscribe mailto: sends `STOP <token>` as its subject). With it the address is
+stopped at once, its waiting mail dropped, and the referees of each game it holds a seat in
+are told (the seat's mail stops, the game goes on, the referee may replace the player); a
+JOIN it has waiting is forgotten. Without it (or with a wrong one) the address gets one
+mail, to it alone, with the token: a STOP under someone else's From stops nothing. A
+stopped address gets no answer at all."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from sqlmodel import col, delete, select
+
+from pbem.games.stops import is_stopped, stop, stop_token, token_holds
+from pbem.intake.context import MailContext
+from pbem.mail.envelope import Envelope, parse_envelope
+from pbem.store import Game, GameStatus, JoinRequest, MailStatus, Seat
+
+log = logging.getLogger(__name__)
+# A subject that asks to stop: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
+_SUBJECT = re.compile(r"^(?:(?:re|aw|sv|fwd?)\s*:\s*)*stop\b\s*(\S*)\s*$", re.IGNORECASE)
+
+
+def stop_subject(context: MailContext) -> bool:
+    """A mail whose subject is STOP [token] (as the List-Unsubscribe mailto: sends it, with
+    no body, or a reply to the token's mail), and whose body holds no GAME line or command:
+    handled as a STOP. False for any other mail."""
+    found = _SUBJECT.match(context.mail.subject.strip())
+    if found is None:
+        return False
+    envelope = parse_envelope(context.mail.text)
+    if envelope.game or envelope.command:  # a mail of orders or commands under that subject
+        return False
+    stop_address(context, found.group(1))
+    return True
+
+
+def stop_command(context: MailContext, envelope: Envelope) -> None:
+    """STOP [token] as a command line; without a token on it, the subject's (a reply to the
+    answer that brought the token, with STOP written on top)."""
+    words = envelope.command_words
+    in_subject = _SUBJECT.match(context.mail.subject.strip())
+    stop_address(context, words[0] if words else in_subject.group(1) if in_subject else "")
+
+
+def stop_address(context: MailContext, token: str) -> None:
+    sender = context.mail.sender.lower()
+    if is_stopped(context.session, sender):
+        context.finish(MailStatus.IGNORED, f"STOP: {sender} is stopped already")
+        return
+    if not token or not token_holds(context.session, sender, token):
+        context.finish(MailStatus.ANSWERED, f"STOP without its token: the token mailed to {sender}")
+        subject = f"STOP {stop_token(context.session, sender)}"
+        context.notify(sender, subject, "stop_how", address=sender, wrong=bool(token))
+        return
+    stop(context.session, sender, context.now)
+    context.session.exec(delete(JoinRequest).where(col(JoinRequest.address) == sender))
+    log.info("STOP: no more mail to %s", sender)
+    context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
+    for seat in _seats_in_play(context, sender):
+        context.to_referees(
+            seat.game_id,
+            f"[{seat.game_id}] {seat.name} asked for no more mail",
+            "stop_referee",
+            purpose=f"stop-{seat.game_id}-{seat.name}",
+            game=seat.game_id,
+            seat=seat.name,
+            address=sender,
+        )
+
+
+def _seats_in_play(context: MailContext, address: str) -> list[Seat]:
+    query = (
+        select(Seat)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(col(Seat.address) == address, col(Game.status) != GameStatus.ENDED)
+        .order_by(col(Seat.game_id), col(Seat.position))
+    )
+    return list(context.session.exec(query))

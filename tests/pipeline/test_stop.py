@@ -1,0 +1,157 @@
+"""STOP (issue 42, 4): whoever gets mail from pbem stops it all with one mail and no password,
+by the token each mail's List-Unsubscribe carries; a STOP without it stops nothing and is
+answered to its own address alone; the referees of the seat are told, and the game goes on."""
+
+from __future__ import annotations
+
+import mailbox
+import re
+from datetime import datetime, timedelta
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+from sqlmodel import select
+
+from pbem.clock.turns import resolve_due
+from pbem.games.outbox import drain
+from pbem.games.service import Service
+from pbem.games.stops import STOPPED
+from pbem.intake.intake import receive
+from pbem.mail.maildir import MaildirSender
+from pbem.store import JoinRequest, MailStop, transaction
+from tests.conftest import NOW
+from tests.support.games import SEATS, body, new_game, outbox
+from tests.support.mails import mail, order_mail
+
+ALICE = "alice@example.org"
+BOB = "bob@example.org"
+REFEREE = "ref@example.org"
+_MAILTO = re.compile(r"^<mailto:moderator@pbem\.localhost\?subject=(STOP%20[A-Z2-7]{16})>$")
+_IDS = iter(range(10_000))
+
+
+def _unsubscribe_subject(service: Service, to: str, box: Path) -> str:
+    """The subject the List-Unsubscribe of the mail sent to `to` has a mail client send: the
+    waiting mail is sent into the maildir `box` (the header is written as a mail is sent)."""
+    drain(service, MaildirSender(box), now=NOW)
+    sent = [message for message in mailbox.Maildir(box, create=False) if message["To"] == to]
+    headers = {str(message["List-Unsubscribe"]) for message in sent}
+    assert len(headers) == 1, headers  # one token an address
+    found = _MAILTO.match(headers.pop())
+    assert found is not None
+    return unquote(found.group(1))
+
+
+def _send(service: Service, now: datetime, text: str, sender: str, subject: str) -> list[str]:
+    raw = mail(text, sender=sender, subject=subject, message_id=f"s{next(_IDS)}@x")
+    return [row.recipient for row in receive(service, raw, now=now).replies]
+
+
+def _stopped(service: Service) -> list[str]:
+    with transaction(service.db) as session:
+        return [row.address for row in session.exec(select(MailStop))]
+
+
+def test_every_mail_names_a_stop_for_its_own_address(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now)
+    tokens = {to: _unsubscribe_subject(service, to, tmp_path) for to in (ALICE, BOB)}
+    assert tokens[ALICE] != tokens[BOB]
+    for message in mailbox.Maildir(tmp_path, create=False):
+        # no one-click POST: pbem has no HTTP endpoint that takes one
+        assert message["List-Unsubscribe-Post"] is None
+    # the stored mail has no token: its bytes depend on the stored inputs alone
+    assert all(b"List-Unsubscribe" not in row.raw for row in outbox(service))
+
+
+def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now, referees=(REFEREE,))
+    subject = _unsubscribe_subject(service, ALICE, tmp_path / "first")
+    _send(service, now, "HELP", ALICE, "help")  # its answer waits in the outbox
+    # a mail client's unsubscribe: the mailto's subject, no body; nothing is answered to alice
+    assert _send(service, now, "", ALICE, subject) == []
+    assert _stopped(service) == [ALICE]
+    told = [row for row in outbox(service) if row.recipient == REFEREE][-1]
+    assert told.subject == "[g1] alice asked for no more mail"
+    assert "replace alice <new address>" in body(told)
+    # the answer still waiting is not sent, nor is anything later; bob's mail goes on
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1", sender=BOB,
+                                message_id="o1@x"), now=now)  # fmt: skip
+    resolve_due(service, now=now + timedelta(days=3))
+    to_alice = [row for row in outbox(service) if row.recipient == ALICE and row.sent_at is None]
+    assert len(to_alice) >= 2 and all(row.last_error == STOPPED for row in to_alice)
+    box = tmp_path / "sent"
+    drain(service, MaildirSender(box), now=now + timedelta(days=3))
+    sent_to = {str(message["To"]) for message in mailbox.Maildir(box, create=False)}
+    assert sent_to == {BOB, REFEREE}
+    # a second STOP is not answered either
+    assert _send(service, now, "", ALICE, subject) == []
+
+
+def test_a_stop_without_its_token_stops_nothing_and_answers_that_address_alone(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now, referees=(REFEREE,))
+    bob_token = _unsubscribe_subject(service, BOB, tmp_path)
+    alice_token = _unsubscribe_subject(service, ALICE, tmp_path)
+    # written under alice's From by someone else: STOP alone, or with another's token
+    assert _send(service, now, "STOP", ALICE, "stop") == [ALICE]
+    assert _send(service, now, "", ALICE, bob_token) == [ALICE]
+    assert _stopped(service) == []
+    asked = [row for row in outbox(service) if row.recipient == ALICE and row.kind == "reply"]
+    assert [row.subject for row in asked] == [alice_token, alice_token]
+    assert "Nothing is stopped until then" in " ".join(body(asked[0]).split())
+    assert "The code in your STOP is not the one of" in body(asked[1])
+    assert all(row.recipient != REFEREE for row in outbox(service))
+    # alice replies to the answer, its subject kept: now she is stopped
+    assert _send(service, now, "STOP\n\n> ...", ALICE, f"Re: {asked[0].subject}") == []
+    assert _stopped(service) == [ALICE]
+
+
+def test_a_stop_line_with_its_token_and_a_waiting_join_forgotten(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now, game="g2", seats=SEATS[:1], signup_seats=1)
+    assert _send(service, now, "JOIN g2 vic PASSWORD x", "vic@example.org", "join") == [
+        "vic@example.org"
+    ]
+    token = _unsubscribe_subject(service, "vic@example.org", tmp_path).split()[1]
+    assert _send(service, now, f"STOP {token.lower()}", "vic@example.org", "hello") == []
+    assert _stopped(service) == ["vic@example.org"]
+    with transaction(service.db) as session:
+        assert session.exec(select(JoinRequest)).all() == []
+
+
+def test_an_auto_submitted_stop_is_never_answered(service: Service, now: datetime) -> None:
+    new_game(service, now)
+    raw = mail("STOP", sender=ALICE, subject="STOP", message_id="auto@x",
+               headers={"Auto-Submitted": "auto-replied"})  # fmt: skip
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "ignored" and receipt.replies == []
+    assert _stopped(service) == []
+
+
+def test_help_names_stop(service: Service, now: datetime) -> None:
+    [help_all] = _send(service, now, "HELP", "zed@example.org", "help")
+    assert help_all == "zed@example.org"
+    assert "no more mail to your address" in body(outbox(service)[-1])
+    _send(service, now, "HELP STOP", "zed@example.org", "help")
+    assert "Anyone who gets mail from the moderator can stop it all" in " ".join(
+        body(outbox(service)[-1]).split()
+    )
+
+
+def test_many_stopped_addresses_are_looked_up_one_at_a_time(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr("pbem.games.stops._READ_WHOLE", 0)  # more stops than are read at once
+    new_game(service, now)
+    assert _send(service, now, "", ALICE, _unsubscribe_subject(service, ALICE, tmp_path)) == []
+    for sender in (ALICE, BOB):
+        _send(service, now, "HELP", sender, "help")
+    helped = {row.recipient: row.last_error for row in outbox(service) if row.kind == "reply"}
+    assert helped == {ALICE: STOPPED, BOB: ""}
