@@ -9,8 +9,8 @@ The process is forked at the daemon's start, while the daemon has one thread and
 connection open (its engine's are closed first: an SQLite connection must never cross a
 fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already; a
 fresh interpreter would take two seconds to import it. It has the courier's loop, its own
-engine and its own sender; the daemon wakes and stops it through two shared events, as it
-does the thread. It ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole
+engine and its own sender; the daemon wakes it, stops it and lets its bulk mail go through
+shared events, the flags of the same Wake and stop the thread has. It ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole
 group): the daemon stops it after the mail in hand, as it stopped the thread. It dies with
 the daemon: the kernel sends it SIGKILL when the daemon's process ends, however it ends
 (PR_SET_PDEATHSIG), so a daemon killed and started again never has two couriers sending from
@@ -61,6 +61,7 @@ class CourierProcess:
         self._process: Any = None
         self._woken: Any = None  # the events of the process running, from its context
         self._stopping: Any = None
+        self._bulk: Any = None
         self._restarts = Backoff(1.0, cap, clock=monotonic)
         # The loop and the schedule's thread both wake it: one of them starts it again.
         self._starting = threading.Lock()
@@ -74,10 +75,14 @@ class CourierProcess:
             multiprocessing.get_context("fork") if alone else multiprocessing.get_context("spawn")
         )
         method = context.get_start_method()
-        self._woken, self._stopping = context.Event(), context.Event()
+        bulk = self._bulk.is_set() if self._bulk is not None else False  # a start again
+        self._woken, self._stopping, self._bulk = context.Event(), context.Event(), context.Event()
+        if bulk:
+            self._bulk.set()
+        flags = (self._woken, self._stopping, self._bulk)
         self._process = context.Process(
             target=serve_courier,
-            args=(self.service.settings, self.cap, self._woken, self._stopping, os.getpid()),
+            args=(self.service.settings, self.cap, flags, os.getpid()),
             name="pbem-courier",
         )
         self._process.start()
@@ -89,6 +94,11 @@ class CourierProcess:
         with self._starting:
             if not self._process.is_alive() and not self._stopping.is_set():
                 self._start_again()
+
+    def send_bulk(self) -> None:
+        """The clocks' first look is done: bulk mail may go too, now."""
+        self._bulk.set()
+        self.wake()
 
     def stop(self, timeout: float) -> bool:
         """Stop after the mail in hand; wait at most `timeout` seconds. False if it was still
@@ -114,9 +124,10 @@ class CourierProcess:
         self._woken.set()  # the new process drains at once
 
 
-def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, parent: int) -> None:
+def serve_courier(settings: Settings, cap: float, flags: tuple[Any, Any, Any], parent: int) -> None:
     """The courier's process: its loop until the daemon stops it (or ends: then the kernel
-    ends this process too)."""
+    ends this process too). `flags`: its wake, its stop, and bulk mail's leave to go."""
+    woken, stopping, bulk = flags
     _die_with(parent)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the daemon stops us after the mail in hand
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -129,6 +140,7 @@ def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, par
         cap=cap,
         woken=woken,
         stopping=stopping,
+        bulk=bulk,
         own_retries=True,
     )
     try:

@@ -25,66 +25,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.clock import run_due
 from pbem.clock.run import ClockSummary
 from pbem.daemon.transport import WaitingInbox
+from pbem.daemon.wake import Due, Foreground, Wake
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, log_clock_work, take_in
 from pbem.mail.backoff import Backoff
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Due:
-    """What a Wake asked for: every game (`everything`), or the games it names."""
-
-    everything: bool = False
-    games: frozenset[str] = field(default_factory=frozenset)
-
-    def __bool__(self) -> bool:
-        return self.everything or bool(self.games)
-
-
-class Wake:
-    """A runner's alarm: set by the schedule's jobs and the other runners, waited on by the
-    runner, and taken (cleared) with what it was set for. Several sets before the runner
-    wakes make one wake, the games they named together."""
-
-    def __init__(self) -> None:
-        self._ready = threading.Condition()
-        self._set = False
-        self._everything = False
-        self._games: set[str] = set()
-
-    def set(self, *games: str) -> None:
-        """Wake the runner: for these games, or, with none named, for everything."""
-        with self._ready:
-            self._set = True
-            if games:
-                self._games.update(games)
-            else:
-                self._everything = True
-            self._ready.notify_all()
-
-    def is_set(self) -> bool:
-        return self._set
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Until set (True) or `timeout` seconds passed (False)."""
-        with self._ready:
-            return self._ready.wait_for(lambda: self._set, timeout)
-
-    def take(self) -> Due:
-        """What the wake was set for, clearing it."""
-        with self._ready:
-            due = Due(self._everything, frozenset(self._games))
-            self._set, self._everything = False, False
-            self._games.clear()
-            return due
 
 
 class Retries:
@@ -219,19 +170,15 @@ class Clocks(_Threaded):
         self._courier = courier
         self.retries = retries
         self._renew = renew
-        self.idle = threading.Event()  # set while no look is in hand
-        self.idle.set()
+        self.foreground = Foreground()  # the archive writes only while no look is in hand
 
     def run(self) -> None:
         while True:
             self.wake.wait()
             if self._stopping():
                 return
-            self.idle.clear()
-            try:
+            with self.foreground.look():
                 self.step(self.wake.take())
-            finally:
-                self.idle.set()
 
     def step(self, due: Due) -> ClockSummary | None:
         """The work due in the games `due` names; None if that failed as a whole."""
@@ -251,7 +198,9 @@ class Clocks(_Threaded):
 
 class Archive(_Threaded):
     """The web archive's writer (in a thread of its own): each game its wake names written
-    once, however many changes named it meanwhile, while the clocks are idle. `write` logs
+    once, however many changes named it meanwhile, while the clocks have no look wanted or in
+    hand (`foreground`: background work, so that a deadline wave's turns are all resolved and
+    their reports queued first). `write` logs
     its own failures. A stop leaves the games not written yet to the next change of each (or
     `pbem web build`)."""
 
@@ -260,14 +209,12 @@ class Archive(_Threaded):
         write: Callable[[str], None],
         *,
         stopping: Callable[[], bool],
-        clocks_idle: threading.Event | None = None,
+        foreground: Foreground | None = None,
     ) -> None:
         super().__init__("pbem-archive")
         self._write = write
         self._stopping = stopping
-        # Background work: a game is written only while the clocks have no look in hand, so
-        # that a deadline wave's turns are all resolved (and their reports queued) first.
-        self._clocks_idle = clocks_idle
+        self._foreground = foreground or Foreground()
 
     def changed(self, game_id: str) -> None:
         """A committed change of the game (pbem.games.changes): write it when we come to it."""
@@ -277,10 +224,9 @@ class Archive(_Threaded):
         while True:
             self.wake.wait()
             for game_id in sorted(self.wake.take().games):
-                if self._clocks_idle is not None:
-                    self._clocks_idle.wait()
-                if self._stopping():
-                    return
-                self._write(game_id)
+                with self._foreground.background():
+                    if self._stopping():
+                        return
+                    self._write(game_id)
             if self._stopping():
                 return

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -127,7 +128,7 @@ class DaemonSchedule:
             if not job.id.startswith(GAME_JOB) or (looked is not None and job.id not in looked):
                 continue
             if job.id not in wanted:
-                job.remove()
+                self._remove(job.id)
                 self._moments.pop(job.id, None)
             elif self._moments.get(job.id) == wanted[job.id]:
                 standing.add(job.id)
@@ -157,10 +158,17 @@ class DaemonSchedule:
         with reading(self.service.db) as session:
             due = next_send_time(session)
         if due is None:
-            if self.scheduler.get_job("outbox"):
-                self.scheduler.remove_job("outbox")
+            self._remove("outbox")
             return
         self._at("outbox", due, now, self.wake.courier, "next outbox retry")
+
+    def _remove(self, job_id: str) -> None:
+        """The job gone, if it is still there: APScheduler removes a date job itself once it
+        ran, which it may do (in its own thread) between our reading of the jobs and this."""
+        try:
+            self.scheduler.remove_job(job_id)
+        except JobLookupError:
+            pass
 
     def due_times(self) -> dict[str, datetime]:
         """When each job runs next (real time), for the logs and the tests."""
