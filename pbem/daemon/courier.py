@@ -58,8 +58,11 @@ class Courier:
         self._woken = Wake(woken)
         self._stopping: Flag = stopping or threading.Event()
         # Set once the clocks' first look at a start is done (an outage's deadlines pushed
-        # back, stale notices superseded): bulk mail waits for it, a reply never does.
-        self._bulk: Flag = bulk or threading.Event()
+        # back, stale notices superseded): bulk mail waits for it, a reply never does. With
+        # no clocks beside it (none given) all mail goes.
+        self._bulk: Flag = bulk if bulk is not None else threading.Event()
+        if bulk is None:
+            self._bulk.set()
         # A courier with no schedule beside it (a process of its own) wakes at the outbox's
         # next retry itself; in the daemon's thread the schedule's outbox job wakes it.
         self._own_retries = own_retries

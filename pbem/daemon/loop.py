@@ -185,7 +185,8 @@ class Daemon:
     def _new_courier(self) -> Courier | CourierProcess:
         if self._courier_process:
             return CourierProcess(self.service, cap=self.cap)
-        return Courier(self.service, self.sender, clock=self._clock, cap=self.cap)
+        bulk = threading.Event()  # set after the clocks' first look (send_bulk)
+        return Courier(self.service, self.sender, clock=self._clock, cap=self.cap, bulk=bulk)
 
     def _wake_courier(self) -> None:
         if self._courier is not None:
