@@ -1,17 +1,18 @@
 """The courier in a process of its own ([service] courier = "process", the default on Linux).
 
 One Python process runs its threads one at a time (the interpreter lock): in a deadline wave
-the courier thread's sending and recording held the lock a third of the time, and intake
-waited for it (bench/scale.py, "main thread busy"). In a process of its own the courier runs
-on another core, and intake has its process to itself.
+a courier thread's sending and recording hold the lock a large share of the time, and intake
+waits for it (docs/operations.md, "What the code's choices rest on"). In a process of its own
+the courier runs on another core, and intake has its process to itself.
 
 The process is forked at the daemon's start, while the daemon has one thread and no database
 connection open (its engine's are closed first: an SQLite connection must never cross a
-fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already; a
-fresh interpreter would take two seconds to import it. It has the courier's loop, its own
+fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already,
+where a fresh interpreter would import it all again. It has the courier's loop, its own
 engine and its own sender; the daemon wakes it, stops it and lets its bulk mail go through
-shared events, the flags of the same Wake and stop the thread has. It ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole
-group): the daemon stops it after the mail in hand, as it stopped the thread. It dies with
+shared events, the flags of the same Wake and stop the thread has. It ignores SIGTERM and
+SIGINT (systemd and a terminal send them to the whole group): the daemon stops it after the
+mail in hand, as it stops the thread. It dies with
 the daemon: the kernel sends it SIGKILL when the daemon's process ends, however it ends
 (PR_SET_PDEATHSIG), so a daemon killed and started again never has two couriers sending from
 one SQLite file. A courier process that ends on its own (killed by the system, a bug) is

@@ -1,7 +1,9 @@
 """The daemon's runners, in the manner of Mailman 3's core: each owns one queue or one kind
-of due work, waits on one `Wake` until there may be work, then does it one unit per
-transaction. The schedule (pbem.daemon.schedule, the one clock) and the other runners wake
-them; a runner keeps no timing of its own.
+of due work, waits on one `Wake` (pbem.daemon.wake) until there may be work, then does it
+one unit per transaction. The schedule (pbem.daemon.schedule, the one clock) and the other
+runners wake them. The timing a runner keeps is only what lives in it: intake asks its wake
+while the inbox's wait goes on (IMAP IDLE ends at the server's word alone), and the clocks'
+look prunes sent mail at most every pbem.games.outbox_prune.EVERY.
 
 - `MailIn` owns the inbox: every waiting mail taken in, one transaction each, then a wait on
   the inbox itself (IMAP IDLE) until mail comes or its Wake is set. A mail that may have made
@@ -11,10 +13,11 @@ them; a runner keeps no timing of its own.
   the pruning of sent mail (pbem.clock.run), one game per transaction; for the games its
   Wake names (a deadline's job, a mail), or for every game (the start, the safety poll).
   After a look it lays the named games' jobs anew in the schedule.
-- The courier (pbem.daemon.courier) owns the outbox.
+- The courier (pbem.daemon.courier) owns the outbox, and keeps its sender's pacing.
 - `Archive` owns the web archive's writes (pbem.web, handed in by the command line): the
   games whose players were told of a change, one game at a time, after the commits of the
-  other runners, so that drawing a turn's map and chart never holds up a turn or a reply.
+  other runners, so that drawing a turn's map and chart holds up no reply, and a look of the
+  clocks by one game's write at most (pbem.daemon.wake.Foreground).
 
 A runner whose work fails as a whole (the database is away) logs it and asks the schedule to
 wake it again after a growing delay (`retry`); one game's failure never reaches here.

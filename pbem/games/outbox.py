@@ -204,7 +204,7 @@ def drain(
     tried: set[int] = set()
     queue_ids: list[int] = []
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
-    # courier that waited for the lock to read would starve behind it (bench/scale.py).
+    # courier that waited for the lock to read would starve behind it.
     with reading(service.db) as session:
         last_sent = last_sent_before(session, now)
     while len(tried) < limit and not stop():

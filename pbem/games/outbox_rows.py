@@ -58,9 +58,9 @@ def next_rows(
     replies_only: bool = False,
 ) -> list[int]:
     """The ids of up to `limit` rows to try next, in the order to try them, leaving out the
-    ids in `skip` (tried already in this pass), and bulk mail with `replies_only`. Replies to a person who just wrote first
-    (Outbox.priority), then bulk; each first in, first out: this is the one place that
-    chooses the order."""
+    ids in `skip` (tried already in this pass), and bulk mail with `replies_only`. Replies
+    to a person who just wrote first (Outbox.priority), then bulk; each first in, first out:
+    this is the one place that chooses the order."""
     retry_due = or_(col(Outbox.next_attempt_at).is_(None), col(Outbox.next_attempt_at) <= utc(now))
     order = (col(Outbox.priority), col(Outbox.id))
     query = select(Outbox.id).where(*waiting(), retry_due).order_by(*order)
