@@ -14,6 +14,7 @@ import pytest
 
 from pbem.clock.control import pause
 from pbem.clock.run import ClockSummary
+from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
 from pbem.daemon.schedule import DaemonSchedule, OutboxWatch, Woken
 from pbem.daemon.transport import MaildirPost, MaildirWatch
@@ -137,3 +138,20 @@ def test_a_reply_goes_out_while_the_clocks_first_look_fails(
         daemon.request_stop("test")
         thread.join(timeout=10)
     assert not any(row.sent_at for row in outbox(service) if row.kind != "reply")
+
+
+def test_a_courier_held_for_the_first_look_sends_replies_alone(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    """Held (the daemon's courier until the clocks' first look): a drain sends the replies
+    and leaves bulk mail queued; let go (`send_bulk`), the next drain sends the rest."""
+    new_game(service, now)  # the start mails: bulk
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", subject="t1"), now=now)
+    courier = Courier(
+        service, MaildirPost(tmp_path / "out"), clock=lambda: now, cap=60.0, bulk=threading.Event()
+    )
+    assert courier._drain() == 60.0  # nothing more it may send: it sleeps until woken
+    assert [row.kind for row in outbox(service) if row.sent_at] == ["reply"]
+    courier.send_bulk()
+    courier._drain()
+    assert all(row.sent_at for row in outbox(service))
