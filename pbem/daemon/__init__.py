@@ -1,2 +1,4 @@
-"""The long-running moderator (`pbem serve`): the transport chosen by [service], the loop that
-takes mail in, resolves due turns and drains the outbox, and how long it may sleep between."""
+"""The long-running moderator (`pbem serve`): its start (the database reached and brought up
+to date), the transport chosen by [service], four runners (intake, the clocks, the courier,
+the web archive's writer), each woken by its Wake, and the one clock that wakes them on time
+(docs/architecture.md, "The daemon")."""

@@ -3,15 +3,18 @@ pbem.daemon.courier_process), so that an SMTP server that is slow, or accepts th
 and never answers, holds up only the sending (each send ends at [smtp] timeout_seconds),
 never intake or the clocks.
 
-The intake loop wakes it after each pass, and the schedule's jobs (pbem.daemon.schedule) at the
-outbox's next retry and when another process queued mail; after each drain it renews that
-retry job from the database (`after_drain`), or, in a process of its own, wakes itself then
-(`own_retries`). Otherwise it sleeps while the sender is paced (its
-backoff, the rate limit: state of this process, not of the database), or until woken, at most
-the daemon's cap. It makes its first drain only when woken:
-at a start, the first pass (which may push back deadlines after an outage, superseding stale
-notices) runs before anything is sent. A drain that fails as a whole (the database is away)
-is logged and tried again after a growing delay.
+Its Wake (pbem.daemon.wake) is set by intake after mail came in, by the clocks after a look
+queued mail, and by the schedule's jobs (pbem.daemon.schedule): the outbox's next retry, mail
+another process queued. After each drain it renews that retry job from the database
+(`after_drain`); in a process of its own, with no schedule beside it, it wakes itself then
+(`own_retries`). Between drains it sleeps until woken, or while the sender is paced (its
+backoff, the rate limit: state of this process, not of the database), at most the daemon's
+cap: the sender's pacing is the one timing it keeps.
+
+It drains only when woken. At a start a reply goes at once, bulk mail only once the clocks'
+first look is done (`send_bulk`): that look pushes back deadlines an outage overran and
+supersedes the notices it made stale, and a reply never waits on it. A drain that fails as a
+whole (the database is away) is logged and tried again after a growing delay.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime
-from typing import Protocol
 
 from pbem.daemon.transport import PacedSender
+from pbem.daemon.wake import Flag, Wake
 from pbem.games.outbox import drain
 from pbem.games.outbox_rows import next_send_time, reply_due
 from pbem.games.service import Service
@@ -32,15 +35,6 @@ from pbem.mail.backoff import Backoff
 from pbem.store import reading, utc
 
 log = logging.getLogger(__name__)
-
-
-class Flag(Protocol):
-    """threading.Event, or multiprocessing's when the courier has a process of its own."""
-
-    def set(self) -> None: ...
-    def clear(self) -> None: ...
-    def is_set(self) -> bool: ...
-    def wait(self, timeout: float | None = None) -> bool: ...
 
 
 class Courier:
@@ -54,14 +48,21 @@ class Courier:
         monotonic: Callable[[], float] = time.monotonic,
         woken: Flag | None = None,
         stopping: Flag | None = None,
+        bulk: Flag | None = None,
         own_retries: bool = False,
     ) -> None:
         self.service = service
         self.sender = sender
         self._clock = clock
         self._cap = cap
-        self._woken: Flag = woken or threading.Event()
+        self._woken = Wake(woken)
         self._stopping: Flag = stopping or threading.Event()
+        # Set once the clocks' first look at a start is done (an outage's deadlines pushed
+        # back, stale notices superseded): bulk mail waits for it, a reply never does. With
+        # no clocks beside it (none given) all mail goes.
+        self._bulk: Flag = bulk if bulk is not None else threading.Event()
+        if bulk is None:
+            self._bulk.set()
         # A courier with no schedule beside it (a process of its own) wakes at the outbox's
         # next retry itself; in the daemon's thread the schedule's outbox job wakes it.
         self._own_retries = own_retries
@@ -74,6 +75,11 @@ class Courier:
 
     def wake(self) -> None:
         """Mail may be due: drain now (or right after the drain in hand)."""
+        self._woken.set()
+
+    def send_bulk(self) -> None:
+        """The clocks' first look is done: bulk mail may go too, now."""
+        self._bulk.set()
         self._woken.set()
 
     def stop(self, timeout: float) -> bool:
@@ -90,7 +96,7 @@ class Courier:
         until stopped."""
         self._woken.wait()
         while not self._stopping.is_set():
-            self._woken.clear()
+            self._woken.take()
             self._woken.wait(self._drain())
 
     def _paced(self) -> float:
@@ -102,6 +108,8 @@ class Courier:
                 due = next_send_time(session)
         except Exception:  # noqa: BLE001 - the database away: the next drain will say so
             return self._cap
+        if not self._bulk.is_set():  # bulk mail waits for send_bulk; a reply goes when it can
+            return min(self._cap, self.sender.ready_in()) if self._reply_waiting() else self._cap
         if due is None:
             return self._cap
         until = (utc(due) - utc(self._clock())).total_seconds()
@@ -124,7 +132,13 @@ class Courier:
         if waiting > 0 and not self._reply_waiting():
             return waiting
         try:
-            report = drain(self.service, self.sender, now=self._clock(), stop=self._stopping.is_set)
+            report = drain(
+                self.service,
+                self.sender,
+                now=self._clock(),
+                stop=self._stopping.is_set,
+                replies_only=not self._bulk.is_set(),
+            )
             log_drained(report)
             self.after_drain()
             if report.stopped and not self.sender.ready_in():

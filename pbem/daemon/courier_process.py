@@ -1,17 +1,18 @@
 """The courier in a process of its own ([service] courier = "process", the default on Linux).
 
 One Python process runs its threads one at a time (the interpreter lock): in a deadline wave
-the courier thread's sending and recording held the lock a third of the time, and intake
-waited for it (bench/scale.py, "main thread busy"). In a process of its own the courier runs
-on another core, and intake has its process to itself.
+a courier thread's sending and recording hold the lock a large share of the time, and intake
+waits for it (docs/operations.md, "What the code's choices rest on"). In a process of its own
+the courier runs on another core, and intake has its process to itself.
 
 The process is forked at the daemon's start, while the daemon has one thread and no database
 connection open (its engine's are closed first: an SQLite connection must never cross a
-fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already; a
-fresh interpreter would take two seconds to import it. It has the courier's loop, its own
-engine and its own sender; the daemon wakes and stops it through two shared events, as it
-does the thread. It ignores SIGTERM and SIGINT (systemd and a terminal send them to the whole
-group): the daemon stops it after the mail in hand, as it stopped the thread. It dies with
+fork, sqlite.org/howtocorrupt.html 2.6), so it starts at once with pbem imported already,
+where a fresh interpreter would import it all again. It has the courier's loop, its own
+engine and its own sender; the daemon wakes it, stops it and lets its bulk mail go through
+shared events, the flags of the same Wake and stop the thread has. It ignores SIGTERM and
+SIGINT (systemd and a terminal send them to the whole group): the daemon stops it after the
+mail in hand, as it stops the thread. It dies with
 the daemon: the kernel sends it SIGKILL when the daemon's process ends, however it ends
 (PR_SET_PDEATHSIG), so a daemon killed and started again never has two couriers sending from
 one SQLite file. A courier process that ends on its own (killed by the system, a bug) is
@@ -61,6 +62,7 @@ class CourierProcess:
         self._process: Any = None
         self._woken: Any = None  # the events of the process running, from its context
         self._stopping: Any = None
+        self._bulk: Any = None
         self._restarts = Backoff(1.0, cap, clock=monotonic)
         # The loop and the schedule's thread both wake it: one of them starts it again.
         self._starting = threading.Lock()
@@ -74,10 +76,14 @@ class CourierProcess:
             multiprocessing.get_context("fork") if alone else multiprocessing.get_context("spawn")
         )
         method = context.get_start_method()
-        self._woken, self._stopping = context.Event(), context.Event()
+        bulk = self._bulk.is_set() if self._bulk is not None else False  # a start again
+        self._woken, self._stopping, self._bulk = context.Event(), context.Event(), context.Event()
+        if bulk:
+            self._bulk.set()
+        flags = (self._woken, self._stopping, self._bulk)
         self._process = context.Process(
             target=serve_courier,
-            args=(self.service.settings, self.cap, self._woken, self._stopping, os.getpid()),
+            args=(self.service.settings, self.cap, flags, os.getpid()),
             name="pbem-courier",
         )
         self._process.start()
@@ -89,6 +95,11 @@ class CourierProcess:
         with self._starting:
             if not self._process.is_alive() and not self._stopping.is_set():
                 self._start_again()
+
+    def send_bulk(self) -> None:
+        """The clocks' first look is done: bulk mail may go too, now."""
+        self._bulk.set()
+        self.wake()
 
     def stop(self, timeout: float) -> bool:
         """Stop after the mail in hand; wait at most `timeout` seconds. False if it was still
@@ -114,9 +125,10 @@ class CourierProcess:
         self._woken.set()  # the new process drains at once
 
 
-def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, parent: int) -> None:
+def serve_courier(settings: Settings, cap: float, flags: tuple[Any, Any, Any], parent: int) -> None:
     """The courier's process: its loop until the daemon stops it (or ends: then the kernel
-    ends this process too)."""
+    ends this process too). `flags`: its wake, its stop, and bulk mail's leave to go."""
+    woken, stopping, bulk = flags
     _die_with(parent)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the daemon stops us after the mail in hand
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -129,6 +141,7 @@ def serve_courier(settings: Settings, cap: float, woken: Any, stopping: Any, par
         cap=cap,
         woken=woken,
         stopping=stopping,
+        bulk=bulk,
         own_retries=True,
     )
     try:

@@ -1,20 +1,22 @@
-"""The daemon: three runners (pbem.daemon.runners) and the one clock that wakes them
-(pbem.daemon.schedule).
+"""The daemon: four runners, each woken by its Wake (pbem.daemon.wake), and the one clock that
+sets those wakes on time (pbem.daemon.schedule).
 
-- Intake (`MailIn`) runs in the main thread, which owns the IMAP connection: it takes the
-  waiting mail in, then waits on the inbox (IDLE) until mail comes or its wake is set.
+- Intake (`MailIn`, pbem.daemon.runners) runs in the main thread, which owns the IMAP
+  connection: it takes the waiting mail in, then waits on the inbox (IDLE) until mail comes
+  or its wake is set.
 - The clocks (`Clocks`) run in a thread of their own: a deadline's job wakes them for that
-  game, a mail that completed a turn's orders for its game, the safety poll for every game.
+  game, a mail that made work due for its game, the safety poll for every game.
 - The courier (pbem.daemon.courier; by default in a process of its own,
   pbem.daemon.courier_process) drains the outbox when woken, so a slow SMTP server never
   holds up intake or the turns.
 - The web archive's writer (`Archive`, a thread), when the command line hands one in: the
-  games changed in the runners' commits (pbem.games.changes), written one at a time.
+  games changed in the runners' commits (pbem.games.changes), written one at a time while
+  the clocks have no look in hand.
 
-At a start the clocks look at every game first, and the courier sends nothing before that
-look is done: an outage's overdue deadlines are pushed back (and stale notices superseded)
-before its first drain. Intake starts at once. `run_once` (serve --once) does each runner's
-work once, in this thread, with no scheduler.
+At a start the clocks look at every game first; the courier sends replies at once, and bulk
+mail only once that look is done, so that an outage's overdue deadlines are pushed back (and
+stale notices superseded) before any of it goes. Intake starts at once. `run_once` (serve
+--once) does each runner's work once, in this thread, with no scheduler.
 
 A stop request is honoured between units of work: the mail being received is finished (its
 transaction committed, the IMAP message marked), the game in hand resolved, the mail in hand
@@ -35,9 +37,10 @@ from types import FrameType
 from pbem.clock.run import ClockSummary
 from pbem.daemon.courier import Courier
 from pbem.daemon.courier_process import CourierProcess
-from pbem.daemon.runners import Archive, Clocks, Due, MailIn, Retries
+from pbem.daemon.runners import Archive, Clocks, MailIn, Retries
 from pbem.daemon.schedule import DaemonSchedule, Woken
 from pbem.daemon.transport import PacedSender, WaitingInbox
+from pbem.daemon.wake import Due
 from pbem.games.changes import unwatch, watch
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
@@ -74,7 +77,7 @@ class Daemon:
         self.schedule: DaemonSchedule | None = None  # while running
         self._courier: Courier | CourierProcess | None = None
         # The clocks' first look at a start is done: an outage's deadlines pushed back and
-        # stale notices superseded before the courier sends anything.
+        # stale notices superseded before the courier sends bulk mail (a reply never waits).
         self._looked = threading.Event()
         self.clocks = Clocks(
             service,
@@ -95,7 +98,7 @@ class Daemon:
         )
         # The web archive's writer, if the command line gave one: `archive(game_id)`.
         self.archive = (
-            Archive(archive, stopping=self.stopping, clocks_idle=self.clocks.idle)
+            Archive(archive, stopping=self.stopping, foreground=self.clocks.foreground)
             if archive
             else None
         )
@@ -140,8 +143,9 @@ class Daemon:
         )
         courier.after_drain = schedule.refresh_outbox
         courier.start()  # first: a courier process is forked while this is the only thread
+        courier.wake()  # the replies waiting from before go now; bulk mail after the first look
         try:
-            self.clocks.wake.set()  # every game; the courier waits for this first look
+            self.clocks.wake.set()  # every game; bulk mail waits for this first look
             self.clocks.start()
             if self.archive is not None:
                 self.archive.start()
@@ -181,10 +185,11 @@ class Daemon:
     def _new_courier(self) -> Courier | CourierProcess:
         if self._courier_process:
             return CourierProcess(self.service, cap=self.cap)
-        return Courier(self.service, self.sender, clock=self._clock, cap=self.cap)
+        bulk = threading.Event()  # set after the clocks' first look (send_bulk)
+        return Courier(self.service, self.sender, clock=self._clock, cap=self.cap, bulk=bulk)
 
     def _wake_courier(self) -> None:
-        if self._courier is not None and self._looked.is_set():
+        if self._courier is not None:
             self._courier.wake()
 
     def _retry(self, runner: str) -> Callable[[float], None]:
@@ -201,9 +206,9 @@ class Daemon:
         """After a look of the clocks: the looked-at games' jobs at their next wakeups."""
         if self.schedule is None:
             return
-        if due.everything and not self._looked.is_set():
-            self._looked.set()  # the start's look is done: the courier may send
-            self._wake_courier()
+        if due.everything and not self._looked.is_set() and self._courier is not None:
+            self._looked.set()  # the start's look is done: bulk mail may go
+            self._courier.send_bulk()
         if due.everything:
             self.schedule.renew_games(summary.games)
         else:

@@ -1,7 +1,9 @@
 """The daemon's runners, in the manner of Mailman 3's core: each owns one queue or one kind
-of due work, waits on one `Wake` until there may be work, then does it one unit per
-transaction. The schedule (pbem.daemon.schedule, the one clock) and the other runners wake
-them; a runner keeps no timing of its own.
+of due work, waits on one `Wake` (pbem.daemon.wake) until there may be work, then does it
+one unit per transaction. The schedule (pbem.daemon.schedule, the one clock) and the other
+runners wake them. The timing a runner keeps is only what lives in it: intake asks its wake
+while the inbox's wait goes on (IMAP IDLE ends at the server's word alone), and the clocks'
+look prunes sent mail at most every pbem.games.outbox_prune.EVERY.
 
 - `MailIn` owns the inbox: every waiting mail taken in, one transaction each, then a wait on
   the inbox itself (IMAP IDLE) until mail comes or its Wake is set. A mail that may have made
@@ -11,10 +13,11 @@ them; a runner keeps no timing of its own.
   the pruning of sent mail (pbem.clock.run), one game per transaction; for the games its
   Wake names (a deadline's job, a mail), or for every game (the start, the safety poll).
   After a look it lays the named games' jobs anew in the schedule.
-- The courier (pbem.daemon.courier) owns the outbox.
+- The courier (pbem.daemon.courier) owns the outbox, and keeps its sender's pacing.
 - `Archive` owns the web archive's writes (pbem.web, handed in by the command line): the
   games whose players were told of a change, one game at a time, after the commits of the
-  other runners, so that drawing a turn's map and chart never holds up a turn or a reply.
+  other runners, so that drawing a turn's map and chart holds up no reply, and a look of the
+  clocks by one game's write at most (pbem.daemon.wake.Foreground).
 
 A runner whose work fails as a whole (the database is away) logs it and asks the schedule to
 wake it again after a growing delay (`retry`); one game's failure never reaches here.
@@ -25,66 +28,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime
 
 from pbem.clock import run_due
 from pbem.clock.run import ClockSummary
 from pbem.daemon.transport import WaitingInbox
+from pbem.daemon.wake import Due, Foreground, Wake
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, log_clock_work, take_in
 from pbem.mail.backoff import Backoff
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Due:
-    """What a Wake asked for: every game (`everything`), or the games it names."""
-
-    everything: bool = False
-    games: frozenset[str] = field(default_factory=frozenset)
-
-    def __bool__(self) -> bool:
-        return self.everything or bool(self.games)
-
-
-class Wake:
-    """A runner's alarm: set by the schedule's jobs and the other runners, waited on by the
-    runner, and taken (cleared) with what it was set for. Several sets before the runner
-    wakes make one wake, the games they named together."""
-
-    def __init__(self) -> None:
-        self._ready = threading.Condition()
-        self._set = False
-        self._everything = False
-        self._games: set[str] = set()
-
-    def set(self, *games: str) -> None:
-        """Wake the runner: for these games, or, with none named, for everything."""
-        with self._ready:
-            self._set = True
-            if games:
-                self._games.update(games)
-            else:
-                self._everything = True
-            self._ready.notify_all()
-
-    def is_set(self) -> bool:
-        return self._set
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Until set (True) or `timeout` seconds passed (False)."""
-        with self._ready:
-            return self._ready.wait_for(lambda: self._set, timeout)
-
-    def take(self) -> Due:
-        """What the wake was set for, clearing it."""
-        with self._ready:
-            due = Due(self._everything, frozenset(self._games))
-            self._set, self._everything = False, False
-            self._games.clear()
-            return due
 
 
 class Retries:
@@ -219,19 +173,15 @@ class Clocks(_Threaded):
         self._courier = courier
         self.retries = retries
         self._renew = renew
-        self.idle = threading.Event()  # set while no look is in hand
-        self.idle.set()
+        self.foreground = Foreground()  # the archive writes only while no look is in hand
 
     def run(self) -> None:
         while True:
             self.wake.wait()
             if self._stopping():
                 return
-            self.idle.clear()
-            try:
+            with self.foreground.look():
                 self.step(self.wake.take())
-            finally:
-                self.idle.set()
 
     def step(self, due: Due) -> ClockSummary | None:
         """The work due in the games `due` names; None if that failed as a whole."""
@@ -251,7 +201,9 @@ class Clocks(_Threaded):
 
 class Archive(_Threaded):
     """The web archive's writer (in a thread of its own): each game its wake names written
-    once, however many changes named it meanwhile, while the clocks are idle. `write` logs
+    once, however many changes named it meanwhile, while the clocks have no look wanted or in
+    hand (`foreground`: background work, so that a deadline wave's turns are all resolved and
+    their reports queued first). `write` logs
     its own failures. A stop leaves the games not written yet to the next change of each (or
     `pbem web build`)."""
 
@@ -260,14 +212,12 @@ class Archive(_Threaded):
         write: Callable[[str], None],
         *,
         stopping: Callable[[], bool],
-        clocks_idle: threading.Event | None = None,
+        foreground: Foreground | None = None,
     ) -> None:
         super().__init__("pbem-archive")
         self._write = write
         self._stopping = stopping
-        # Background work: a game is written only while the clocks have no look in hand, so
-        # that a deadline wave's turns are all resolved (and their reports queued) first.
-        self._clocks_idle = clocks_idle
+        self._foreground = foreground or Foreground()
 
     def changed(self, game_id: str) -> None:
         """A committed change of the game (pbem.games.changes): write it when we come to it."""
@@ -277,10 +227,9 @@ class Archive(_Threaded):
         while True:
             self.wake.wait()
             for game_id in sorted(self.wake.take().games):
-                if self._clocks_idle is not None:
-                    self._clocks_idle.wait()
-                if self._stopping():
-                    return
-                self._write(game_id)
+                with self._foreground.background():
+                    if self._stopping():
+                        return
+                    self._write(game_id)
             if self._stopping():
                 return

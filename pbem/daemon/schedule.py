@@ -7,8 +7,9 @@ wakes a runner (pbem.daemon.runners) and does no work of its own:
 - `safety-poll`: every [service] max_wait_seconds, wakes intake (a server may drop an IDLE
   notice) and the clocks for every game;
 - `outbox-watch`: every OUTBOX_LOOK_SECONDS, a look for mail queued since the last look: the
-  courier sends it, and the clocks look at its games (another process, a referee's command on
-  the command line, may have changed them);
+  courier sends it, and the clocks look at the games of its bulk mail (another process, a
+  referee's command on the command line, may have changed them; a reply answers a mail, and
+  the intake that took it in woke the clocks itself if it made work due);
 - `retry:<runner>`: a runner's next try after work that failed as a whole;
 - `look-again`: intake's next look when every mail it saw was in another daemon's hands.
 
@@ -25,10 +26,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.jobstores.base import JobLookupError
 from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
@@ -127,7 +130,7 @@ class DaemonSchedule:
             if not job.id.startswith(GAME_JOB) or (looked is not None and job.id not in looked):
                 continue
             if job.id not in wanted:
-                job.remove()
+                self._remove(job.id)
                 self._moments.pop(job.id, None)
             elif self._moments.get(job.id) == wanted[job.id]:
                 standing.add(job.id)
@@ -157,10 +160,15 @@ class DaemonSchedule:
         with reading(self.service.db) as session:
             due = next_send_time(session)
         if due is None:
-            if self.scheduler.get_job("outbox"):
-                self.scheduler.remove_job("outbox")
+            self._remove("outbox")
             return
         self._at("outbox", due, now, self.wake.courier, "next outbox retry")
+
+    def _remove(self, job_id: str) -> None:
+        """The job gone, if it is still there: APScheduler removes a date job itself once it
+        ran, which it may do (in its own thread) between our reading of the jobs and this."""
+        with suppress(JobLookupError):
+            self.scheduler.remove_job(job_id)
 
     def due_times(self) -> dict[str, datetime]:
         """When each job runs next (real time), for the logs and the tests."""
@@ -186,8 +194,9 @@ class DaemonSchedule:
 class OutboxWatch:
     """The schedule's outbox watch: mail queued since the last look (by this daemon's runners,
     or by another process: a referee's command on the command line, `pbem game pause`) goes
-    out now, and the clocks look at its games, whose clocks that process may have changed.
-    Mail waiting for a retry or the rate limit has its own job."""
+    out now, and the clocks look at the games of its bulk mail, whose clocks that process may
+    have changed (never for a reply: order mail wakes no look by it). Mail waiting for a
+    retry or the rate limit has its own job."""
 
     def __init__(self, service: Service, wake: Woken) -> None:
         self.service = service

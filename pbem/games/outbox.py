@@ -190,6 +190,7 @@ def drain(
     now: datetime,
     limit: int = 1000,
     stop: Callable[[], bool] = lambda: False,
+    replies_only: bool = False,
 ) -> DrainReport:
     """Send the mail that is due, replies before bulk and each oldest first, one transaction
     per mail. The queue is read READ_AHEAD rows at a time, so that a reply queued during a
@@ -199,18 +200,20 @@ def drain(
     down the pass stops, holding nothing against the mail. A stale notice is dropped instead
     of sent. The first success of the pass flushes the mail deferred while the server was
     failing: it is tried in this pass, not after its own delay (the sender's rate limit still
-    holds). `stop` is asked between mails."""
+    holds). `stop` is asked between mails. With `replies_only` bulk mail waits (a start whose
+    clocks have not looked yet: their look may supersede it)."""
     counts: Counter[Delivery] = Counter()
     stopped, flushed = "", 0
     tried: set[int] = set()
     queue_ids: list[int] = []
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
-    # courier that waited for the lock to read would starve behind it (bench/scale.py).
+    # courier that waited for the lock to read would starve behind it.
     with reading(service.db) as session:
         last_sent = last_sent_before(session, now)
     while len(tried) < limit and not stop():
         if not queue_ids:
-            queue_ids = _next_rows(service, now, min(READ_AHEAD, limit - len(tried)), tried)
+            count = min(READ_AHEAD, limit - len(tried))
+            queue_ids = _next_rows(service, now, count, tried, replies_only=replies_only)
             if not queue_ids:
                 break
         row_id = queue_ids.pop(0)
@@ -234,9 +237,11 @@ def drain(
     )
 
 
-def _next_rows(service: Service, now: datetime, count: int, tried: set[int]) -> list[int]:
+def _next_rows(
+    service: Service, now: datetime, count: int, tried: set[int], *, replies_only: bool
+) -> list[int]:
     with reading(service.db) as session:
-        return next_rows(session, now, count, skip=frozenset(tried))
+        return next_rows(session, now, count, skip=frozenset(tried), replies_only=replies_only)
 
 
 def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:

@@ -49,16 +49,25 @@ def is_due(row: RowState, now: datetime) -> bool:
     return row.next_attempt_at is None or utc(row.next_attempt_at) <= utc(now)
 
 
-def next_rows(session: Session, now: datetime, limit: int, *, skip: frozenset[int]) -> list[int]:
+def next_rows(
+    session: Session,
+    now: datetime,
+    limit: int,
+    *,
+    skip: frozenset[int],
+    replies_only: bool = False,
+) -> list[int]:
     """The ids of up to `limit` rows to try next, in the order to try them, leaving out the
-    ids in `skip` (tried already in this pass). Replies to a person who just wrote first
-    (Outbox.priority), then bulk; each first in, first out: this is the one place that
-    chooses the order."""
+    ids in `skip` (tried already in this pass), and bulk mail with `replies_only`. Replies
+    to a person who just wrote first (Outbox.priority), then bulk; each first in, first out:
+    this is the one place that chooses the order."""
     retry_due = or_(col(Outbox.next_attempt_at).is_(None), col(Outbox.next_attempt_at) <= utc(now))
     order = (col(Outbox.priority), col(Outbox.id))
     query = select(Outbox.id).where(*waiting(), retry_due).order_by(*order)
     if skip:
         query = query.where(col(Outbox.id).not_in(skip))
+    if replies_only:
+        query = query.where(col(Outbox.priority) == REPLY)
     return [row_id for row_id in session.exec(query.limit(limit)) if row_id is not None]
 
 
@@ -111,10 +120,14 @@ def next_send_time(session: Session) -> datetime | None:
 
 
 def queued_since(session: Session, after: int | None) -> tuple[int, set[str]]:
-    """The newest row's id (0 if none), and the games of the rows queued after `after` (none
-    when `after` is None: the first look only learns where the queue stands)."""
+    """The newest row's id (0 if none), and the games of the bulk rows queued after `after`
+    (none when `after` is None: the first look only learns where the queue stands). A reply
+    answers a mail, and the intake that took the mail in woke the clocks itself if it made
+    work due: its game is left out."""
     newest = session.exec(select(func.max(Outbox.id))).one() or 0
     if after is None or newest <= after:
         return newest, set()
-    rows = select(Outbox.game_id).where(col(Outbox.id) > after, col(Outbox.game_id).is_not(None))
+    rows = select(Outbox.game_id).where(
+        col(Outbox.id) > after, col(Outbox.game_id).is_not(None), col(Outbox.priority) != REPLY
+    )
     return newest, {game for game in session.exec(rows.distinct()) if game is not None}

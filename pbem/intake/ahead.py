@@ -6,9 +6,8 @@ without a check key pays it once a seat) runs in a thread of its own: scrypt let
 interpreter, so those checks use every core while the mails before are handled.
 
 The cheap part is done in line, not in the threads: in a wave of mail whose passwords are
-proved by their checks, threads only fought over the interpreter: looking ahead in two of
-them cost about a fifth of intake's CPU in process (bench/intake_cpu.py), though the daemon
-beside its courier showed no difference by itself (docs/operations.md). A mail is claimed
+proved by their checks, threads would only fight over the interpreter, for a share of
+intake's CPU (docs/operations.md, "What the code's choices rest on"). A mail is claimed
 (pbem.store.claims) before it is looked at: with several daemons, none checks a password for
 mail another one takes in. Two daemons going down the same batch leapfrog a block at a
 time."""
@@ -27,9 +26,9 @@ from pbem.store.claims import Claims
 log = logging.getLogger(__name__)
 
 AHEAD = 2  # threads to run the scrypt of mails looked at ahead
-# Mails looked at together. On PostgreSQL a claim and a read a mail were six round trips of
-# the eighteen a mail took in a wave; a block of 16 pays them once. The block's scrypt, if
-# any, waits in the threads' queue, AHEAD at a time.
+# Mails looked at together. On PostgreSQL a claim and a read a mail are a third of a mail's
+# round trips in a wave; a block pays them once for 16 mails. The block's scrypt, if any,
+# waits in the threads' queue, AHEAD at a time.
 BLOCK = 16
 
 

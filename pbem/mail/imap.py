@@ -122,7 +122,7 @@ class ImapInbox:
 
     def mark_done(self, *keys: str) -> None:
         """Move the messages to the processed folder, or set the done flag, in one command (a
-        round trip a mail was a sixth of a deadline wave's intake). Idempotent: a message
+        round trip a mail weighs in a deadline wave's intake). Idempotent: a message
         already moved, or gone, is left alone. KeyError for a key that is not ours, before
         any is marked."""
         parsed = [_parse_key(key) for key in keys]

@@ -49,7 +49,8 @@ def campaign_chart(history: History) -> bytes:
     panels[0].set_title(history.title, fontsize=11)
     panels[0].legend(loc="upper left", fontsize=8, ncols=min(4, len(history.seats)))
     panels[-1].set_xlabel("turn")
-    # Fixed margins: tight_layout took a fifth of a second a chart to find about the same.
+    # Fixed margins: tight_layout finds about the same at a cost that shows in a wave of
+    # charts (docs/operations.md, "What the code's choices rest on").
     inches = figure.get_figheight()
     figure.subplots_adjust(
         left=0.1, right=0.97, top=1 - 0.45 / inches, bottom=0.55 / inches, hspace=0.12

@@ -132,8 +132,8 @@ class _WriterQueue:
 
     Between threads, SQLite's own wait is unfair: a waiter sleeps up to 100 ms between tries,
     and a thread that commits and begins again at once takes the lock every time. In a
-    deadline wave the turns, back to back, kept the courier from recording a sent mail for
-    seconds (bench/scale.py), and the check replies waited behind it. So the threads queue
+    deadline wave the turns, back to back, would keep the courier from recording a sent mail
+    for seconds, and the check replies would wait behind it. So the threads queue
     here first, first come first served, and the processes on the file take turns (FileTurn).
     A thread that has waited `patience` seconds goes on to SQLite's wait without its place.
 
@@ -216,7 +216,8 @@ def _open_writable(_dialect: Any, record: Any, cargs: list[Any], _cparams: Any) 
     every write long after the file could be written again. A file not there yet is left
     for SQLite to create (`pbem init`). Asked with access(2), never by opening the file:
     closing a descriptor of it would drop every POSIX lock SQLite holds on it in this
-    process (sqlite.org/howtocorrupt.html, 2.2); the daemon's view then froze in a bench."""
+    process (sqlite.org/howtocorrupt.html, 2.2), and the daemon's view of the file would
+    freeze."""
     path = cargs[0] if cargs else ""
     if not path or path == ":memory:" or path.startswith("file:"):
         return

@@ -18,8 +18,8 @@ business, and differs with the database:
   for as long as it lasted. Forgotten with the process: a mail sent just before a crash goes
   again (at least once, one Message-ID).
 
-A mail sent is read and recorded through a connection alone: on the courier's path a session
-cost as much again as the statements (bench/intake_cpu.py). Anything else that becomes of the
+A mail sent is read and recorded through a connection alone: on the courier's path, a mail
+at a time, a session costs as much again as the statements. Anything else that becomes of the
 row (a deferral, a bounce, a stale notice dropped) is done through a session, on the row
 locked.
 """

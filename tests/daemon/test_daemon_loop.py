@@ -28,6 +28,7 @@ from pbem.daemon.loop import Daemon
 from pbem.daemon.runners import Archive, Retries
 from pbem.daemon.schedule import ELSEWHERE_SECONDS
 from pbem.daemon.transport import MaildirPost, MaildirWatch
+from pbem.daemon.wake import Foreground
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport
@@ -478,11 +479,13 @@ def test_the_daemon_hands_a_changed_game_to_its_archive_runner_after_the_commit(
 def test_the_archive_waits_while_the_clocks_have_a_look_in_hand() -> None:
     """Background work: a deadline wave's turns are all resolved before the archive draws."""
     written: list[str] = []
-    clocks_idle = threading.Event()  # a look in hand
-    archive = Archive(written.append, stopping=lambda: False, clocks_idle=clocks_idle)
+    foreground = Foreground()
+    look = foreground.look()
+    look.__enter__()  # a look in hand
+    archive = Archive(written.append, stopping=lambda: False, foreground=foreground)
     archive.start()
     archive.changed("g1")
     sleep(0.3)
     assert written == []
-    clocks_idle.set()
+    look.__exit__(None, None, None)
     wait_until(lambda: written == ["g1"])

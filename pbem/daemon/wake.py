@@ -1,0 +1,105 @@
+"""How a runner is woken, the one way for every runner (pbem.daemon.runners, the courier):
+a `Wake`, set by the schedule's jobs and the other runners, waited on by its runner, and
+taken (cleared) with what it was set for. And `Foreground`, which keeps the archive's
+background writes out of the clocks' looks."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class Flag(Protocol):
+    """threading.Event, or multiprocessing's when the runner has a process of its own."""
+
+    def set(self) -> None: ...
+    def clear(self) -> None: ...
+    def is_set(self) -> bool: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Due:
+    """What a Wake asked for: every game (`everything`), or the games it names."""
+
+    everything: bool = False
+    games: frozenset[str] = field(default_factory=frozenset)
+
+    def __bool__(self) -> bool:
+        return self.everything or bool(self.games)
+
+
+class Wake:
+    """A runner's alarm. Several sets before the runner wakes make one wake, the games they
+    named together. Its flag may be a process's event (the courier's process): the set and
+    the wait then cross processes; the games named stay in the process that named them."""
+
+    def __init__(self, flag: Flag | None = None) -> None:
+        self._flag: Flag = flag if flag is not None else threading.Event()
+        self._lock = threading.Lock()  # the games and the flag change together
+        self._everything = False
+        self._games: set[str] = set()
+
+    def set(self, *games: str) -> None:
+        """Wake the runner: for these games, or, with none named, for everything."""
+        with self._lock:
+            if games:
+                self._games.update(games)
+            else:
+                self._everything = True
+            self._flag.set()
+
+    def is_set(self) -> bool:
+        return self._flag.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until set (True) or `timeout` seconds passed (False)."""
+        return self._flag.wait(timeout)
+
+    def take(self) -> Due:
+        """What the wake was set for, clearing it."""
+        with self._lock:
+            self._flag.clear()
+            due = Due(self._everything, frozenset(self._games))
+            self._everything = False
+            self._games.clear()
+            return due
+
+
+class Foreground:
+    """The clocks' looks go first; the archive's writes are background work, done only while
+    no look is wanted or in hand, so that a deadline wave's turns are all resolved (and their
+    reports queued) before its maps are drawn. Taken and acted on under one lock: a look
+    that comes while a game is being written waits for that one write, no more."""
+
+    def __init__(self) -> None:
+        self._turn = threading.Condition()
+        self._looks = 0  # looks wanted or in hand
+        self._writing = False
+
+    @contextmanager
+    def look(self) -> Iterator[None]:
+        with self._turn:
+            self._looks += 1
+            self._turn.wait_for(lambda: not self._writing)
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._looks -= 1
+                self._turn.notify_all()
+
+    @contextmanager
+    def background(self) -> Iterator[None]:
+        with self._turn:
+            self._turn.wait_for(lambda: self._looks == 0)
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._turn:
+                self._writing = False
+                self._turn.notify_all()
