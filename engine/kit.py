@@ -140,9 +140,10 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         game = self.load(state)
         if seat not in {s.name for s in game.seats}:
             raise KeyError(f"no seat {seat!r} in this game")
-        # Each rehearsal plays on a copy of its own: loading the JSON again is cheaper than
-        # copy.deepcopy of the loaded game (docs/operations.md).
-        return self.judge_orders(game, seat, text, partial(self.load, state))
+        # Each rehearsal plays on a board of its own: the first on `game` itself (loaded for
+        # this check alone; judge reads it only before its first board), the others on copies,
+        # loading the JSON again being cheaper than copy.deepcopy of the game (docs/operations.md).
+        return self.judge_orders(game, seat, text, _boards(game, partial(self.load, state)))
 
     def judge_orders(self, game: G, seat: str, text: str, copy: Callable[[], G]) -> ParsedOrders:
         """The seat's orders read on the typed game, each judged against the position its
@@ -217,3 +218,9 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
             raise NotImplementedError(f"{self.id} has no example position")
         position: Game = self.parts.examples(variant)  # parts is Parts[Any]: a ClassVar
         return position.to_json()
+
+
+def _boards(first: G, copy: Callable[[], G]) -> Callable[[], G]:
+    """The rehearsals' boards: `first` for the first one, then copies."""
+    given = [first]
+    return lambda: given.pop() if given else copy()

@@ -106,7 +106,8 @@ def judge(
     phases: Phases[G],
 ) -> ParsedOrders:
     """The seat's orders, each line judged against the position its phase will meet: `game`
-    is the position before the turn, read; `copy()` makes another of it for each rehearsal."""
+    is the position before the turn, read; `copy()` makes a board for each rehearsal, another
+    of that position (`game` itself may be the first: it is not read once a board is made)."""
     first = parse(game, seat, text)
     if not (first.orders or _refused(first)):
         return first
@@ -143,22 +144,37 @@ def _rehearse(
 ) -> _Rehearsal:
     """Play the seat's turn on `board` with the orders read before the turn; before each
     phase, read the text again for the lines refused so far, and play those its position
-    accepts."""
+    accepts. The rehearsal stops before the first phase nothing needs (_done)."""
     played = sorted(first.orders, key=_line)  # each phase reads its own kinds of order
     waiting = _refused(first)
     rec = Recorder()
     trial = _Rehearsal()
+    ran: set[str] = {BEFORE_ANY_PHASE}
     for phase in phases.rehearse(board, seat, played, seed, rec):
         trial.reached = True
-        if not waiting:
-            continue
-        for order in parse(board, seat, text).orders:
-            if order.line_no in waiting and phases.phase_of(order) == phase:
-                trial.accepted[order.line_no] = order
-                bisect.insort(played, order, key=_line)  # in the order written
-        waiting -= set(trial.accepted)
+        if waiting:
+            for order in parse(board, seat, text).orders:
+                if order.line_no in waiting and phases.phase_of(order) == phase:
+                    trial.accepted[order.line_no] = order
+                    bisect.insort(played, order, key=_line)  # in the order written
+            waiting -= set(trial.accepted)
+        if not waiting and _done(played, phases, ran, rec.results.get(seat, [])):
+            break
+        ran.add(phase)
     trial.outcome = {r.line_no: r for r in rec.results.get(seat, [])}
     return trial
+
+
+def _done(
+    played: Sequence[Any], phases: Phases[Any], ran: set[str], results: Sequence[OrderResult]
+) -> bool:
+    """Whether the phases still to come can tell nothing more of the orders played: each
+    order's phase has run (`ran`) and each order has its result. The later phases are most of
+    a rehearsal's cost (a migration, a disaster) where the seat's orders end early."""
+    if not all(phases.phase_of(order) in ran for order in played):
+        return False
+    answered = {result.line_no for result in results}
+    return all(order.line_no in answered for order in played)
 
 
 def _line(order: Any) -> int:
