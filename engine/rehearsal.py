@@ -14,6 +14,8 @@ come and accepts it. Each order's outcome in the rehearsal is its verdict:
   how it fails as things stand;
 - dice: a line that the rehearsal refuses or fails is rehearsed again with other dice, and a
   line that some dice carry and others do not is accepted with a note that the dice decide it.
+  Other dice change nothing that came before the first die was rolled: when every line was
+  answered by then (and none was still refused), the first rehearsal stands for all of them.
 
 Other seats are not played: the player cannot know their orders. Every phase checks its orders
 again when the turn is resolved, and the report gives each failure with its reason.
@@ -90,6 +92,9 @@ class _Rehearsal:
     accepted: dict[int, Any] = field(default_factory=dict)
     outcome: dict[int, OrderResult] = field(default_factory=dict)
     reached: bool = False
+    # Whether any other dice would play it the same for every line: no die was rolled before
+    # each line was answered, and no line was still refused when the first die was rolled.
+    settled: bool = False
 
     def carried(self, line_no: int) -> bool | None:
         """Whether the rehearsed phase carried the line out; None if it never came to it."""
@@ -115,7 +120,7 @@ def judge(
     if not trials[0].reached:
         return first  # the seat plays no phase this turn (the setup turn, a seat out)
     for seed in REHEARSAL_SEEDS[1:]:
-        if not _doubtful(first, trials, phases):
+        if trials[0].settled or not _doubtful(first, trials, phases):
             break
         trials.append(_rehearse(copy(), seat, text, first, parse, phases, seed))
     return _verdicts(first, trials, phases)
@@ -150,8 +155,11 @@ def _rehearse(
     rec = Recorder()
     trial = _Rehearsal()
     ran: set[str] = {BEFORE_ANY_PHASE}
+    refused_at_roll: bool | None = None  # whether a line was still refused at the first die
     for phase in phases.rehearse(board, seat, played, seed, rec):
         trial.reached = True
+        if refused_at_roll is None and rec.before_dice is not None:
+            refused_at_roll = bool(waiting)  # rolled in the phase before: as it was then
         if waiting:
             for order in parse(board, seat, text).orders:
                 if order.line_no in waiting and phases.phase_of(order) == phase:
@@ -161,7 +169,16 @@ def _rehearse(
         if not waiting and _done(played, phases, ran, rec.results.get(seat, [])):
             break
         ran.add(phase)
-    trial.outcome = {r.line_no: r for r in rec.results.get(seat, [])}
+    results = rec.results.get(seat, [])
+    trial.outcome = {r.line_no: r for r in results}
+    if rec.before_dice is None:
+        trial.settled = True  # no die rolled: any dice play it the same
+    elif not (waiting if refused_at_roll is None else refused_at_roll):
+        before = rec.before_dice.get(seat, 0)
+        answered = {r.line_no for r in results[:before]}
+        after = {r.line_no for r in results[before:]}
+        lines = {order.line_no for order in played}
+        trial.settled = lines <= answered and not lines & after
     return trial
 
 
