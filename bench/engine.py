@@ -175,7 +175,13 @@ def compare(reference: str, rulesets: list[str], args: argparse.Namespace) -> No
                 for side, tree in sides if number % 2 == 0 else sides[::-1]:
                     figures = _worker(tree, ruleset_id, args)
                     runs.setdefault((ruleset_id, side), []).append(figures)
-            print(f"round {number + 1} of {args.repeat} done", file=sys.stderr, flush=True)
+                # As it goes, so that a run stopped early still told something.
+                ratios = ", ".join(
+                    f"{what} {runs[ruleset_id, 'now'][-1][what][COMPARED[what][0]] / base:.2f}x"
+                    for what in args.measure
+                    if (base := runs[ruleset_id, commit][-1][what][COMPARED[what][0]])
+                )
+                print(f"round {number + 1}: {ruleset_id}: {ratios}", file=sys.stderr, flush=True)
     print(f"now ({_git('rev-parse', '--short', 'HEAD')} and its work tree) against {commit}, "
           f"{args.repeat} rounds interleaved; ratio now / {commit}, median (min-max):")  # fmt: skip
     for ruleset_id in rulesets:
