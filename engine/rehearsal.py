@@ -109,12 +109,16 @@ def judge(
     text: str,
     parse: Parse[G],
     phases: Phases[G],
+    notes: bool = True,
 ) -> ParsedOrders:
     """The seat's orders, each line judged against the position its phase will meet: `game`
     is the position before the turn, read; `copy()` makes a board for each rehearsal, another
-    of that position (`game` itself may be the first: it is not read once a board is made)."""
+    of that position (`game` itself may be the first: it is not read once a board is made).
+    Without `notes` (the orders a turn is played with, not the check reply), a text with no
+    line refused before the turn is not rehearsed: its orders are the ones read, and only
+    the notes would tell more."""
     first = parse(game, seat, text)
-    if not (first.orders or _refused(first)):
+    if not (first.orders or _refused(first)) or not (notes or _refused(first)):
         return first
     trials = [_rehearse(copy(), seat, text, first, parse, phases, REHEARSAL_SEEDS[0])]
     if not trials[0].reached:

@@ -151,3 +151,32 @@ def test_the_first_rehearsal_plays_on_the_game_the_check_loaded(
     parsed = ruleset.parse_orders(turn.state_before, "ann", turn.order_texts["ann"])
     assert parsed.orders and rehearsals[0] >= 1
     assert loads[0] == rehearsals[0]  # one load for the first parse and rehearsal together
+
+
+@pytest.mark.parametrize("ruleset_id", ["temples-and-swords", "tribes", "culture-and-conquest"])
+def test_the_orders_a_turn_is_played_with_are_not_rehearsed_when_no_line_is_refused(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolution reads the orders again (pbem's stored texts, the bot games): only the check
+    reply shows the notes the rehearsals give, so with no line refused before the turn the
+    orders are the ones read, and no rehearsal is needed."""
+    ruleset = get_ruleset(ruleset_id)
+    turns = list(bot_game(ruleset.id, ["ann", "bob", "cat"], 3, max_turns=6))
+    mails = [
+        (turn.state_before, seat, text) for turn in turns for seat, text in turn.order_texts.items()
+    ]
+    checked = [ruleset.parse_orders(*mail) for mail in mails]
+    assert any(parsed.notes for parsed in checked)  # the check's rehearsals told something
+    rehearsals = [0]
+    real = rehearsal._rehearse
+
+    def counted(*args: Any) -> Any:
+        rehearsals[0] += 1
+        return real(*args)
+
+    monkeypatch.setattr(rehearsal, "_rehearse", counted)
+    played = [ruleset.orders_to_play(*mail) for mail in mails]
+    assert rehearsals[0] == 0
+    assert [(p.orders, p.problems, p.ignored) for p in played] == [
+        (p.orders, p.problems, p.ignored) for p in checked
+    ]
