@@ -76,8 +76,8 @@ def rehearse(board: Board, seat: str, orders: list[Any], seed: int, rec: Recorde
 PHASES = Phases(rehearse, {kind: phase for phase, kind in KINDS.items()})
 
 
-def check(board: Board, text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[ParsedOrders, int]:
-    """The verdicts on `text`, and how many rehearsals it took."""
+def counting_rehearsals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """From now on, the rehearsals played are counted in the list's one item."""
     count = [0]
     real = rehearsal._rehearse
 
@@ -86,6 +86,12 @@ def check(board: Board, text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Par
         return real(*args)
 
     monkeypatch.setattr(rehearsal, "_rehearse", counted)
+    return count
+
+
+def check(board: Board, text: str, monkeypatch: pytest.MonkeyPatch) -> tuple[ParsedOrders, int]:
+    """The verdicts on `text`, and how many rehearsals it took."""
+    count = counting_rehearsals(monkeypatch)
 
     def copy() -> Board:
         return Board(board.coins, board.roll_in, board.ran)
@@ -135,19 +141,15 @@ def test_the_first_rehearsal_plays_on_the_game_the_check_loaded(
     ruleset = get_ruleset("temples-and-swords")
     assert isinstance(ruleset, GameRuleset)
     turn = next(bot_game(ruleset.id, ["ann", "bob"], 7))
-    loads, rehearsals = [0], [0]
-    real_load, real_rehearse = GameRuleset.load, rehearsal._rehearse
+    loads = [0]
+    real_load = GameRuleset.load
 
     def load(self: GameRuleset[Any], state: dict[str, Any]) -> Any:
         loads[0] += 1
         return real_load(self, state)
 
-    def counted(*args: Any) -> Any:
-        rehearsals[0] += 1
-        return real_rehearse(*args)
-
     monkeypatch.setattr(GameRuleset, "load", load)
-    monkeypatch.setattr(rehearsal, "_rehearse", counted)
+    rehearsals = counting_rehearsals(monkeypatch)
     parsed = ruleset.parse_orders(turn.state_before, "ann", turn.order_texts["ann"])
     assert parsed.orders and rehearsals[0] >= 1
     assert loads[0] == rehearsals[0]  # one load for the first parse and rehearsal together
@@ -167,14 +169,7 @@ def test_the_orders_a_turn_is_played_with_are_not_rehearsed_when_no_line_is_refu
     ]
     checked = [ruleset.parse_orders(*mail) for mail in mails]
     assert any(parsed.notes for parsed in checked)  # the check's rehearsals told something
-    rehearsals = [0]
-    real = rehearsal._rehearse
-
-    def counted(*args: Any) -> Any:
-        rehearsals[0] += 1
-        return real(*args)
-
-    monkeypatch.setattr(rehearsal, "_rehearse", counted)
+    rehearsals = counting_rehearsals(monkeypatch)
     played = [ruleset.orders_to_play(*mail) for mail in mails]
     assert rehearsals[0] == 0
     assert [(p.orders, p.problems, p.ignored) for p in played] == [
