@@ -24,6 +24,15 @@ database's growth a game-turn (its size after the waves less its size once the g
 made), for SQLite and PostgreSQL.
 
     .venv/bin/python bench/scale.py [--games 1000] [--backend sqlite postgresql] [--cost 14]
+
+No --reference COMMIT here (bench/engine.py has one): the engine is pure, so another commit's
+engine/ runs in this environment, but the service is not. Another commit's pbem brings its own
+database schema and migrations, configuration and mail handling, and this bench makes its
+games through pbem itself, so the two cannot run side by side in one environment. The
+reference measured in the same run is the raw mail stack instead: every stage is printed as a
+ratio to it ("x raw"), which does not depend on the machine or the hour. To compare two commits,
+run each one's own bench/scale.py from a checkout of it and compare those ratios; the
+engine's share of a wave (resolving turns, the order check) is what bench/engine.py compares.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -18,15 +18,27 @@ T = TypeVar("T")
 class Dice:
     """One named stream of dice. Create one per (seed, turn, seat, purpose)."""
 
-    def __init__(self, seed: int, turn: int, seat: str, purpose: str) -> None:
+    def __init__(
+        self,
+        seed: int,
+        turn: int,
+        seat: str,
+        purpose: str,
+        on_roll: Callable[[], None] | None = None,
+    ) -> None:
+        """`on_roll` is called before the stream's first roll (engine.rehearsal asks whether
+        any die was rolled)."""
         self._key = f"{seed}\x1f{turn}\x1f{seat}\x1f{purpose}".encode()
         self._generator: random.Random | None = None
+        self._on_roll = on_roll
         self.label = f"turn {turn} {seat or '-'} {purpose}"
 
     @property
     def _random(self) -> random.Random:
         # Made on the first roll: a turn asks for many streams it never rolls in.
         if self._generator is None:
+            if self._on_roll is not None:
+                self._on_roll()
             digest = hashlib.sha256(self._key).digest()
             self._generator = random.Random(int.from_bytes(digest[:16], "big"))
         return self._generator

@@ -140,16 +140,28 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         game = self.load(state)
         if seat not in {s.name for s in game.seats}:
             raise KeyError(f"no seat {seat!r} in this game")
-        # Each rehearsal plays on a copy of its own: loading the JSON again is cheaper than
-        # copy.deepcopy of the loaded game (docs/operations.md).
-        return self.judge_orders(game, seat, text, partial(self.load, state))
+        # Each rehearsal plays on a board of its own: the first on `game` itself (loaded for
+        # this check alone; judge reads it only before its first board), the others on copies,
+        # loading the JSON again being cheaper than copy.deepcopy of the game (docs/operations.md).
+        copies = _boards(game, partial(self.load, state))
+        return self.judge_orders(game, seat, text, copies)
 
-    def judge_orders(self, game: G, seat: str, text: str, copy: Callable[[], G]) -> ParsedOrders:
+    def orders_to_play(self, state: State, seat: str, text: str) -> ParsedOrders:
+        game = self.load(state)
+        if seat not in {s.name for s in game.seats}:
+            raise KeyError(f"no seat {seat!r} in this game")
+        copies = _boards(game, partial(self.load, state))
+        return self.judge_orders(game, seat, text, copies, notes=False)
+
+    def judge_orders(
+        self, game: G, seat: str, text: str, copy: Callable[[], G], notes: bool = True
+    ) -> ParsedOrders:
         """The seat's orders read on the typed game, each judged against the position its
-        phase will meet (engine.rehearsal) on copies that `copy()` makes."""
+        phase will meet (engine.rehearsal) on copies that `copy()` makes; without `notes`,
+        only what the turn is played with (no rehearsal unless a line needs one)."""
         if self.parts.phases is None:
             return self.parts.parse(game, seat, text)
-        return judge(game, copy, seat, text, self.parts.parse, self.parts.phases)
+        return judge(game, copy, seat, text, self.parts.parse, self.parts.phases, notes)
 
     def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
         game = self.load(state)
@@ -217,3 +229,9 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
             raise NotImplementedError(f"{self.id} has no example position")
         position: Game = self.parts.examples(variant)  # parts is Parts[Any]: a ClassVar
         return position.to_json()
+
+
+def _boards(first: G, copy: Callable[[], G]) -> Callable[[], G]:
+    """The rehearsals' boards: `first` for the first one, then copies."""
+    given = [first]
+    return lambda: given.pop() if given else copy()

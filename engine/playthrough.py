@@ -38,7 +38,8 @@ def bot_game(
         texts = {
             seat: ruleset.bot_orders(state, seat, seed) for seat in ruleset.seats_to_order(state)
         }
-        parsed = {seat: ruleset.parse_orders(state, seat, text) for seat, text in texts.items()}
+        # The orders judged where they take effect, as the service plays them (no check reply)
+        parsed = {seat: ruleset.orders_to_play(state, seat, text) for seat, text in texts.items()}
         resolution = ruleset.resolve(state, parsed, seed)
         yield TurnPlayed(number, state, texts, resolution)
         state = resolution.state
@@ -84,7 +85,9 @@ def sketch_bot_game(
         names = [seat.name for seat in seats_playing(game)]
         texts = {name: parts.bot(game, name, seed) for name in names}
         orders = {
-            name: ruleset.judge_orders(game, name, texts[name], _copy(ruleset, game)).orders
+            name: ruleset.judge_orders(
+                game, name, texts[name], _copy(ruleset, game), notes=False
+            ).orders
             for name in names
         }
         events = parts.play(game, orders, seed).events

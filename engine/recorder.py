@@ -33,6 +33,14 @@ class RecordedOrder(Protocol):
 class Recorder:
     events: list[Event] = field(default_factory=list)
     results: dict[str, list[OrderResult]] = field(default_factory=dict)
+    # How many results each seat had when the turn's first die was rolled; None while no die
+    # was. What came before it would come the same with any other dice (engine.rehearsal).
+    before_dice: dict[str, int] | None = None
+
+    def dice_rolled(self) -> None:
+        """A die is about to be rolled (Dice's `on_roll`, from SeatTurnBase.dice)."""
+        if self.before_dice is None:
+            self.before_dice = {seat: len(results) for seat, results in self.results.items()}
 
     def event(
         self,

@@ -14,6 +14,8 @@ come and accepts it. Each order's outcome in the rehearsal is its verdict:
   how it fails as things stand;
 - dice: a line that the rehearsal refuses or fails is rehearsed again with other dice, and a
   line that some dice carry and others do not is accepted with a note that the dice decide it.
+  Other dice change nothing that came before the first die was rolled: when every line was
+  answered by then (and none was still refused), the first rehearsal stands for all of them.
 
 Other seats are not played: the player cannot know their orders. Every phase checks its orders
 again when the turn is resolved, and the report gives each failure with its reason.
@@ -90,6 +92,9 @@ class _Rehearsal:
     accepted: dict[int, Any] = field(default_factory=dict)
     outcome: dict[int, OrderResult] = field(default_factory=dict)
     reached: bool = False
+    # Whether any other dice would play it the same for every line: no die was rolled before
+    # each line was answered, and no line was still refused when the first die was rolled.
+    settled: bool = False
 
     def carried(self, line_no: int) -> bool | None:
         """Whether the rehearsed phase carried the line out; None if it never came to it."""
@@ -104,17 +109,22 @@ def judge(
     text: str,
     parse: Parse[G],
     phases: Phases[G],
+    notes: bool = True,
 ) -> ParsedOrders:
     """The seat's orders, each line judged against the position its phase will meet: `game`
-    is the position before the turn, read; `copy()` makes another of it for each rehearsal."""
+    is the position before the turn, read; `copy()` makes a board for each rehearsal, another
+    of that position (`game` itself may be the first: it is not read once a board is made).
+    Without `notes` (the orders a turn is played with, not the check reply), a text with no
+    line refused before the turn is not rehearsed: its orders are the ones read, and only
+    the notes would tell more."""
     first = parse(game, seat, text)
-    if not (first.orders or _refused(first)):
+    if not (first.orders or _refused(first)) or not (notes or _refused(first)):
         return first
     trials = [_rehearse(copy(), seat, text, first, parse, phases, REHEARSAL_SEEDS[0])]
     if not trials[0].reached:
         return first  # the seat plays no phase this turn (the setup turn, a seat out)
     for seed in REHEARSAL_SEEDS[1:]:
-        if not _doubtful(first, trials, phases):
+        if trials[0].settled or not _doubtful(first, trials, phases):
             break
         trials.append(_rehearse(copy(), seat, text, first, parse, phases, seed))
     return _verdicts(first, trials, phases)
@@ -143,22 +153,49 @@ def _rehearse(
 ) -> _Rehearsal:
     """Play the seat's turn on `board` with the orders read before the turn; before each
     phase, read the text again for the lines refused so far, and play those its position
-    accepts."""
+    accepts. The rehearsal stops before the first phase nothing needs (_done)."""
     played = sorted(first.orders, key=_line)  # each phase reads its own kinds of order
     waiting = _refused(first)
     rec = Recorder()
     trial = _Rehearsal()
+    ran: set[str] = {BEFORE_ANY_PHASE}
+    refused_at_roll: bool | None = None  # whether a line was still refused at the first die
     for phase in phases.rehearse(board, seat, played, seed, rec):
         trial.reached = True
-        if not waiting:
-            continue
-        for order in parse(board, seat, text).orders:
-            if order.line_no in waiting and phases.phase_of(order) == phase:
-                trial.accepted[order.line_no] = order
-                bisect.insort(played, order, key=_line)  # in the order written
-        waiting -= set(trial.accepted)
-    trial.outcome = {r.line_no: r for r in rec.results.get(seat, [])}
+        if refused_at_roll is None and rec.before_dice is not None:
+            refused_at_roll = bool(waiting)  # rolled in the phase before: as it was then
+        if waiting:
+            for order in parse(board, seat, text).orders:
+                if order.line_no in waiting and phases.phase_of(order) == phase:
+                    trial.accepted[order.line_no] = order
+                    bisect.insort(played, order, key=_line)  # in the order written
+            waiting -= set(trial.accepted)
+        if not waiting and _done(played, phases, ran, rec.results.get(seat, [])):
+            break
+        ran.add(phase)
+    results = rec.results.get(seat, [])
+    trial.outcome = {r.line_no: r for r in results}
+    if rec.before_dice is None:
+        trial.settled = True  # no die rolled: any dice play it the same
+    elif not (waiting if refused_at_roll is None else refused_at_roll):
+        before = rec.before_dice.get(seat, 0)
+        answered = {r.line_no for r in results[:before]}
+        after = {r.line_no for r in results[before:]}
+        lines = {order.line_no for order in played}
+        trial.settled = lines <= answered and not lines & after
     return trial
+
+
+def _done(
+    played: Sequence[Any], phases: Phases[Any], ran: set[str], results: Sequence[OrderResult]
+) -> bool:
+    """Whether the phases still to come can tell nothing more of the orders played: each
+    order's phase has run (`ran`) and each order has its result. The later phases are most of
+    a rehearsal's cost (a migration, a disaster) where the seat's orders end early."""
+    if not all(phases.phase_of(order) in ran for order in played):
+        return False
+    answered = {result.line_no for result in results}
+    return all(order.line_no in answered for order in played)
 
 
 def _line(order: Any) -> int:

@@ -122,6 +122,12 @@ class Ruleset(ABC):
         """Read one seat's order lines (no envelope) and check them against the state.
         Never raises on bad text: every bad line becomes a Problem naming it."""
 
+    def orders_to_play(self, state: State, seat: str, text: str) -> ParsedOrders:
+        """The seat's orders for resolving the turn: the same orders, problems and ignored
+        lines as `parse_orders`; the notes, which only the check reply shows, may be left out
+        (a ruleset may then spare the work that only the notes need)."""
+        return self.parse_orders(state, seat, text)
+
     @abstractmethod
     def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
         """Play the pending turn with these orders. Does not change `state`."""

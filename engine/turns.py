@@ -112,7 +112,7 @@ class SeatTurnBase(Generic[StateT, SeatT, OrderT]):
 
     def dice(self, purpose: str) -> Dice:
         """The dice stream for one purpose in this seat's turn of this round."""
-        return Dice(self.seed, self.state.round, self.name, purpose)
+        return Dice(self.seed, self.state.round, self.name, purpose, self.rec.dice_rolled)
 
     def of(self, kind: type[KindT]) -> list[KindT]:
         """This seat's orders of one kind, in the order given."""

@@ -27,7 +27,7 @@ class Played:
     def parsed(self, ruleset: Ruleset, state: State, seat: str) -> ParsedOrders:
         if self.by == NO_ORDERS:
             return ParsedOrders()
-        return ruleset.parse_orders(state, seat, self.text)
+        return ruleset.orders_to_play(state, seat, self.text)
 
     def to_json(self) -> dict[str, str]:
         return {"by": self.by, "text": self.text}

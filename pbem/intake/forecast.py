@@ -49,7 +49,7 @@ def forecast(ruleset: Ruleset, state: State, seat: str, text: str, seed: int) ->
     if seat not in asked:
         return Forecast(False, None)
     orders = {other: ParsedOrders() for other in asked}
-    orders[seat] = ruleset.parse_orders(state, seat, text)
+    orders[seat] = ruleset.orders_to_play(state, seat, text)
     return Forecast(True, ruleset.resolve(state, orders, seed))
 
 

@@ -45,7 +45,7 @@ def _check(ctx: RefereeContext, number: int, seat: str, text: str) -> str:
     turn = turn_of(ctx.session, ctx.game.id, number)
     if turn is None:
         return "; not checked: turn not reached yet"
-    parsed = get_ruleset(ctx.game.ruleset).parse_orders(loads(turn.state_before), seat, text)
+    parsed = get_ruleset(ctx.game.ruleset).orders_to_play(loads(turn.state_before), seat, text)
     if parsed.problems:
         problems = "; ".join(problem.describe().replace("\n", " ") for problem in parsed.problems)
         raise RefereeError(f"the orders have problems, nothing stored: {problems}")
