@@ -15,12 +15,18 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/pbem demo --ruleset temples-and-swords --seats 4 --seed 7
 
+# The tests run on TEST_WORKERS pytest-xdist workers (`make test TEST_WORKERS=4` on a bigger
+# machine), each with its own mail servers, PostgreSQL database, browser and folders.
+# loadgroup: the tests marked `xdist_group` (a game played once for many cases, one browser)
+# stay on one worker; the others go to whichever worker is free.
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py
