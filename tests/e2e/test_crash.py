@@ -30,10 +30,6 @@ from tests.support.databases import migrated_engine
 from tests.support.games import new_game
 from tests.support.mails import mail, order_mail
 
-# pytest-xdist (`make test`, `--dist loadgroup`): every test of this module on one worker, so
-# that its module-scoped mails and reference run are made once a run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("e2e-crash")
-
 REPO = Path(__file__).resolve().parents[2]
 GAMES = [f"g{n}" for n in range(10)]
 SEATS = [f"s{n}" for n in range(5)]

@@ -18,10 +18,6 @@ import pytest
 from engine import all_rulesets
 from tests.support.ruleset_registration import TEST_RULESETS
 
-# pytest-xdist (`make test`, `--dist loadgroup`): every test of this module on one worker, so
-# that its module-scoped install of the toy package is built once a run, not on each worker.
-pytestmark = pytest.mark.xdist_group("toy-plugin")
-
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "toy_ruleset"
 ROOT = Path(__file__).resolve().parents[2]
 LOOK_UP = """

@@ -58,12 +58,6 @@ def campaign(
     yield play
 
 
-def _one_worker(ruleset: str) -> pytest.MarkDecorator:
-    """Every case of a game on the same pytest-xdist worker (`--dist loadgroup`), so that the
-    game is played once a run, not once on each worker."""
-    return pytest.mark.xdist_group(f"campaign-{ruleset}")
-
-
 def _cases() -> list[object]:
     cases: list[object] = []
     for ruleset in SETUPS:
@@ -72,7 +66,7 @@ def _cases() -> list[object]:
             xfail = pytest.mark.xfail(
                 strict=True, raises=AssertionError, reason=f"issue 36: {defect}"
             )
-            marks = [xfail, _one_worker(ruleset)] if defect else [_one_worker(ruleset)]
+            marks = [xfail] if defect else []
             cases.append(pytest.param(ruleset, invariant, marks=marks, id=f"{ruleset}-{invariant}"))
     return cases
 
@@ -85,9 +79,7 @@ def test_the_campaign_keeps_the_invariant(
     assert not violations, "\n".join(map(str, violations))
 
 
-@pytest.mark.parametrize(
-    "ruleset", [pytest.param(ruleset, marks=_one_worker(ruleset)) for ruleset in SETUPS]
-)
+@pytest.mark.parametrize("ruleset", list(SETUPS))
 def test_the_campaign_is_played_to_the_end_and_every_mail_read(
     campaign: Callable[[str], Played], ruleset: str
 ) -> None:

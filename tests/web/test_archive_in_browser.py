@@ -31,10 +31,6 @@ from tests.web.games import (
 )
 from tests.web.support import archive_service
 
-# pytest-xdist (`make test`, `--dist loadgroup`): the browser tests on one worker, so that one
-# Chromium is started a run and the module's games are played once.
-pytestmark = pytest.mark.xdist_group("chromium")
-
 TURNS = 3  # each game's turn limit
 TOLERANCE = 1  # CSS pixels of sideways overflow a rounding may leave
 

@@ -6,14 +6,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pytest
 from PIL import Image
 
 from tests.web.browser import Browser, file_url
-
-# pytest-xdist (`make test`, `--dist loadgroup`): the browser tests on one worker, so that one
-# Chromium is started a run.
-pytestmark = pytest.mark.xdist_group("chromium")
 
 _HEAD = '<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
 

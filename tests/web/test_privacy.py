@@ -36,10 +36,6 @@ from tests.support.mails import mail, order_mail
 from tests.web.games import RULESETS, play_turn, start_game
 from tests.web.support import archive_service
 
-# pytest-xdist (`make test`, `--dist loadgroup`): every test of this module on one worker, so
-# that its module-scoped games are played once a run, not once on each worker.
-pytestmark = pytest.mark.xdist_group("web-privacy")
-
 GAME = "g1"
 NAMES = ("ann", "bob", "cat")
 
