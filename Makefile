@@ -15,12 +15,20 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/pbem demo --ruleset temples-and-swords --seats 4 --seed 7
 
+# The tests run on TEST_WORKERS pytest-xdist workers (`make test TEST_WORKERS=4` on a bigger
+# machine), each with its own mail servers, PostgreSQL database, browser and folders.
+# loadscope: a module's tests stay on one worker, so that what a module or session fixture
+# does once (the campaigns on real mail, the crash test's reference run, the privacy games)
+# is done once a run, not once on each worker. (loadgroup and its xdist_group marks would be
+# finer, but pytest-xdist 3.8 names a group by rewriting the test's id, which pytest 9 ignores.)
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
 	bash .ci/system-packages
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadscope
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

@@ -22,10 +22,16 @@ register_test_rulesets()
 
 # The web archive of games changed by the command line in these tests (pbem.web), written
 # into a folder of the run's own, never the working folder; a test that wants it elsewhere
-# says so (`--out`, `write_site(..., out)`, or its own environment).
-_WEB = Path(tempfile.mkdtemp(prefix="pbem-tests-web-"))
-os.environ.setdefault("PBEM_WEB__FOLDER", str(_WEB / "web"))
-os.environ.setdefault("PBEM_WEB__SECRET_FILE", str(_WEB / "web-secret"))
+# says so (`--out`, `write_site(..., out)`, or its own environment). Each pytest-xdist worker
+# has a folder of its own: a worker inherits the environment of the pytest that started it,
+# which has already chosen a folder here, so a folder chosen here is replaced, and only one
+# the user set is kept.
+_WEB_PREFIX = "pbem-tests-web-"
+_WEB = Path(tempfile.mkdtemp(prefix=_WEB_PREFIX))
+for _variable, _name in (("PBEM_WEB__FOLDER", "web"), ("PBEM_WEB__SECRET_FILE", "web-secret")):
+    _given = os.environ.get(_variable)
+    if _given is None or Path(_given).parent.name.startswith(_WEB_PREFIX):
+        os.environ[_variable] = str(_WEB / _name)
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

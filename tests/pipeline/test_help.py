@@ -3,21 +3,36 @@ says what docs/players.md and docs/orders/<id>.md say, at most 72 columns wide."
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime
 from itertools import count
+from pathlib import Path
 
 import pytest
 
 from engine import all_rulesets, get_ruleset
+from pbem.config import Settings
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections, topics
 from pbem.intake.intake import receive
+from tests.support.databases import migrated_engine
 from tests.support.games import body, new_game
 from tests.support.mails import mail
 
 _IDS = count(1)
 GAME_LINE = "GAME g1 SEAT alice PASSWORD pw-alice\n"
+
+
+@pytest.fixture
+def service(tmp_path: Path, settings: Settings) -> Iterator[Service]:
+    """On SQLite only: what these tests check is the text of the answer, drawn from the
+    handbook and the order references, never from the database. A HELP mail's way through
+    intake on PostgreSQL, its row and its reply, is tested with the other commands in
+    tests/pipeline (test_intake, test_commands, test_command_mail), on both databases."""
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'pbem.db'}")
+    yield Service(engine, settings)
+    engine.dispose()
 
 
 def _tns_help(service: Service, now: datetime, command: str) -> str:
