@@ -141,7 +141,7 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         if seat not in {s.name for s in game.seats}:
             raise KeyError(f"no seat {seat!r} in this game")
         # Each rehearsal plays on a copy of its own: loading the JSON again is cheaper than
-        # copy.deepcopy of the loaded game (docs/operations.md).
+        # copy.deepcopy of the loaded game (docs/measurements.md).
         return self.judge_orders(game, seat, text, partial(self.load, state))
 
     def judge_orders(self, game: G, seat: str, text: str, copy: Callable[[], G]) -> ParsedOrders:

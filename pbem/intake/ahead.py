@@ -8,7 +8,7 @@ interpreter, so those checks use every core while the mails before are handled.
 The cheap part is done in line, not in the threads: in a wave of mail whose passwords are
 proved by their checks, threads only fought over the interpreter: looking ahead in two of
 them cost about a fifth of intake's CPU in process (bench/intake_cpu.py), though the daemon
-beside its courier showed no difference by itself (docs/operations.md). A mail is claimed
+beside its courier showed no difference by itself (docs/measurements.md). A mail is claimed
 (pbem.store.claims) before it is looked at: with several daemons, none checks a password for
 mail another one takes in. Two daemons going down the same batch leapfrog a block at a
 time."""
