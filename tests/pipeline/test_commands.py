@@ -174,3 +174,20 @@ def test_list_names_the_games_open_to_join_and_nothing_private(
     assert "g1: Counting (a test ruleset), 1 seat free, deadlines" in text
     assert "g2" not in text
     assert "zoe" not in text and "secret1" not in text
+
+
+def test_set_with_an_unknown_setting_lists_every_setting(service: Service, now: datetime) -> None:
+    """Issue 43, point 7: SET BANANA used to be answered "SET knows two settings: ABSENCE and
+    PASSWORD" while four more existed; the list comes from the one table of settings."""
+    new_game(service, now)
+    head = "GAME g1 SEAT alice PASSWORD pw-alice\n"
+    banana = receive(service, mail(head + "SET BANANA ON\n", message_id="s1@x"), now=now)
+    assert banana.status == "quarantined"
+    said = " ".join(body(banana.replies[0]).split())
+    assert (
+        "SET knows 6 settings: PASSWORD, ADDRESS, ABSENCE, PRESS, PICTURES and DATA, not BANANA"
+    ) in said
+    assert "did you mean" not in said
+    near = receive(service, mail(head + "SET PICTURE OFF\n", message_id="s2@x"), now=now)
+    assert "not PICTURE; did you mean PICTURES?" in " ".join(body(near.replies[0]).split())
+    assert {reply.recipient for reply in (*banana.replies, *near.replies)} == {"alice@example.org"}
