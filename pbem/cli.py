@@ -50,7 +50,17 @@ from pbem.intake.reasons import ATTENTION
 from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
-from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
+from pbem.store import (
+    Game,
+    Outbox,
+    Referee,
+    loads,
+    make_engine,
+    transaction,
+    upgrade,
+    utc,
+    utcnow,
+)
 from pbem.store.migrate import check_present, not_ready, pending_revisions
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
@@ -455,6 +465,11 @@ def _game_show(args: argparse.Namespace) -> int:
             print(f"result: {loads(game.result)['reason']}")
         for seat in seats_of(session, game.id):
             print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}")
+        referees = select(Referee).where(Referee.game_id == game.id).order_by(col(Referee.id))
+        for referee in session.exec(referees):
+            # A referee without a password cannot act by mail yet (docs/referee.md).
+            can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
+            print(f"  referee {referee.address}{can}")
     return 0
 
 

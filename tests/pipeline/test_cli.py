@@ -60,6 +60,17 @@ def test_init_game_new_list_and_show(workdir: Path, capsys: pytest.CaptureFixtur
     assert "  seat alice        alice@example.org" in shown
 
 
+def test_game_show_lists_the_referees(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43, point 14: `game show` listed the seats but never the referees."""
+    pbem(capsys, "init")
+    seats = ("--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org")
+    pbem(capsys, "game", "new", "g1", "--ruleset", "counting", *seats, "--referee", "r@x.org")
+    shown = pbem(capsys, "game", "show", "g1")
+    assert shown.endswith(
+        "  seat bob          bob@example.org                  active\n  referee r@x.org\n"
+    )
+
+
 def test_rulesets_lists_ids_aliases_and_titles(capsys: pytest.CaptureFixture[str]) -> None:
     listing = main(["rulesets"]), capsys.readouterr().out
     assert listing[0] == 0
