@@ -373,7 +373,6 @@ def _write_turn(
         alt=f"Map of game {game.id} after turn {number}",
         standings=_standings(view.ruleset.standings(view.after)),
         events=[event_text(event, news=True) for event in view.resolution.events if event.public],
-        summary=view.ruleset.public_summary(view.after),
         referee_notes=list(view.referee_notes),
         bot_seats=list(view.bot_seats),
         outcome=_outcome(outcome),
@@ -493,7 +492,6 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
         salt=game.seed_salt if ended else "",
         standings=_standings(ruleset.standings(state)) if state is not None else None,
         standings_after=last.number if last is not None else None,
-        summary=ruleset.public_summary(state) if state is not None else "",
         outcome=_outcome(loads(game.result)) if game.result else None,
         turns=[turn.number for turn in reversed(turns)],
     )
