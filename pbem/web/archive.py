@@ -62,7 +62,7 @@ from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_token, seat_folder, seat_token, site_secret
-from pbem.logs import log_context
+from pbem.logs import Progress, log_context
 from pbem.pictures import MapPicture, campaign_chart
 from pbem.store import (
     Game,
@@ -95,8 +95,10 @@ def write_site(service: Service, out: Path | None = None) -> Path:
         return root
     with reading(service.db) as session:
         games = _games(session)
+        progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
             _write_game(session, service, root, game, full=True)
+            progress.step()
         _drop_unknown_games(root, {game.id for game in games})
         _write_common(session, service, root, games)
     return root
