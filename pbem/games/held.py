@@ -71,6 +71,7 @@ def _check_reply(
         turn=turn.number,
         verdict=verdict if plays else "your seat does not play this turn",
         **counting(judged, row if judged.counted else None, None),
+        unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
         waiting=waiting_seats(session, game, turn, state),

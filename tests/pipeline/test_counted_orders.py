@@ -1,7 +1,8 @@
 """When a mail counts as a seat's orders: with at least one accepted order, or with an
-explicit NO ORDERS line. A mail whose every line was refused, or an order template sent back
-unchanged, is answered ("you are not counted as having sent orders") and stores nothing, so
-that the turn is not resolved early without the seat and its player can still correct it."""
+explicit NO ORDERS line. A mail whose every line was refused (a template of forms sent back
+unchanged among them) is answered ("you are not counted as having sent orders") and stores
+nothing, so that the turn is not resolved early without the seat and its player can still
+correct it. A template of orders as they stand counts, and the reply says so."""
 
 from __future__ import annotations
 
@@ -85,6 +86,29 @@ def test_an_order_template_sent_back_unchanged_does_not_count(
     assert "You are not counted as having sent orders for turn 1" in reply
     assert "Still to send orders: bob\n" in reply
     assert _due(service, now) == []
+
+
+def test_a_template_of_orders_as_they_stand_counts_and_the_reply_says_so(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 11: the handbook said an unchanged template stores nothing, but Temples
+    and Swords' template (LABOR where the laborers are, TECH 0) is orders as they stand. It
+    counts, as the handbook now says, and the check reply says it was the template as sent,
+    so that one sent back by mistake is noticed."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob")]
+    new_game(service, now, ruleset="temples-and-swords", seats=seats)
+    state = loads(turns(service)[0].state_before)
+    template = get_ruleset("temples-and-swords").order_template(state, "bob")
+    unchanged = _send(service, now, "bob", template, 1)
+    assert unchanged.status == "accepted"
+    reply = " ".join(body(unchanged.replies[0]).split())
+    assert (
+        "These are the lines of your order template for turn 1 as your report gave them, "
+        "unchanged. They are orders as they stand, so they count: your seat is in"
+    ) in reply
+    assert [row.seat for row in orders(service)] == ["bob"]
+    changed = _send(service, now, "ann", template.replace("TECH 0", "TECH 1"), 1)
+    assert "your order template" not in body(changed.replies[0])
 
 
 def test_no_orders_counts_the_seat_and_plays_it_without_orders(
