@@ -18,7 +18,7 @@ from typing import Any
 
 from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
-from pbem.store import OrderSet
+from pbem.store import Game, OrderSet
 
 PASS_LINE = "NO ORDERS"
 # Why a NO ORDERS line in a mail that also has accepted orders is passed over.
@@ -96,3 +96,18 @@ def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) 
         "version": stored.version if stored is not None else 0,
         "earlier": earlier.version if earlier is not None and stored is None else 0,
     }
+
+
+def until_when(game: Game) -> str:
+    """Until when new orders may be sent: what the check reply promises must be what the
+    clock does (pbem.clock.due). With early processing the turn may be resolved before its
+    deadline, as soon as every seat it waits for is in; a seat away (unless the game waits
+    for absent seats) or without a player is not waited for."""
+    if not game.early_processing:
+        return "You may send new orders until the deadline; the last mail counts, whole."
+    skipped = "without a player" if game.wait_for_absent else "away or without a player"
+    return (
+        "You may send new orders until the turn is resolved: at the deadline, or sooner, as "
+        f"soon as every seat's orders are in (a seat {skipped} is not waited for). The last "
+        "mail counts, whole."
+    )

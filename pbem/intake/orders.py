@@ -11,7 +11,14 @@ from pbem.clock.due import Facts, facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.counted import PASS_LINE, Judged, counting, judge, unchanged_template
+from pbem.games.counted import (
+    PASS_LINE,
+    Judged,
+    counting,
+    judge,
+    unchanged_template,
+    until_when,
+)
 from pbem.games.games import still_waiting, stored_orders, taking_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
@@ -84,6 +91,7 @@ def _take_for_turn(
         paused=game.status == GameStatus.PAUSED,
         waiting=still_waiting(expected, have, seats),
         resolves_now=resolves_now,
+        until=until_when(game),
         **shown(check, context.settings.limits.max_problems_shown),
     )
 
