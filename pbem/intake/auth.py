@@ -7,6 +7,8 @@ registered address."""
 
 from __future__ import annotations
 
+from sqlmodel import func, select
+
 from pbem.games.games import (
     NO_PLAYER,
     find_game,
@@ -16,7 +18,7 @@ from pbem.games.games import (
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Seat, SeatStatus
+from pbem.store import Game, GameStatus, Outbox, Seat, SeatStatus
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -101,9 +103,7 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
     context.inbound.seat = seat.name
     password = envelope.password or ""
     if not _proves(context, seat, password):
-        _refuse_claim(
-            context, seat, "password", f"wrong password for seat {seat.name} in game {game.id}"
-        )
+        _refuse_claim(context, seat, "password", _wrong_password(context, game, seat))
         return None
     if password not in context.passwords:
         context.passwords.append(password)
@@ -135,6 +135,28 @@ def _proves(context: MailContext, seat: Seat, password: str) -> bool:
     if (seat.game_id, seat.name) in context.proved:
         return True
     return password_holds(seat, password, context.settings.security)
+
+
+def _wrong_password(context: MailContext, game: Game, seat: Seat) -> str:
+    """The refusal of a wrong password. A sender the seat was taken from (a referee's
+    replace or eject mailed them "you no longer play" at this very address) is told so
+    again; anyone else hears only that the password is wrong, so that a stranger learns
+    nothing of the seat's players."""
+    wrong = f"wrong password for seat {seat.name} in game {game.id}"
+    farewell = select(Outbox.id).where(
+        Outbox.game_id == game.id,
+        func.lower(Outbox.recipient) == context.mail.sender.lower(),
+        Outbox.subject == f"[{game.id}] you no longer play {seat.name}",
+    )
+    if seat.address.lower() == context.mail.sender.lower():
+        return wrong
+    if context.session.exec(farewell.limit(1)).first() is None:
+        return wrong
+    return (
+        f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "
+        "player, as you were told by mail, and your old password is refused. Ask the "
+        "referee if this is a mistake."
+    )
 
 
 def _refuse_claim(context: MailContext, seat: Seat, reason: str, error: str) -> None:
