@@ -28,7 +28,7 @@ from pbem.games.lifecycle import start_game
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.intake.absence import set_command
-from pbem.intake.auth import authenticate
+from pbem.intake.auth import authenticate, no_game
 from pbem.intake.context import MailContext
 from pbem.intake.own_address import set_address
 from pbem.intake.own_password import set_password
@@ -48,7 +48,7 @@ def status_command(context: MailContext, envelope: Envelope) -> None:
     game = find_game(context.session, envelope.game)
     if game is None:
         context.quarantine(
-            "unknown-game", f"there is no game {envelope.game}", reply_to=context.mail.sender
+            "unknown-game", no_game(context, envelope.game), reply_to=context.mail.sender
         )
         return
     context.finish(MailStatus.ANSWERED, f"STATUS {game.id}")
@@ -168,7 +168,7 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
 
 def _join_refusal(context: MailContext, envelope: Envelope, game: Game | None) -> str:
     if game is None:
-        return f"there is no game {envelope.game}"
+        return no_game(context, envelope.game)
     if game.status != GameStatus.OPEN or game.signup_seats <= 0:
         return f"game {game.id} is not open to sign-up"
     if not context.mail.sender:

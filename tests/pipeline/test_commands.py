@@ -191,3 +191,16 @@ def test_set_with_an_unknown_setting_lists_every_setting(service: Service, now: 
     near = receive(service, mail(head + "SET PICTURE OFF\n", message_id="s2@x"), now=now)
     assert "not PICTURE; did you mean PICTURES?" in " ".join(body(near.replies[0]).split())
     assert {reply.recipient for reply in (*banana.replies, *near.replies)} == {"alice@example.org"}
+
+
+def test_a_misspelt_game_id_gets_did_you_mean_only_from_someone_who_knows_it(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 13: "GAME cmap1" got "there is no game cmap1". A player of camp1 is
+    asked "did you mean camp1?"; a stranger is not told that a game camp1 exists."""
+    new_game(service, now, game="camp1")
+    player = receive(service, order_mail("cmap1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    assert body(player.replies[0]).count("there is no game cmap1; did you mean camp1?") == 1
+    stranger = order_mail("cmap1", "x", "y", "ADD 2\n", message_id="s@x", sender="eve@x.org")
+    answer = " ".join(body(receive(service, stranger, now=now).replies[0]).split())
+    assert "there is no game cmap1" in answer and "camp1" not in answer.replace("cmap1", "")
