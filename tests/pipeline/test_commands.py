@@ -204,3 +204,17 @@ def test_a_misspelt_game_id_gets_did_you_mean_only_from_someone_who_knows_it(
     stranger = order_mail("cmap1", "x", "y", "ADD 2\n", message_id="s@x", sender="eve@x.org")
     answer = " ".join(body(receive(service, stranger, now=now).replies[0]).split())
     assert "there is no game cmap1" in answer and "camp1" not in answer.replace("cmap1", "")
+
+
+def test_a_command_after_a_greeting_is_read(service: Service, now: datetime) -> None:
+    """Issue 43, point 13: "Hi! JOIN tri1 ..." was read as a mail with nothing in it and
+    answered with the whole handbook. A greeting's few words on the command's line, or a
+    greeting line or two before it, are passed over; other prose still is not a command."""
+    new_game(service, now, seats=(), signup_seats=3)
+    texts = ("Hi! JOIN g1 zoe PASSWORD secret1", "Hello there,\nJOIN g1 yan PASSWORD secret2")
+    for n, (text, who) in enumerate(zip(texts, ("zoe", "yan"), strict=True)):
+        joined = receive(service, mail(text, sender=f"{who}@x.org", message_id=f"g{n}@x"), now=now)
+        assert body(joined.replies[0]).startswith("You have joined game g1 (Counting"), text
+    prose = mail("I would like to JOIN g1 xia PASSWORD p", sender="xia@x.org", message_id="p@x")
+    answer = body(receive(service, prose, now=now).replies[0])
+    assert answer.startswith("Your mail has no GAME line and no mail command")
