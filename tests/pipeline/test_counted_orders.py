@@ -185,3 +185,23 @@ def test_held_orders_that_do_not_count_are_taken_out_when_their_turn_opens(
 def test_help_tells_of_no_orders(service: Service, now: datetime) -> None:
     reply = body(receive(service, mail("HELP\n", message_id="help@x"), now=now).replies[0])
     assert "- NO ORDERS on a line of its own says you send no orders this turn" in reply
+
+
+def test_a_misspelt_choice_is_answered_like_an_order_and_the_reply_says_when_it_resolves(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 9: Classical's `CIVILIZATION Romans, Egyptains` was refused while the
+    reply promised "until the deadline", and the next seat's mail resolved the turn at once.
+    The choice gets "did you mean" as an order does, and the reply says the turn may resolve
+    as soon as every seat's orders are in."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob")]
+    new_game(service, now, ruleset="classical", seats=seats)
+    state = loads(turns(service)[0].state_before)
+    text = get_ruleset("classical").bot_orders(state, "ann", 1)
+    lines = [
+        "CIVILIZATION Romans, Egyptains" if line.upper().startswith("CIVILIZATION") else line
+        for line in text.splitlines()
+    ]
+    reply = " ".join(body(_send(service, now, "ann", "\n".join(lines), 1).replies[0]).split())
+    assert "'Egyptains' is not a civilization; did you mean Egyptians?" in reply
+    assert "You may send new orders until the turn is resolved: at the deadline, or sooner" in reply
