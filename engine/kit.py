@@ -142,7 +142,8 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
             raise KeyError(f"no seat {seat!r} in this game")
         # Each rehearsal plays on a board of its own: the first on `game` itself (loaded for
         # this check alone; judge reads it only before its first board), the others on copies,
-        # loading the JSON again being cheaper than copy.deepcopy of the game (docs/operations.md).
+        # loading the JSON again being cheaper than copy.deepcopy of the game
+        # (docs/measurements.md).
         copies = _boards(game, partial(self.load, state))
         return self.judge_orders(game, seat, text, copies)
 

@@ -11,6 +11,8 @@ problem of that line while the others are still read.
 - a first word that is the unique start of one keyword ("ATT") is that order only if the rest
   of the line fits it; prose ("Hi, here are my orders") never becomes a half-understood HIRE;
 - an obvious greeting or sign-off ("Hello", "Thanks", "Cheers") is ignored with a note;
+- a short block after a sign-off at the end of the text (the name under "Cheers,") is ignored
+  with a note, as long as none of its lines looks like an order;
 - anything else is "not an order", with "did you mean" and that order's example when a keyword
   is near the word ("ATACK" -> ATTACK), else with the list of keywords.
 """
@@ -34,6 +36,15 @@ PLEASANTRIES = frozenset(
 )
 # A first word this short is too little to guess an order from when the line does not fit it.
 GUESS_FROM = 3
+# The words that close a mail ("Cheers,", "Best regards"): what follows one at the very end is
+# the writer's name, passed over if it is short and looks like no order. Bounded so that a
+# paragraph after "Thanks" is still answered line by line.
+SIGN_OFFS = frozenset(
+    {"thanks", "thank", "thx", "cheers", "regards", "best", "kind", "yours", "sincerely"}
+    | {"bye", "goodbye"}
+)
+SIGN_OFF_LINES = 2  # a name, and perhaps a second line ("Bob" / "The Red Empire")
+SIGN_OFF_WORDS = 4  # words in each of those lines
 
 
 @dataclass(frozen=True)
@@ -97,8 +108,12 @@ def read_orders(
     order's keyword, so that a line starting 'TEMPEL' is told to try BUILD."""
     guide = _Guide(keywords, examples, topics or {})
     ignored: list[tuple[int, str]] = []
+    signature = _signed_name(text, guide)
 
     def read_line(line_no: int, line: str) -> Any:
+        if line_no in signature:
+            ignored.append((line_no, "a sign-off, not an order"))
+            return None
         first, *rest = line.split(None, 1)
         order, why = _read_keyword(
             OrderLine(line_no, line, "", rest[0] if rest else ""), first, guide, read
@@ -119,6 +134,42 @@ class _Guide:
     keywords: Mapping[str, str]
     examples: Mapping[str, str]
     topics: Mapping[str, str]
+
+
+def _signed_name(text: str, guide: _Guide) -> set[int]:
+    """The line numbers of the short block after a sign-off line ("Cheers,") that ends the
+    text: at most SIGN_OFF_LINES lines of at most SIGN_OFF_WORDS words, none that looks like
+    an order. Empty when there is no such block."""
+    lines = [
+        (line_no, line)
+        for line_no, raw in enumerate(text.splitlines(), 1)
+        if (line := raw.split("#", 1)[0].strip())
+    ]
+    firsts = [normal(line.split(None, 1)[0]) for _, line in lines]
+    closing = [i for i, first in enumerate(firsts) if first in SIGN_OFFS]
+    if not closing or firsts[closing[-1]] in guide.keywords:
+        return set()
+    block = lines[closing[-1] + 1 :]
+    if len(block) > SIGN_OFF_LINES:
+        return set()
+    if any(
+        len(line.split()) > SIGN_OFF_WORDS or _looks_like_order(line, guide) for _, line in block
+    ):
+        return set()
+    return {line_no for line_no, _ in block}
+
+
+def _looks_like_order(line: str, guide: _Guide) -> bool:
+    """Whether the line's first word is an order's keyword, the start of one, near one, or
+    near a word of one (a unit, a building): such a line is answered, never passed over."""
+    key = normal(line.split(None, 1)[0])
+    return bool(
+        key in guide.keywords
+        or prefixed(key, guide.keywords)
+        or nearest(key, guide.keywords)
+        or nearest(key, guide.topics)
+        or any(ch.isdigit() for ch in line)
+    )
 
 
 def _read_keyword(

@@ -24,6 +24,7 @@ from typing import Any
 from engine import get_ruleset
 from engine.playthrough import sketch_bot_game
 from pbem.errors import UsageError
+from pbem.logs import Progress
 
 SEAT_NAMES = ["ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lou"]
 
@@ -119,8 +120,13 @@ def run_balance(
     jobs = [(ruleset.id, seed, seats, options, max_turns) for seed in range(games)]
     cores = processes or multiprocessing.cpu_count()
     start = time.perf_counter()
+    progress = Progress(f"balance {ruleset.id}", games, "games")
+    summaries = []
     with multiprocessing.Pool(cores) as pool:
-        summaries = pool.map(play_one, jobs, chunksize=max(1, min(64, games // (4 * cores))))
+        chunk = max(1, min(64, games // (4 * cores)))
+        for summary in pool.imap(play_one, jobs, chunksize=chunk):  # in the order of the seeds
+            summaries.append(summary)
+            progress.step()
     return Balance(ruleset.id, seats, options, summaries, time.perf_counter() - start, cores)
 
 

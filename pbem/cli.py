@@ -45,11 +45,22 @@ from pbem.games.outbox_prune import described, prunable, prune
 from pbem.games.service import Service
 from pbem.games.site_links import site_secret
 from pbem.intake.intake import receive
-from pbem.intake.quarantine import ATTENTION, entries, entry, replay
+from pbem.intake.quarantine import entries, entry, replay
+from pbem.intake.reasons import ATTENTION
 from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
-from pbem.store import Game, Outbox, loads, make_engine, transaction, upgrade, utc, utcnow
+from pbem.store import (
+    Game,
+    Outbox,
+    Referee,
+    loads,
+    make_engine,
+    transaction,
+    upgrade,
+    utc,
+    utcnow,
+)
 from pbem.store.migrate import check_present, check_reachable, not_ready, pending_revisions
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
@@ -465,6 +476,11 @@ def _game_show(args: argparse.Namespace) -> int:
             print(f"result: {loads(game.result)['reason']}")
         for seat in seats_of(session, game.id):
             print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}")
+        referees = select(Referee).where(Referee.game_id == game.id).order_by(col(Referee.id))
+        for referee in session.exec(referees):
+            # A referee without a password cannot act by mail yet (docs/referee.md).
+            can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
+            print(f"  referee {referee.address}{can}")
     return 0
 
 
@@ -570,12 +586,16 @@ def _quarantine_list(args: argparse.Namespace) -> int:
         if (not args.reason or item.reason == args.reason)
         and (not args.attention or item.reason in ATTENTION)
     ]
+    # Columns as wide as the longest reason and sender shown: a fixed width let
+    # "referee-password" push its row's sender and error out of line.
+    reason_width = max((len(item.reason) for item in shown), default=0)
+    sender_width = max((len(item.sender or "-") for item in shown), default=0)
     for item in shown:
         replayed = " (replayed)" if item.released_at else ""
         error = item.error.strip().splitlines()[-1] if item.error.strip() else ""
         print(
-            f"{item.id:>5} {item.created_at:%Y-%m-%d %H:%M} {item.reason:<12} "
-            f"{item.sender or '-':<28} {error[:60]}{replayed}"
+            f"{item.id:>5} {item.created_at:%Y-%m-%d %H:%M} {item.reason:<{reason_width}} "
+            f"{item.sender or '-':<{sender_width}} {error[:60]}{replayed}"
         )
     if not found:
         print("the quarantine is empty")

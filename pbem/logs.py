@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
@@ -94,3 +95,37 @@ def configure_logging(settings: LoggingSettings, *, stream: TextIO | None = None
     root.addHandler(handler)
     root.setLevel(logging.WARNING)
     logging.getLogger("pbem").setLevel(settings.level.upper())
+
+
+class Progress:
+    """How far a long command is ("web build: 120/1000 games, 36 s"), on stderr so that its
+    output stays clean: a line at most every `every` seconds, and one at the end. For the
+    commands that take minutes at a big site (`pbem balance`, `pbem web build`)."""
+
+    def __init__(
+        self,
+        what: str,
+        total: int,
+        unit: str,
+        *,
+        every: float = 5.0,
+        stream: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.what, self.total, self.unit, self.every = what, total, unit, every
+        self.stream, self.clock = stream, clock
+        self.done = 0
+        self.start = self.last = clock()
+
+    def step(self, count: int = 1) -> None:
+        self.done += count
+        now = self.clock()
+        if self.done >= self.total or now - self.last >= self.every:
+            self.last = now
+            share = f" ({self.done / self.total:.0%})" if self.total else ""
+            print(
+                f"{self.what}: {self.done}/{self.total} {self.unit}{share}, "
+                f"{now - self.start:.0f} s",
+                file=self.stream or sys.stderr,
+                flush=True,
+            )

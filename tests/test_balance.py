@@ -3,6 +3,7 @@ win share by starting choice where the ruleset has one, and the chart."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from engine import get_ruleset
 from pbem.balance import play_one, report, run_balance
 from pbem.cli import main
+from pbem.logs import Progress
 
 
 def test_the_balance_command_prints_the_figures_and_draws_the_chart(
@@ -18,7 +20,9 @@ def test_the_balance_command_prints_the_figures_and_draws_the_chart(
     chart = tmp_path / "tns.png"
     argv = ["balance", "--ruleset", "tns", "--games", "6", "--seats", "3", "--processes", "2"]
     assert main([*argv, "--option", "victory_points=10", "--chart", str(chart)]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    # Issue 43, point 14: minutes at 1,000 games with no sign of progress; it goes to stderr.
+    assert err.splitlines()[-1].startswith("balance temples-and-swords: 6/6 games (100%), ")
     head = "temples-and-swords, 6 games of 3 seats, options {'victory_points': '10'}"
     assert out.startswith(head)
     assert "  ended by the rules: 6 (100.0%)" in out
@@ -63,3 +67,16 @@ def test_a_choice_made_in_play_is_read_once_made() -> None:
     summary = play_one(("classical", 2, 3, {}, 2))
     assert len(summary.profiles) == 3 and all(summary.profiles)
     assert not summary.ended and summary.winner_profiles == []
+
+
+def test_progress_is_told_at_most_every_few_seconds_and_at_the_end() -> None:
+    ticks = iter([0.0, 1.0, 6.0, 7.0, 8.0])
+    stream = io.StringIO()
+    progress = Progress(
+        "web build", 4, "games", every=5.0, stream=stream, clock=lambda: next(ticks)
+    )
+    for _ in range(4):
+        progress.step()
+    assert stream.getvalue() == (
+        "web build: 2/4 games (50%), 6 s\nweb build: 4/4 games (100%), 8 s\n"
+    )

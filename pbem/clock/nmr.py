@@ -29,6 +29,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from engine import Ruleset
+from engine.words import plural
 from pbem.clock.due import facts_of
 from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
@@ -152,7 +153,8 @@ def _tell_referees(
     for referee in referees:
         letter = abandoned_letter(settings, game, turn.number, seat, referee.address)
         queue_once(session, settings, letter, now=now)
-    detail = f"{seat.name} after {seat.missed} turns in a row without orders (turn {turn.number})"
+    missed = plural(seat.missed, "turn")
+    detail = f"{seat.name} after {missed} in a row without orders (turn {turn.number})"
     audit(session, now, "clock", "seat-abandoned", game.id, detail)
 
 

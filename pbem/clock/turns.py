@@ -174,9 +174,13 @@ def resolve_turn(
     )
 
 
-def preview_resolution(session: Session, game: Game, turn: Turn) -> Resolution:
-    """What resolving `turn` now would give; nothing is stored (a referee's preview)."""
-    return _resolve(session, game, turn)[0]
+def preview_resolution(
+    session: Session, game: Game, turn: Turn
+) -> tuple[Resolution, dict[str, Played]]:
+    """What resolving `turn` now would give, and what each seat would be played with (its
+    own orders, its last ones again, the bot's, none); nothing is stored (a referee's
+    preview)."""
+    return _resolve(session, game, turn)
 
 
 def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:

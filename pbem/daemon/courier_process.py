@@ -2,7 +2,7 @@
 
 One Python process runs its threads one at a time (the interpreter lock): in a deadline wave
 a courier thread's sending and recording hold the lock a large share of the time, and intake
-waits for it (docs/operations.md, "What the code's choices rest on"). In a process of its own
+waits for it (docs/measurements.md, "What the code's choices rest on"). In a process of its own
 the courier runs on another core, and intake has its process to itself.
 
 The process is forked at the daemon's start, while the daemon has one thread and no database

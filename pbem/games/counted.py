@@ -1,9 +1,11 @@
 """When a mail counts as a seat's orders for a turn. A seat is "in" (the turn need not wait
 for it, and it has missed nothing) only with at least one accepted order, or with an
-explicit NO ORDERS line: a mail whose every line was refused, or an order template sent back
-unchanged, is answered but not counted, so that its sender may still correct it before the
-turn is resolved. No ruleset's order begins with NO ORDERS; the line is pbem's, read here for
-every game, and never reaches the ruleset (it would be "not an order" there).
+explicit NO ORDERS line: a mail whose every line was refused (an order template of forms to
+fill in, sent back unchanged, among them) is answered but not counted, so that its sender may
+still correct it before the turn is resolved. A template whose lines are orders as they
+stand counts; the check reply says it was the template unchanged. No ruleset's order begins
+with NO ORDERS; the line is pbem's, read here for every game, and never reaches the ruleset
+(it would be "not an order" there).
 
 A mail that is not counted stores nothing: the seat's earlier orders for the turn, if any,
 stand. A NO ORDERS mail stores an empty order text, which the turn plays as no orders."""
@@ -16,7 +18,7 @@ from typing import Any
 
 from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
-from pbem.store import OrderSet
+from pbem.store import Game, OrderSet
 
 PASS_LINE = "NO ORDERS"
 # Why a NO ORDERS line in a mail that also has accepted orders is passed over.
@@ -65,6 +67,24 @@ def judge(ruleset: Ruleset, state: State, seat: str, lines: Sequence[tuple[int, 
     return Judged(kept, parsed, passes[0] if passes else None)
 
 
+def _order_lines(text: str) -> list[str]:
+    """The lines of an order text that say something: comments and blanks left out, spaces
+    and case as they do not matter to any ruleset."""
+    kept = (" ".join(line.split("#", 1)[0].split()).upper() for line in text.splitlines())
+    return [line for line in kept if line]
+
+
+def unchanged_template(
+    ruleset: Ruleset, state: State, seat: str, lines: Sequence[tuple[int, str]]
+) -> bool:
+    """Whether the mail's order lines are the seat's order template of the turn, as the
+    report gave it. Where its lines are orders as they stand (Temples and Swords' LABOR and
+    TECH 0), it counts like any accepted order; the check reply says so, so that a template
+    sent back by mistake is noticed (docs/players.md, "Order mail")."""
+    sent = _order_lines("\n".join(text for _, text in lines))
+    return bool(sent) and sent == _order_lines(ruleset.order_template(state, seat))
+
+
 def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) -> dict[str, Any]:
     """What the check reply says of how the mail counts: stored (replacing earlier orders or
     not), a pass, or not counted, with the earlier orders that then stand (their mail's
@@ -76,3 +96,18 @@ def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) 
         "version": stored.version if stored is not None else 0,
         "earlier": earlier.version if earlier is not None and stored is None else 0,
     }
+
+
+def until_when(game: Game) -> str:
+    """Until when new orders may be sent: what the check reply promises must be what the
+    clock does (pbem.clock.due). With early processing the turn may be resolved before its
+    deadline, as soon as every seat it waits for is in; a seat away (unless the game waits
+    for absent seats) or without a player is not waited for."""
+    if not game.early_processing:
+        return "You may send new orders until the deadline; the last mail counts, whole."
+    skipped = "without a player" if game.wait_for_absent else "away or without a player"
+    return (
+        "You may send new orders until the turn is resolved: at the deadline, or sooner, as "
+        f"soon as every seat's orders are in (a seat {skipped} is not waited for). The last "
+        "mail counts, whole."
+    )

@@ -12,7 +12,7 @@ from engine import get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_facts, shown, verdict_of
-from pbem.games.counted import PASS_LINE, Judged, counting, judge
+from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
 from pbem.games.games import find_seat, stored_orders, waiting_seats
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
@@ -71,11 +71,13 @@ def _check_reply(
         turn=turn.number,
         verdict=verdict if plays else "your seat does not play this turn",
         **counting(judged, row if judged.counted else None, None),
+        unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
         waiting=waiting_seats(session, game, turn, state),
         paused=game.status == GameStatus.PAUSED,
         resolves_now=False,  # a turn that has just opened waits for its other seats
+        until=until_when(game),
         **shown(check, settings.limits.max_problems_shown),
     )
 

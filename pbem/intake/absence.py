@@ -63,8 +63,8 @@ def parse_absence(
 ) -> date | None:
     """The last day away from the command's words, checked: today or later in the game's
     zone, and at most [clock] max_absence_days ahead. None for NONE."""
-    if len(args) != 2 or args[0] != "absence":
-        raise AbsenceError("SET knows two settings: ABSENCE and PASSWORD")
+    if len(args) != 2:
+        raise AbsenceError("SET ABSENCE takes one word: the last day away, or NONE")
     if args[1] == "none":
         return None
     try:

@@ -7,7 +7,7 @@ interpreter, so those checks use every core while the mails before are handled.
 
 The cheap part is done in line, not in the threads: in a wave of mail whose passwords are
 proved by their checks, threads would only fight over the interpreter, for a share of
-intake's CPU (docs/operations.md, "What the code's choices rest on"). A mail is claimed
+intake's CPU (docs/measurements.md, "What the code's choices rest on"). A mail is claimed
 (pbem.store.claims) before it is looked at: with several daemons, none checks a password for
 mail another one takes in. Two daemons going down the same batch leapfrog a block at a
 time."""

@@ -7,6 +7,9 @@ registered address."""
 
 from __future__ import annotations
 
+from sqlmodel import func, select
+
+from engine.words import nearest, normal
 from pbem.games.games import (
     NO_PLAYER,
     find_game,
@@ -16,7 +19,7 @@ from pbem.games.games import (
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Seat, SeatStatus
+from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -44,7 +47,7 @@ def find_running_game(
     else:
         game = find_game(context.session, envelope.game, lock=True)
     if game is None:
-        context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
+        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
     context.inbound.game_id = game.id
     if game.status == GameStatus.OPEN:
@@ -78,7 +81,7 @@ def prove_claim(context: MailContext, envelope: Envelope) -> bool:
     game = find_game(context.session, envelope.game, lock=True)
     if game is None:
         sender = context.mail.sender
-        context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
+        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return False
     context.inbound.game_id = game.id
     return prove_seat(context, game, envelope) is not None
@@ -101,9 +104,7 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
     context.inbound.seat = seat.name
     password = envelope.password or ""
     if not _proves(context, seat, password):
-        _refuse_claim(
-            context, seat, "password", f"wrong password for seat {seat.name} in game {game.id}"
-        )
+        _refuse_claim(context, seat, "password", _wrong_password(context, game, seat))
         return None
     if password not in context.passwords:
         context.passwords.append(password)
@@ -135,6 +136,46 @@ def _proves(context: MailContext, seat: Seat, password: str) -> bool:
     if (seat.game_id, seat.name) in context.proved:
         return True
     return password_holds(seat, password, context.settings.security)
+
+
+def no_game(context: MailContext, name: str) -> str:
+    """The refusal of a game id that names no game, with "did you mean" for a near id the
+    sender may know: a game open to JOIN (LIST names those to anyone), or one where the
+    sender's address holds a seat or is a referee. A game the sender has no part in is never
+    named, so that a stranger learns no game's id by guessing near it."""
+    sender = context.mail.sender.lower()
+    open_to_all = select(Game.id).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
+    seated = select(Seat.game_id).where(func.lower(Seat.address) == sender)
+    refereed = select(Referee.game_id).where(func.lower(Referee.address) == sender)
+    known = {
+        game_id
+        for query in (open_to_all, seated, refereed)
+        for game_id in context.session.exec(query)
+    }
+    near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
+    return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
+
+
+def _wrong_password(context: MailContext, game: Game, seat: Seat) -> str:
+    """The refusal of a wrong password. A sender the seat was taken from (a referee's
+    replace or eject mailed them "you no longer play" at this very address) is told so
+    again; anyone else hears only that the password is wrong, so that a stranger learns
+    nothing of the seat's players."""
+    wrong = f"wrong password for seat {seat.name} in game {game.id}"
+    farewell = select(Outbox.id).where(
+        Outbox.game_id == game.id,
+        func.lower(Outbox.recipient) == context.mail.sender.lower(),
+        Outbox.subject == f"[{game.id}] you no longer play {seat.name}",
+    )
+    if seat.address.lower() == context.mail.sender.lower():
+        return wrong
+    if context.session.exec(farewell.limit(1)).first() is None:
+        return wrong
+    return (
+        f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "
+        "player, as you were told by mail, and your old password is refused. Ask the "
+        "referee if this is a mistake."
+    )
 
 
 def _refuse_claim(context: MailContext, seat: Seat, reason: str, error: str) -> None:

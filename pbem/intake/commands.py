@@ -7,7 +7,10 @@ mail)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine import get_ruleset
+from engine.words import nearest, normal
 from pbem.deadlines.stored import describe
 from pbem.games.attachments import report_attachments
 from pbem.games.games import (
@@ -22,7 +25,7 @@ from pbem.games.games import (
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.intake.absence import set_command
-from pbem.intake.auth import authenticate
+from pbem.intake.auth import authenticate, no_game
 from pbem.intake.context import MailContext
 from pbem.intake.own_address import set_address
 from pbem.intake.own_password import set_password
@@ -41,7 +44,7 @@ def status_command(context: MailContext, envelope: Envelope) -> None:
     game = find_game(context.session, envelope.game)
     if game is None:
         context.quarantine(
-            "unknown-game", f"there is no game {envelope.game}", reply_to=context.mail.sender
+            "unknown-game", no_game(context, envelope.game), reply_to=context.mail.sender
         )
         return
     context.finish(MailStatus.ANSWERED, f"STATUS {game.id}")
@@ -130,20 +133,28 @@ def report_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def settings_command(context: MailContext, envelope: Envelope) -> None:
-    """SET PASSWORD (pbem.intake.own_password), SET ADDRESS (pbem.intake.own_address), SET
-    PRESS (pbem.intake.press), SET PICTURES or SET DATA (below) or SET ABSENCE
-    (pbem.intake.absence)."""
-    what = envelope.command_args[:1]
-    if what == ("password",):
-        set_password(context, envelope)
-    elif what == ("address",):
-        set_address(context, envelope)
-    elif what == ("press",):
-        _set_press(context, envelope)
-    elif what in (("pictures",), ("data",)):
-        _set_attachments(context, envelope)
-    else:
-        set_command(context, envelope)
+    """SET <setting> ...: the handler of the setting named, from SETTING_HANDLERS."""
+    what = envelope.command_args[0] if envelope.command_args else ""
+    handler = SETTING_HANDLERS.get(what)
+    if handler is not None:
+        handler(context, envelope)
+        return
+    found = authenticate(context, envelope)
+    if found is not None:
+        _, seat = found
+        context.quarantine("set", unknown_setting(what), reply_to=seat.address)
+
+
+def unknown_setting(word: str) -> str:
+    """The refusal of a SET with no setting or one SET does not know: every setting, from
+    the one table, and the nearest if the word is a misspelling of one."""
+    names = [name.upper() for name in SETTING_HANDLERS]
+    known = f"SET knows {len(names)} settings: {', '.join(names[:-1])} and {names[-1]}"
+    if not word:
+        return known
+    near = nearest(normal(word), {name: name.upper() for name in SETTING_HANDLERS})
+    guess = f"; did you mean {near}?" if near else ""
+    return f"{known}, not {word.upper()}{guess}"
 
 
 def _set_press(context: MailContext, envelope: Envelope) -> None:
@@ -161,7 +172,6 @@ def _set_press(context: MailContext, envelope: Envelope) -> None:
     context.reply(seat.address, "press_muted", game=game.id, seat=seat.name, done=done)
 
 
-SETTINGS = "PASSWORD|ADDRESS|ABSENCE|PRESS|PICTURES|DATA"
 ATTACHMENTS = {
     "pictures": ("pictures", "the map picture and the campaign chart"),
     "data": ("report_data", "the report's data as JSON"),
@@ -190,3 +200,16 @@ def _set_attachments(context: MailContext, envelope: Envelope) -> None:
         done += ", once the game's referee turns them on for the game (they are off now)"
     context.finish(MailStatus.ANSWERED, f"SET {what.upper()} {args[1].upper()} for {seat.name}")
     context.reply(seat.address, "attachments_set", game=game.id, seat=seat.name, done=done)
+
+
+# Every setting of SET, in the order HELP and the refusals list them: the one table (HELP's
+# usage, the command table's and the refusal of a setting SET does not know are drawn from it).
+SETTING_HANDLERS: dict[str, Callable[[MailContext, Envelope], None]] = {
+    "password": set_password,  # pbem.intake.own_password
+    "address": set_address,  # pbem.intake.own_address
+    "absence": set_command,  # pbem.intake.absence
+    "press": _set_press,  # pbem.intake.press
+    "pictures": _set_attachments,
+    "data": _set_attachments,
+}
+SETTINGS = "|".join(name.upper() for name in SETTING_HANDLERS)

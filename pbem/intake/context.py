@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_for_replies
 from pbem.intake.answer import Answer, Held, Refusal
+from pbem.intake.reasons import REASONS
 from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import IncomingMail
@@ -217,6 +218,8 @@ class MailContext:
 
     def set_aside(self, reason: str, error: str) -> None:
         """Quarantine the mail without a reply (the caller answers, or nobody should)."""
+        if reason not in REASONS:  # a code the operator's table does not explain is a bug
+            raise ValueError(f"no quarantine reason {reason!r} (pbem.intake.reasons)")
         if self.inbound.id is None:  # not written yet (pbem.intake.intake._receive)
             self.session.flush()
         self.session.add(

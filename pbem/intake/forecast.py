@@ -84,7 +84,8 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
     ruleset = get_ruleset(game.ruleset)
     seed = sample_seed(game.seed, turn.number, seat.name)
     result = forecast(ruleset, state, seat.name, row.text if row else "", seed)
-    if context.inbound.status != MailStatus.ACCEPTED:
+    took_orders = context.inbound.status == MailStatus.ACCEPTED  # stored by this mail
+    if not took_orders:
         context.finish(MailStatus.ANSWERED, f"FORECAST for {seat.name}, turn {turn.number}")
     resolution = result.resolution
     context.reply(
@@ -94,6 +95,7 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
         seat=seat.name,
         turn=turn.number,
         plays=result.plays,
+        took_orders=took_orders,
         has_orders=row is not None,
         results=result_lines(
             resolution.results.get(seat.name, []) if resolution else [],

@@ -16,6 +16,7 @@ from engine import get_ruleset
 from pbem.games.audit import JOINED, audit
 from pbem.games.games import add_seat, find_game, seats_of
 from pbem.games.lifecycle import start_game
+from pbem.intake.auth import no_game
 from pbem.intake.codes import CONFIRM_HOURS, code_hash, matches, new_code, still_fresh
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
@@ -108,7 +109,7 @@ def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | 
 
 def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -> str:
     if game is None:
-        return f"there is no game {game_id}"
+        return no_game(context, game_id)
     if game.status != GameStatus.OPEN or game.signup_seats <= 0:
         return f"game {game.id} is not open to sign-up"
     if not context.mail.sender:

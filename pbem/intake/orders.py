@@ -11,7 +11,14 @@ from pbem.clock.due import Facts, facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.counted import PASS_LINE, Judged, counting, judge
+from pbem.games.counted import (
+    PASS_LINE,
+    Judged,
+    counting,
+    judge,
+    unchanged_template,
+    until_when,
+)
 from pbem.games.games import still_waiting, stored_orders, taking_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
@@ -52,7 +59,8 @@ def _take_for_turn(
 ) -> None:
     """Orders for the pending turn: checked, stored if they count, and answered."""
     lines = list(envelope.lines)
-    judged = judge(get_ruleset(game.ruleset), loads(turn.state_before), seat.name, lines)
+    ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
+    judged = judge(ruleset, state, seat.name, lines)
     have = context.orders_of_turn(game.id)
     earlier = have.get(seat.name)  # read before a counted mail replaces it
     stored = _store_counted(context, game, seat, turn, judged, have)
@@ -77,11 +85,13 @@ def _take_for_turn(
         turn=turn.number,
         verdict=PASS_LINE if judged.passes else verdict_of(check),
         **counting(judged, stored, earlier),
+        unchanged_template=judged.counted and unchanged_template(ruleset, state, seat.name, lines),
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == GameStatus.PAUSED,
         waiting=still_waiting(expected, have, seats),
         resolves_now=resolves_now,
+        until=until_when(game),
         **shown(check, context.settings.limits.max_problems_shown),
     )
 

@@ -55,7 +55,10 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     audit(context.session, context.now, seat.address, "address-asked", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
     facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
-    context.reply(new, "address_confirm", code=code, **facts)
+    # A mail of its own to the new address, under its own subject and outside the asking
+    # mail's thread: the new address did not write it, and "Re: <their subject>" said nothing.
+    subject = f"[{game.id}] confirm your address for seat {seat.name}"
+    context.notify(new, subject, "address_confirm", code=code, **facts)
     context.reply(seat.address, "address_asked", **facts)
 
 

@@ -36,12 +36,6 @@ class QuarantineEntry:
     released_at: datetime | None
 
 
-# The reasons that need an operator: a crash (a bug; no reply was sent) and mail with nobody
-# to answer. Every other reason is a player's mistake already answered with a refusal, as
-# Mailman keeps its shunt queue apart from the mail it rejected.
-ATTENTION = frozenset({"error", "no-sender"})
-
-
 def entries(session: Session, *, include_released: bool = False) -> list[QuarantineEntry]:
     query = select(Quarantine, InboundMessage).join(
         InboundMessage, col(Quarantine.inbound_id) == col(InboundMessage.id)

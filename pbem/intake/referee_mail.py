@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.games.games import find_game
+from pbem.intake.auth import no_game
 from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
@@ -71,7 +72,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
     sender = context.mail.sender
     game = find_game(context.session, envelope.game)
     if game is None:
-        context.quarantine("unknown-game", f"there is no game {envelope.game}", reply_to=sender)
+        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
     context.inbound.game_id = game.id
     # Taken before any command: a turn being resolved elsewhere finishes first, or waits.

@@ -45,6 +45,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
+from engine.order_lines import PLEASANTRIES
+from engine.words import normal
 from pbem.mail.commands import PLAYER_WORDS
 
 MAX_NAME = 64  # longest game id or seat name; the store keeps them in 64 characters
@@ -247,15 +249,48 @@ def _block(lines: list[_Line], reason: str) -> tuple[tuple[int, str], ...]:
 
 
 def _without_game_line(lines: list[_Line]) -> Envelope:
-    """A mail with no well-formed GAME line: a command on its first line, or a problem."""
-    first = next((i for i, ln in enumerate(lines) if ln.text and not ln.quoted), None)
-    if first is not None and _first_word(lines[first]) in _COMMANDS:
-        head = _command_without_game(lines[first])
+    """A mail with no well-formed GAME line: a command on its first line (after a greeting,
+    on that line or on a line or two of its own), or a problem."""
+    found = _command_line(lines)
+    if found is not None:
+        first, command = found
+        head = _command_without_game(command)
         body = _walk(lines, first + 1, commands=False)
-        quoted = _block(lines[:first], "quoted text")
-        return replace(head, lines=body.lines, ignored=quoted + body.ignored)
+        quoted = _block([line for line in lines[:first] if line.quoted], "quoted text")
+        greeting = _block([line for line in lines[:first] if not line.quoted], "a greeting")
+        return replace(head, lines=body.lines, ignored=quoted + greeting + body.ignored)
     head = _parse_game(bad) if (bad := _attempted_game_line(lines)) else Envelope()
     return replace(head, ignored=_block(lines, "text without a GAME line"))
+
+
+# A greeting before a command ("Hi! JOIN tri1 ann PASSWORD tulip"): at most this many of its
+# words on the command's line, or this many lines of it before the command's line.
+GREETING_WORDS = 3
+GREETING_LINES = 2
+
+
+def _command_line(lines: list[_Line]) -> tuple[int, _Line] | None:
+    """(index, the command's line without its greeting) of a mail's command: its first line
+    read, or the first after a greeting line or two ("Hi!", "Hello Moderator,")."""
+    said = [i for i, line in enumerate(lines) if line.text and not line.quoted]
+    for i in said[: GREETING_LINES + 1]:
+        command = _after_greeting(lines[i])
+        if command is not None:
+            return i, command
+        if normal(_first_word(lines[i])) not in PLEASANTRIES:
+            return None
+    return None
+
+
+def _after_greeting(line: _Line) -> _Line | None:
+    """The line from its command word on, if it has one first or after a greeting's few
+    words; else None."""
+    words = _tokens(line.text)
+    greeting = bool(words) and normal(words[0]) in PLEASANTRIES
+    for count, word in enumerate(words[: GREETING_WORDS + 1] if greeting else words[:1]):
+        if word.upper() in _COMMANDS:
+            return _Line(line.no, " ".join(words[count:]), line.quoted)
+    return None
 
 
 def _attempted_game_line(lines: list[_Line]) -> _Line | None:

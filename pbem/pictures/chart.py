@@ -50,7 +50,7 @@ def campaign_chart(history: History) -> bytes:
     panels[0].legend(loc="upper left", fontsize=8, ncols=min(4, len(history.seats)))
     panels[-1].set_xlabel("turn")
     # Fixed margins: tight_layout finds about the same at a cost that shows in a wave of
-    # charts (docs/operations.md, "What the code's choices rest on").
+    # charts (docs/measurements.md, "What the code's choices rest on").
     inches = figure.get_figheight()
     figure.subplots_adjust(
         left=0.1, right=0.97, top=1 - 0.45 / inches, bottom=0.55 / inches, hspace=0.12

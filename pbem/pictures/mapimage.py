@@ -176,7 +176,7 @@ def _png(image: Image.Image, palette: _Palette) -> bytes:
     small = image.quantize(palette=palette.quantizer, dither=Image.Dither.NONE)
     out = io.BytesIO()
     # Level 3: much quicker than the default 6 for a few more bytes, well within a mail
-    # (docs/operations.md, "What the code's choices rest on").
+    # (docs/measurements.md, "What the code's choices rest on").
     small.save(out, format="PNG", compress_level=3)
     return out.getvalue()
 

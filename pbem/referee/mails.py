@@ -6,26 +6,45 @@ from typing import Any
 
 from engine import Resolution, get_ruleset
 from pbem.config import Settings
+from pbem.games.played import BOT, NO_ORDERS, Played
 from pbem.games.reports import event_text
 from pbem.store import Game, Turn
 from pbem.templates import render
 
+# What a seat with no orders of its own in the pending turn is played with, as the turn would
+# play it (pbem.clock.nmr, pbem.games.played): the preview says so beside the seat, so that it
+# never counts a seat's last orders again as orders in.
+_PLAYED_WITH = {
+    "standing": "its last orders again, as the game plays a seat without orders (nmr standing)",
+    BOT: "the bot's orders",
+    NO_ORDERS: "no orders: its standing orders only",
+}
 
-def preview_body(settings: Settings, game: Game, turn: Turn, resolution: Resolution) -> str:
+
+def preview_body(
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    resolution: Resolution,
+    played: dict[str, Played],
+) -> str:
     ruleset = get_ruleset(game.ruleset)
+    seats = sorted(set(resolution.results) | set(played))
     results = [
         (seat, [_result_line(result) for result in resolution.results.get(seat, [])])
-        for seat in sorted(resolution.results)
+        for seat in seats
     ]
+    how = {seat: _PLAYED_WITH.get(item.by, item.by) for seat, item in played.items()}
     return render(
         "referee_preview",
         moderator=settings.mail.name,
         game=game.id,
         title=ruleset.title,
         turn=turn.number,
-        ordered=[seat for seat, lines in results if lines],
+        ordered=[seat for seat in seats if seat in played and played[seat].by == "orders"],
+        without=[(seat, how[seat]) for seat in seats if seat in how and how[seat] != "orders"],
         events=[_seat_event(event) for event in resolution.events],
-        results=results,
+        results=[(seat, how.get(seat, ""), lines) for seat, lines in results],
         map=ruleset.render_map(resolution.state, ""),
         summary=ruleset.public_summary(resolution.state),
     )

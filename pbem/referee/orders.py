@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import get_ruleset
+from engine.words import plural
 from pbem.games.games import stored_orders, turn_of
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -27,7 +28,7 @@ def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     before = row.text if row else None
     row = _store(ctx, row, number, seat.name, lines)
     ctx.change(f"the referee entered orders for {seat.name} for turn {number}", before, row.text)
-    return f"orders stored for {seat.name}, turn {number} ({len(lines)} lines){checked}"
+    return f"orders stored for {seat.name}, turn {number} ({plural(len(lines), 'line')}){checked}"
 
 
 def _turn_number(ctx: RefereeContext, number: int | None) -> int:

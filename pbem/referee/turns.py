@@ -27,8 +27,8 @@ from pbem.store import GameStatus, RefereeNote, Turn, dumps, loads, utc
 def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "preview")
     turn = ctx.pending_turn()
-    resolution = preview_resolution(ctx.session, ctx.game, turn)
-    body = preview_body(ctx.settings, ctx.game, turn, resolution)
+    resolution, played = preview_resolution(ctx.session, ctx.game, turn)
+    body = preview_body(ctx.settings, ctx.game, turn, resolution, played)
     referees = ctx.referees()
     for referee in referees:
         ctx.send(referee.address, f"preview of turn {turn.number}", body)

@@ -25,8 +25,10 @@ list them.
 
 `write_game` is incremental: a turn's pages once written are not drawn again unless the turn
 was played again (a rollback, a rerun): `games/<game>/archive.json` keeps what each was drawn
-from. Every file is written whole under another name and renamed over the old one, so that
-a web server never serves half a page.
+from, and which turns it linked to as the one before and after. A turn whose neighbours
+changed (the turn after it was just resolved, or rolled back) has its page written again
+from the same picture, so that it links to the new turn. Every file is written whole under
+another name and renamed over the old one, so that a web server never serves half a page.
 """
 
 from __future__ import annotations
@@ -64,7 +66,7 @@ from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
-from pbem.logs import log_context
+from pbem.logs import Progress, log_context
 from pbem.pictures import MapPicture, campaign_chart
 from pbem.store import (
     Game,
@@ -97,8 +99,10 @@ def write_site(service: Service, out: Path | None = None) -> Path:
         return root
     with reading(service.db) as session:
         games = _games(session)
+        progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
             _write_game(session, service, root, game, full=True)
+            progress.step()
         _drop_unknown_games(root, {game.id for game in games})
         _write_common(session, service, root, games)
     return root
@@ -263,6 +267,12 @@ class _Turns:
     keys: dict[int, str]  # what each turn's pages are drawn from, as a digest
     changed: list[Turn]  # not drawn yet, or drawn from something else
     gone: list[int]  # drawn once, no longer resolved (a rollback)
+    links: dict[int, list[int | None]]  # each turn's previous and next turn
+    relinked: list[Turn]  # drawn as they are, but their previous or next turn changed
+
+    def plan(self, whole: bool) -> tuple[list[Turn], list[Turn]]:
+        """(the turns whose pages to draw, those whose pages only to link anew)."""
+        return (self.all, []) if whole else (self.changed, self.relinked)
 
 
 def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
@@ -272,7 +282,15 @@ def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
     before: dict[str, str] = drawn.get("turns", {})
     changed = [turn for turn in turns if before.get(str(turn.number)) != keys[turn.number]]
     gone = sorted(int(number) for number in before if int(number) not in keys)
-    return _Turns(turns, keys, changed, gone)
+    numbers = [turn.number for turn in turns]
+    links = {number: list(_neighbours(numbers, number).values()) for number in numbers}
+    linked: dict[str, list[int | None]] = drawn.get("links", {})
+    relinked = [
+        turn
+        for turn in turns
+        if turn not in changed and linked.get(str(turn.number)) != links[turn.number]
+    ]
+    return _Turns(turns, keys, changed, gone, links, relinked)
 
 
 def _turn_key(turn: Turn) -> str:
@@ -284,7 +302,6 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
     folder = root / "games" / game.id
     drawn = {} if full else _manifest(folder)
     turns = _turns(session, game, drawn)
-    to_draw = turns.all if full else turns.changed
     ruleset = get_ruleset(game.ruleset)
     views: dict[int, ResolvedTurn] = {}
 
@@ -293,12 +310,13 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
             views[turn.number] = ResolvedTurn.load(session, game, turn)
         return views[turn.number]
 
-    for number in turns.gone:
-        for name in (f"turn-{number}.html", f"turn-{number}.png"):
-            _remove(folder / name)
+    _drop_turns(folder, turns.gone)
     numbers = [turn.number for turn in turns.all]
-    for turn in to_draw:
+    drawing, relinking = turns.plan(full)
+    for turn in drawing:
         _write_turn(folder, game, view_of(turn), numbers)
+    for turn in relinking:
+        _write_turn(folder, game, view_of(turn), numbers, draw=False)
     seats = seats_of(session, game.id)
     tokens = {seat.name: _seat_token(service, seat) for seat in seats}
     _seat_folders(folder / "seats", set(tokens.values()) - {""})
@@ -307,12 +325,12 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
         if not token:
             continue
         place = folder / "seats" / token
-        fresh = not (place / "index.html").exists()
-        for number in turns.gone:
-            for name in (f"turn-{number}.html", f"turn-{number}.png"):
-                _remove(place / name)
-        for turn in turns.all if full or fresh else turns.changed:
+        _drop_turns(place, turns.gone)
+        drawing, relinking = turns.plan(full or not (place / "index.html").exists())
+        for turn in drawing:
             _write_seat_turn(place, service, game, seat, view_of(turn), numbers)
+        for turn in relinking:
+            _write_seat_turn(place, service, game, seat, view_of(turn), numbers, draw=False)
         _write(place / "index.html", _seat_index(game, ruleset, seat, numbers))
     if full or turns.changed or turns.gone or not (folder / "chart.html").exists():
         _write_chart(session, folder, game, ruleset)
@@ -321,8 +339,16 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
         "version": ARCHIVE_VERSION,
         _MARK: "pbem web archive",
         "turns": {str(number): key for number, key in turns.keys.items()},
+        "links": {str(number): linked for number, linked in turns.links.items()},
     }
     _write(folder / MANIFEST, json.dumps(manifest, sort_keys=True, indent=1) + "\n")
+
+
+def _drop_turns(folder: Path, numbers: list[int]) -> None:
+    """The pages of turns no longer resolved (a rollback)."""
+    for number in numbers:
+        for name in (f"turn-{number}.html", f"turn-{number}.png"):
+            _remove(folder / name)
 
 
 def _seat_token(service: Service, seat: Seat) -> str:
@@ -350,13 +376,13 @@ def _neighbours(numbers: list[int], number: int) -> dict[str, int | None]:
     }
 
 
-def _write_turn(folder: Path, game: Game, view: ResolvedTurn, numbers: list[int]) -> None:
+def _write_turn(
+    folder: Path, game: Game, view: ResolvedTurn, numbers: list[int], *, draw: bool = True
+) -> None:
+    """The turn's public page, and its map unless `draw` is False (only its links changed:
+    the picture drawn before stands)."""
     number = view.turn.number
-    picture = _picture(view)
-    if picture is not None:
-        _write(folder / f"turn-{number}.png", picture.png(""))
-    else:
-        _remove(folder / f"turn-{number}.png")
+    shown = _drawn(folder / f"turn-{number}.png", view, "", draw)
     outcome = view.resolution.outcome or view.ruleset.outcome(view.after)
     html = _page(
         "turn.html",
@@ -366,17 +392,29 @@ def _write_turn(folder: Path, game: Game, view: ResolvedTurn, numbers: list[int]
         ruleset=view.ruleset.title,
         number=number,
         revision=view.revision,
-        picture=f"turn-{number}.png" if picture is not None else "",
+        picture=shown,
         alt=f"Map of game {game.id} after turn {number}",
         standings=_standings(view.ruleset.standings(view.after)),
         events=[event_text(event, news=True) for event in view.resolution.events if event.public],
-        summary=view.ruleset.public_summary(view.after),
         referee_notes=list(view.referee_notes),
         bot_seats=list(view.bot_seats),
         outcome=_outcome(outcome),
         **_neighbours(numbers, number),
     )
     _write(folder / f"turn-{number}.html", html)
+
+
+def _drawn(path: Path, view: ResolvedTurn, seat: str, draw: bool) -> str:
+    """The map picture's file name for the page ('' for none), drawn as `seat` sees it into
+    `path` if `draw`; else the one drawn before, if any."""
+    if not draw:
+        return path.name if path.exists() else ""
+    picture = _picture(view)
+    if picture is None:
+        _remove(path)
+        return ""
+    _write(path, picture.png(seat))
+    return path.name
 
 
 def _picture(view: ResolvedTurn) -> MapPicture | None:
@@ -388,12 +426,17 @@ def _picture(view: ResolvedTurn) -> MapPicture | None:
 
 
 def _write_seat_turn(
-    place: Path, service: Service, game: Game, seat: Seat, view: ResolvedTurn, numbers: list[int]
+    place: Path,
+    service: Service,
+    game: Game,
+    seat: Seat,
+    view: ResolvedTurn,
+    numbers: list[int],
+    *,
+    draw: bool = True,
 ) -> None:
     number = view.turn.number
-    picture = _picture(view)
-    if picture is not None:
-        _write(place / f"turn-{number}.png", picture.png(seat.name))
+    shown = _drawn(place / f"turn-{number}.png", view, seat.name, draw)
     played = played_of(loads(view.turn.record or "{}")).get(seat.name)
     html = _page(
         "seat_turn.html",
@@ -403,7 +446,7 @@ def _write_seat_turn(
         game=game.id,
         seat=seat.name,
         number=number,
-        picture=f"turn-{number}.png" if picture is not None else "",
+        picture=shown,
         alt=f"Map of game {game.id} after turn {number}, as {seat.name} sees it",
         report=report_body(service.settings, view, seat),
         played_by=played.by if played is not None else "",
@@ -472,7 +515,6 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
         salt=game.seed_salt if ended else "",
         standings=_standings(ruleset.standings(state)) if state is not None else None,
         standings_after=last.number if last is not None else None,
-        summary=ruleset.public_summary(state) if state is not None else "",
         outcome=_outcome(loads(game.result)) if game.result else None,
         turns=[turn.number for turn in reversed(turns)],
     )

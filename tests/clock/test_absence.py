@@ -57,7 +57,7 @@ def test_a_bad_absence_is_refused_with_the_form(service: Service) -> None:
         "2026-02-28 has passed",
         "an absence reaches at most 60 days ahead; ask the referee",
         "'soon' is not a date like 2026-12-24",
-        "SET knows two settings: ABSENCE and PASSWORD",
+        "SET knows 6 settings: PASSWORD, ADDRESS, ABSENCE, PRESS, PICTURES and DATA, not X",
     ]
     assert seat(service, "bob").absent_until is None
     with transaction(service.db) as session:

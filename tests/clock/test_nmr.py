@@ -84,6 +84,22 @@ def test_misses_are_counted_warned_and_abandon_the_seat(service: Service) -> Non
     )
 
 
+def test_one_missed_turn_is_written_in_the_singular(service: Service) -> None:
+    """Issue 43, point 14: plurals; a seat abandoned after one miss "sent no orders for 1
+    turns in a row"."""
+    clock_game(service, abandon_after=1, referees=["ref@example.org"])
+    orders(service, "alice", "ADD 1", DEADLINE - HOUR)
+    run(service, DEADLINE)
+    [letter] = clock_bodies(service)
+    assert " ".join(letter.split()).startswith(
+        "Seat bob (bob@example.org) in game g1 sent no orders for 1 turn in a row,"
+    )
+    with transaction(service.db) as session:
+        query = select(AuditLog).where(AuditLog.action == "seat-abandoned")
+        [entry] = session.exec(query)
+    assert entry.detail == "bob after 1 turn in a row without orders (turn 1)"
+
+
 def test_orders_reset_the_count(service: Service) -> None:
     clock_game(service, abandon_after=2)
     run(service, DEADLINE)

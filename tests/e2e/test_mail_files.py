@@ -41,7 +41,11 @@ DELIVERY_ORDER = [
     "plain",  # again: a duplicate Message-ID
 ]
 SIGNATURE = "-- \nPBEM Moderator - send HELP for the mail commands.\n"
-CLOSING = "You may send new orders until the deadline; the last mail counts, whole.\n\n"
+CLOSING = (
+    "You may send new orders until the turn is resolved: at the deadline, or\n"
+    "sooner, as soon as every seat's orders are in (a seat away or without a\n"
+    "player is not waited for). The last mail counts, whole.\n\n"
+)
 
 
 def _check_reply(

@@ -59,6 +59,37 @@ def test_prose_after_the_game_line_is_not_read_as_an_order() -> None:
     assert "HIRE" not in prose.describe() and "LABOR takes" not in prose.describe()
 
 
+def test_a_short_name_under_a_sign_off_is_passed_over() -> None:
+    """Issue 43, point 12: "Cheers," / "Bob" after the orders gave "Rejected (1): 'Bob' is not
+    an order". The short block after a closing sign-off is passed over with a note."""
+    parsed = read("Hi all,\natt D4\nCheers,\nBob\n")
+    assert [o.keyword for o in parsed.orders] == ["ATTACK"]
+    assert parsed.problems == []
+    assert parsed.ignored == [
+        (1, "a greeting, not an order"),
+        (3, "a greeting, not an order"),
+        (4, "a sign-off, not an order"),
+    ]
+    two = read("TECH 2\nBest regards,\nBob Smith\nThe Red Empire")
+    assert two.problems == [] and [n for n, _ in two.ignored] == [2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "Cheers,\nBob\nand another thing\nthe end",  # longer than a name: answered
+        "Thanks,\nattack D4 please",  # an order after a sign-off is still an order
+        "Thanks,\natak D4",  # as is a near miss of one ("did you mean")
+        "Thanks,\nBob 2",  # a count is never a name
+        "Thanks,\nI will be away next week, so expect nothing",  # too long for a name
+    ],
+)
+def test_only_a_short_block_that_looks_like_no_order_is_passed_over(tail: str) -> None:
+    parsed = read("TECH 2\n" + tail)
+    assert "a sign-off, not an order" not in [why for _, why in parsed.ignored]
+    assert parsed.problems or len(parsed.orders) == 2
+
+
 def test_an_abbreviated_keyword_reads_when_the_rest_of_the_line_fits() -> None:
     parsed = read("att D4\nlab C4 2\nHI C4 2")
     assert [(o.keyword, o.words) for o in parsed.orders] == [

@@ -239,8 +239,15 @@ def test_commands_without_game_line() -> None:
 
 
 def test_command_must_be_the_first_line_without_game_line() -> None:
+    """After a greeting at most (issue 43, point 13: "Hi! JOIN tri1 ..." was read as nothing):
+    a greeting line or two before the command, or a greeting's few words on its line."""
     env = parse_envelope("Hi there,\nHELP\n")
-    assert env == Envelope(ignored=((1, "text without a GAME line (2 lines)"),))
+    assert (env.command, env.ignored) == ("HELP", ((1, "a greeting (1 line)"),))
+    assert parse_envelope("Hi! HELP RULES").command_args == ("rules",)
+    prose = parse_envelope("I would like some\nHELP\n")
+    assert prose == Envelope(ignored=((1, "text without a GAME line (2 lines)"),))
+    far = parse_envelope("Hi,\nhello,\ngreetings,\nHELP\n")  # more greeting than a greeting
+    assert far.command == ""
 
 
 def test_report_argument_must_be_a_turn_or_start() -> None:

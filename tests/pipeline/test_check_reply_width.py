@@ -59,6 +59,21 @@ def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
     ) in reply
 
 
+def test_a_name_under_the_sign_off_is_passed_over_like_the_greeting(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 12: the name under "Cheers," was "Rejected (1): 'Bob' is not an order"."""
+    new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=7)
+    text = "Hi all,\nLABOR D4 1\nCheers,\nBob\n"
+    receipt = receive(service, order_mail("g1", "ann", "pw-ann", text), now=now)
+    reply = body(receipt.replies[0])
+    assert "Rejected" not in reply
+    assert (
+        "Ignored (3):\n  line 2: a greeting, not an order\n  line 4: a greeting, not an order\n"
+        "  line 5: a sign-off, not an order\n"
+    ) in reply
+
+
 def test_a_line_its_phase_decides_is_read_back_with_a_note(service: Service, now: datetime) -> None:
     """An order is judged against the position its phase will meet (engine.rehearsal): the
     check reply says under the line what that position decides, in the mail's own line

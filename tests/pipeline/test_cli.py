@@ -60,6 +60,17 @@ def test_init_game_new_list_and_show(workdir: Path, capsys: pytest.CaptureFixtur
     assert "  seat alice        alice@example.org" in shown
 
 
+def test_game_show_lists_the_referees(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 43, point 14: `game show` listed the seats but never the referees."""
+    pbem(capsys, "init")
+    seats = ("--seat", "alice=alice@example.org:pw-alice", "--seat", "bob=bob@example.org")
+    pbem(capsys, "game", "new", "g1", "--ruleset", "counting", *seats, "--referee", "r@x.org")
+    shown = pbem(capsys, "game", "show", "g1")
+    assert shown.endswith(
+        "  seat bob          bob@example.org                  active\n  referee r@x.org\n"
+    )
+
+
 def test_rulesets_lists_ids_aliases_and_titles(capsys: pytest.CaptureFixture[str]) -> None:
     listing = main(["rulesets"]), capsys.readouterr().out
     assert listing[0] == 0
@@ -204,6 +215,29 @@ def test_quarantine_list_show_replay(workdir: Path, capsys: pytest.CaptureFixtur
     )
     assert pbem(capsys, "quarantine", "replay", "1").startswith("replayed: accepted")
     assert pbem(capsys, "quarantine", "list") == "the quarantine is empty\n"
+
+
+def test_quarantine_list_keeps_its_columns_in_line(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 43, point 14: a reason longer than the column ("referee-password") pushed its
+    row's sender and error out of line."""
+    pbem(capsys, "init")
+    _new_game(capsys)
+    inbox = MaildirInbox(workdir / "var/mail/inbox")
+    inbox.deliver(order_mail("nogame", "alice", "pw-alice", "ADD 2\n", message_id="a@x"))
+    referee = "GAME g1 REFEREE wrong\nPAUSE\n"
+    inbox.deliver(mail(referee, message_id="b@x", sender="someone.else@example.org"))
+    pbem(capsys, "poll", "--once")
+    rows = pbem(capsys, "quarantine", "list").splitlines()[:2]
+    assert [row.split()[3] for row in rows] == ["unknown-game", "referee-password"]
+    senders = [
+        row.index(sender) for row, sender in zip(rows, ("alice@", "someone.else@"), strict=True)
+    ]
+    errors = [
+        row.index(error) for row, error in zip(rows, ("there is", "wrong referee"), strict=True)
+    ]
+    assert senders[0] == senders[1] and errors[0] == errors[1]
 
 
 def test_errors_are_one_line_and_exit_2(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:

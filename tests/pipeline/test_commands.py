@@ -164,3 +164,47 @@ def test_list_names_the_games_open_to_join_and_nothing_private(
     assert "g1: Counting (a test ruleset), 1 seat free, deadlines" in text
     assert "g2" not in text
     assert "zoe" not in text and "secret1" not in text
+
+
+def test_set_with_an_unknown_setting_lists_every_setting(service: Service, now: datetime) -> None:
+    """Issue 43, point 7: SET BANANA used to be answered "SET knows two settings: ABSENCE and
+    PASSWORD" while four more existed; the list comes from the one table of settings."""
+    new_game(service, now)
+    head = "GAME g1 SEAT alice PASSWORD pw-alice\n"
+    banana = receive(service, mail(head + "SET BANANA ON\n", message_id="s1@x"), now=now)
+    assert banana.status == "quarantined"
+    said = " ".join(body(banana.replies[0]).split())
+    assert (
+        "SET knows 6 settings: PASSWORD, ADDRESS, ABSENCE, PRESS, PICTURES and DATA, not BANANA"
+    ) in said
+    assert "did you mean" not in said
+    near = receive(service, mail(head + "SET PICTURE OFF\n", message_id="s2@x"), now=now)
+    assert "not PICTURE; did you mean PICTURES?" in " ".join(body(near.replies[0]).split())
+    assert {reply.recipient for reply in (*banana.replies, *near.replies)} == {"alice@example.org"}
+
+
+def test_a_misspelt_game_id_gets_did_you_mean_only_from_someone_who_knows_it(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 13: "GAME cmap1" got "there is no game cmap1". A player of camp1 is
+    asked "did you mean camp1?"; a stranger is not told that a game camp1 exists."""
+    new_game(service, now, game="camp1")
+    player = receive(service, order_mail("cmap1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    assert body(player.replies[0]).count("there is no game cmap1; did you mean camp1?") == 1
+    stranger = order_mail("cmap1", "x", "y", "ADD 2\n", message_id="s@x", sender="eve@x.org")
+    answer = " ".join(body(receive(service, stranger, now=now).replies[0]).split())
+    assert "there is no game cmap1" in answer and "camp1" not in answer.replace("cmap1", "")
+
+
+def test_a_command_after_a_greeting_is_read(service: Service, now: datetime) -> None:
+    """Issue 43, point 13: "Hi! JOIN tri1 ..." was read as a mail with nothing in it and
+    answered with the whole handbook. A greeting's few words on the command's line, or a
+    greeting line or two before it, are passed over; other prose still is not a command."""
+    new_game(service, now, seats=(), signup_seats=3)
+    texts = ("Hi! JOIN g1 zoe PASSWORD secret1", "Hello there,\nJOIN g1 yan PASSWORD secret2")
+    for n, (text, who) in enumerate(zip(texts, ("zoe", "yan"), strict=True)):
+        joined = receive(service, mail(text, sender=f"{who}@x.org", message_id=f"g{n}@x"), now=now)
+        assert body(joined.replies[0]).startswith("You have joined game g1 (Counting"), text
+    prose = mail("I would like to JOIN g1 xia PASSWORD p", sender="xia@x.org", message_id="p@x")
+    answer = body(receive(service, prose, now=now).replies[0])
+    assert answer.startswith("Your mail has no GAME line and no mail command")

@@ -11,7 +11,7 @@ from pbem.intake.intake import receive
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
-PROMISE = "You may send new orders until the deadline"
+PROMISE = "You may send new orders until the turn is resolved"
 
 
 def test_the_last_seat_is_not_promised_time_it_does_not_have(
@@ -19,7 +19,16 @@ def test_the_last_seat_is_not_promised_time_it_does_not_have(
 ) -> None:
     new_game(service, now)  # early processing: the turn resolves once every order is in
     first = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
-    assert PROMISE in body(first.replies[0])
+    # Issue 43, point 9: it promised "until the deadline" while the next mail could resolve
+    # the turn at once; it now says when the turn may resolve sooner.
+    assert (
+        " ".join(body(first.replies[0]).split()).find(
+            "You may send new orders until the turn is resolved: at the deadline, or sooner, as "
+            "soon as every seat's orders are in (a seat away or without a player is not waited "
+            "for)."
+        )
+        > 0
+    )
     last = receive(
         service, order_mail("g1", "bob", "pw-bob", "ADD 2\n", message_id="m2@x"), now=now
     )
@@ -36,7 +45,7 @@ def test_without_early_processing_the_promise_stands(service: Service, now: date
     )
     text = body(last.replies[0])
     assert "Every seat has sent orders for this turn." in text
-    assert PROMISE in text
+    assert "You may send new orders until the deadline; the last mail counts, whole." in text
 
 
 def _message(subject: str, text: str, message_id: str = "") -> EmailMessage:

@@ -1,7 +1,8 @@
 """When a mail counts as a seat's orders: with at least one accepted order, or with an
-explicit NO ORDERS line. A mail whose every line was refused, or an order template sent back
-unchanged, is answered ("you are not counted as having sent orders") and stores nothing, so
-that the turn is not resolved early without the seat and its player can still correct it."""
+explicit NO ORDERS line. A mail whose every line was refused (a template of forms sent back
+unchanged among them) is answered ("you are not counted as having sent orders") and stores
+nothing, so that the turn is not resolved early without the seat and its player can still
+correct it. A template of orders as they stand counts, and the reply says so."""
 
 from __future__ import annotations
 
@@ -87,6 +88,29 @@ def test_an_order_template_sent_back_unchanged_does_not_count(
     assert _due(service, now) == []
 
 
+def test_a_template_of_orders_as_they_stand_counts_and_the_reply_says_so(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 11: the handbook said an unchanged template stores nothing, but Temples
+    and Swords' template (LABOR where the laborers are, TECH 0) is orders as they stand. It
+    counts, as the handbook now says, and the check reply says it was the template as sent,
+    so that one sent back by mistake is noticed."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob")]
+    new_game(service, now, ruleset="temples-and-swords", seats=seats)
+    state = loads(turns(service)[0].state_before)
+    template = get_ruleset("temples-and-swords").order_template(state, "bob")
+    unchanged = _send(service, now, "bob", template, 1)
+    assert unchanged.status == "accepted"
+    reply = " ".join(body(unchanged.replies[0]).split())
+    assert (
+        "These are the lines of your order template for turn 1 as your report gave them, "
+        "unchanged. They are orders as they stand, so they count: your seat is in"
+    ) in reply
+    assert [row.seat for row in orders(service)] == ["bob"]
+    changed = _send(service, now, "ann", template.replace("TECH 0", "TECH 1"), 1)
+    assert "your order template" not in body(changed.replies[0])
+
+
 def test_no_orders_counts_the_seat_and_plays_it_without_orders(
     service: Service, now: datetime
 ) -> None:
@@ -161,3 +185,23 @@ def test_held_orders_that_do_not_count_are_taken_out_when_their_turn_opens(
 def test_help_tells_of_no_orders(service: Service, now: datetime) -> None:
     reply = body(receive(service, mail("HELP\n", message_id="help@x"), now=now).replies[0])
     assert "- NO ORDERS on a line of its own says you send no orders this turn" in reply
+
+
+def test_a_misspelt_choice_is_answered_like_an_order_and_the_reply_says_when_it_resolves(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 9: Classical's `CIVILIZATION Romans, Egyptains` was refused while the
+    reply promised "until the deadline", and the next seat's mail resolved the turn at once.
+    The choice gets "did you mean" as an order does, and the reply says the turn may resolve
+    as soon as every seat's orders are in."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob")]
+    new_game(service, now, ruleset="classical", seats=seats)
+    state = loads(turns(service)[0].state_before)
+    text = get_ruleset("classical").bot_orders(state, "ann", 1)
+    lines = [
+        "CIVILIZATION Romans, Egyptains" if line.upper().startswith("CIVILIZATION") else line
+        for line in text.splitlines()
+    ]
+    reply = " ".join(body(_send(service, now, "ann", "\n".join(lines), 1).replies[0]).split())
+    assert "'Egyptains' is not a civilization; did you mean Egyptians?" in reply
+    assert "You may send new orders until the turn is resolved: at the deadline, or sooner" in reply

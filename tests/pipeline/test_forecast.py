@@ -81,6 +81,12 @@ def test_forecast_with_orders_in_the_same_mail_takes_them_then_forecasts(
     check, forecast_reply = (body(r) for r in receipt.replies)
     assert check.startswith("Orders for ann in game g1, turn 1: ")
     assert forecast_reply.startswith("Forecast for ann in game g1, turn 1.")
+    # Issue 43, point 8: it said "Nothing was stored or changed" under the orders it stored.
+    assert "Nothing was stored" not in forecast_reply
+    assert (
+        "The orders in your mail were stored, as the check reply says; the\n"
+        "forecast itself stored and changed nothing.\n"
+    ) in forecast_reply
     [stored] = orders(service)
     assert stored.text == text.strip()
     # The results are numbered as the lines of the mail (FORECAST is line 2).
@@ -91,6 +97,7 @@ def test_without_orders_on_file_it_says_so(service: Service, now: datetime) -> N
     _game(service, now)
     answer = body(_forecast_mail(service, now).replies[0])
     assert "You have no orders on file for turn 1" in answer
+    assert "seats are assumed to send no orders.\nNothing was stored or changed.\n" in answer
     assert orders(service) == []
 
 

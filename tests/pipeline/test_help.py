@@ -96,6 +96,10 @@ def test_help_on_a_handbook_topic(
 def test_help_on_an_unknown_topic_lists_the_topics(service: Service, now: datetime) -> None:
     answer = " ".join(_help(service, now, "HELP WIZARDRY").split())
     assert answer.startswith("There is no help on WIZARDRY. The topics are: JOIN, MAIL,")
+    # Issue 43, point 13: the list left out RULES, which HELP RULES sends.
+    assert "also ORDERS (the order reference), RULES (the rules) and the name of any" in answer
+    full = " ".join(_help(service, now, "HELP").split())
+    assert "HELP ORDERS (the order reference), HELP RULES (the rules) or HELP <order>." in full
 
 
 def test_the_game_summary_points_at_help_orders(service: Service, now: datetime) -> None:

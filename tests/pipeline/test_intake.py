@@ -32,7 +32,9 @@ SIGNATURE = "-- \nPBEM Moderator - send HELP for the mail commands.\n"
 FOOTER = (
     "Deadline: 2026-03-03 12:00 UTC\n"
     "Still to send orders: bob\n\n"
-    "You may send new orders until the deadline; the last mail counts, whole.\n\n" + SIGNATURE
+    "You may send new orders until the turn is resolved: at the deadline, or\n"
+    "sooner, as soon as every seat's orders are in (a seat away or without a\n"
+    "player is not waited for). The last mail counts, whole.\n\n" + SIGNATURE
 )
 
 
@@ -94,15 +96,15 @@ def test_an_order_mail_reads_its_game_and_turn_in_one_statement_under_the_games_
 def test_a_later_mail_replaces_the_earlier_orders_whole(service: Service, now: datetime) -> None:
     new_game(service, now)
     receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\nATTACK bob\n"), now=now)
-    second = order_mail("g1", "alice", "pw-alice", "ADD 3\n", turn=1, message_id="m2@x")
+    second = order_mail("g1", "alice", "pw-alice", "ADD 2\n", turn=1, message_id="m2@x")
     receipt = receive(service, second, now=now)
     assert body(receipt.replies[0]) == (
         "Orders for alice in game g1, turn 1: all accepted.\n"
         "These orders replace the orders you sent earlier for this turn (mail 2 this turn).\n\n"
-        "Accepted (1):\n  line 3: ADD 3\n    read as: add 3 points\n\n" + FOOTER
+        "Accepted (1):\n  line 3: ADD 2\n    read as: add 2 points\n\n" + FOOTER
     )
     [stored] = orders(service)
-    assert (stored.text, stored.version, stored.message_id) == ("ADD 3", 2, "m2@x")
+    assert (stored.text, stored.version, stored.message_id) == ("ADD 2", 2, "m2@x")
 
 
 def test_quoted_lines_signature_and_text_before_game_are_ignored(

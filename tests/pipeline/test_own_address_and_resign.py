@@ -35,6 +35,9 @@ def _ask(service: Service, now: datetime) -> str:
     )  # fmt: skip
     assert receipt.status == "answered"
     [to_new] = [row for row in receipt.replies if row.recipient == NEW]
+    # Issue 43, point 13: it went under the asking mail's subject ("Re: pw").
+    assert to_new.subject == "[g1] confirm your address for seat alice"
+    assert b"In-Reply-To" not in to_new.raw  # a mail of its own, not a reply
     found = re.search(r"CONFIRM ([A-Z0-9]{8})", body(to_new))
     assert found is not None
     return found.group(1)

@@ -46,6 +46,15 @@ def test_replace_a_seats_player(service: Service, now: datetime, via: Channel) -
     assert receive(service, fresh, now=now).status == "accepted"
     stale = order_mail("g1", "bob", "pw-bob", "ADD 2\n", message_id="old@x")
     assert receive(service, stale, now=now).outcome.startswith("password: wrong password")
+    # Issue 43, point 13: the replaced player heard only "wrong password". Mailing again from
+    # the address the farewell went to, they are told they no longer play the seat; a
+    # stranger's wrong password is told nothing more.
+    old = order_mail("g1", "bob", "pw-bob", "ADD 2\n", message_id="o2@x", sender="bob@example.org")
+    told = " ".join(body(receive(service, old, now=now).replies[0]).split())
+    assert "wrong password for seat bob in game g1: you no longer play bob;" in told
+    guess = order_mail("g1", "bob", "guess", "ADD 2\n", message_id="s@x", sender="eve@example.org")
+    refused = " ".join(body(receive(service, guess, now=now).replies[0]).split())
+    assert "wrong password for seat bob in game g1" in refused and "no longer" not in refused
     detail = loads(referee_audit(service)[0].detail)
     assert detail["changes"][0]["before"] == {"address": "bob@example.org", "status": "active"}
     assert detail["changes"][0]["after"]["address"] == "carol@example.org"

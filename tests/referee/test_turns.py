@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from pbem.cli import main
 from pbem.clock.turns import resolve_due
+from pbem.deadlines.options import ClockOptions
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import Referee, Seat, transaction
@@ -18,9 +19,12 @@ from tests.support.mails import order_mail
 
 PREVIEW = """\
 Preview of turn 1 of game g1 (Counting (a test ruleset)).
-Nothing was stored: this is what the turn would give with the orders
-on file now. Only the referees get this mail.
+Nothing was stored: this is what the turn would give if it were resolved
+now, each seat played as the turn would play it. Only the referees get
+this mail.
 Orders in from: alice
+No orders yet from: bob. The preview plays them as the turn would:
+  bob: no orders: its standing orders only
 
 == What would happen ==
 alice: [add] alice adds 2
@@ -30,7 +34,7 @@ bob: [bonus] bob rolls 1 for a bonus
 == Orders ==
 alice:
   line 1: ADD 2 - done
-bob:
+bob (no orders yet: see above):
   (no orders)
 
 == Map after the turn ==
@@ -61,6 +65,29 @@ def test_preview_mails_only_the_referees(service: Service, now: datetime, via: C
     assert [row.recipient for row in others] == ([REFEREE] if via.way == "mail" else [])
     [turn] = turns(service)
     assert (turn.state_after, turn.record, turn.resolved_at) == (None, None, None)
+
+
+def test_a_preview_of_standing_orders_says_whose_orders_are_in_and_what_it_plays(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Issue 43, point 5: with nmr = standing the preview said "Orders in from: alice, bob"
+    while it played bob's last turn's orders and nobody had sent any for this turn."""
+    referee_game(service, now, clock=ClockOptions(nmr="standing"))
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1\n", message_id="b1@x"), now=now)
+    resolve_due(service, now=now)  # turn 1, both in: turn 2 is pending, nobody's orders in
+    assert game_row(service).turn == 2
+    before = len(outbox(service))
+    via.run("preview")
+    [mail] = [row for row in outbox(service)[before:] if row.recipient == REFEREE][:1]
+    text = body(mail)
+    assert "Orders in from: nobody\n" in text
+    assert (
+        "No orders yet from: alice, bob. The preview plays them as the turn\nwould:\n"
+        "  alice: its last orders again, as the game plays a seat without orders\n"
+        "    (nmr standing)\n"
+    ) in text
+    assert "alice (no orders yet: see above):\n  line 1: ADD 2 - done\n" in text
 
 
 def test_process_resolves_the_pending_turn_now(

@@ -68,6 +68,14 @@ def _standings(html: str) -> dict[str, dict[str, int]]:
     return found
 
 
+def _standings_once(html: str) -> None:
+    """Issue 43, point 14: the game and turn pages showed the standings twice, the table
+    and again the reports' summary table, each in an order of its own. Each seat once."""
+    section = html.split("<h2>Standings", 1)[1].split("</section>", 1)[0]
+    words = re.sub(r"<[^>]+>", " ", section).split()
+    assert [words.count(seat.name) for seat in SEATS] == [1] * len(SEATS)
+
+
 def _page_weight(page: Path) -> int:
     """The page and the pictures it shows."""
     html = page.read_text()
@@ -97,11 +105,13 @@ def test_the_archive_of_a_played_game(
         else:
             assert "<img" not in html
         assert _standings(html) == report["standings"], number
+        _standings_once(html)
         assert _page_weight(page) < PAGE_LIMIT
         for seat in SEATS:  # nothing private on the public pages
             assert seat.address not in html and seat.password not in html
 
     overview = (site / "games" / "g1" / "index.html").read_text()
+    _standings_once(overview)
     assert commitment(seed, salt) in overview
     assert f'seed <code class="hash">{seed}</code>' in overview  # revealed: the game is over
     assert all(f'href="turn-{n}.html"' in overview for n in range(1, TURNS + 1))

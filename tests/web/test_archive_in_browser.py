@@ -169,6 +169,26 @@ def test_every_turn_page(chromium: Browser, site: Site, game: str) -> None:
         _fits_a_phone(chromium, page)
 
 
+def test_a_map_on_a_phone_keeps_its_labels_readable_and_links_to_itself(
+    chromium: Browser, site: Site
+) -> None:
+    """Issue 43, point 14: on a 390 px phone the map was shrunk to the screen (its labels
+    unreadable) and was not a link to the full size. It now keeps its drawn size in a frame
+    that scrolls sideways, the page itself still fits, and it links to the picture."""
+    page = file_url(site.root / "games" / "temples-and-swords" / "turn-1.html")
+    with chromium.phone():
+        chromium.open(page)
+        assert chromium.overflow() <= TOLERANCE
+        [shown] = chromium.run(
+            "return Array.from(document.querySelectorAll('figure img'), img => ["
+            "img.getBoundingClientRect().width, img.naturalWidth,"
+            "img.closest('a') && img.closest('a').getAttribute('href')]);"
+        )
+    width, natural, link = shown
+    assert natural > 390 and abs(width - natural) <= TOLERANCE  # not shrunk to the phone
+    assert link == "turn-1.png"
+
+
 @pytest.mark.parametrize("game", RULESETS)
 def test_a_seats_pages_hold_its_reports(chromium: Browser, site: Site, game: str) -> None:
     """Each seat's page of a turn holds the text of the report mailed to it for that turn,

@@ -54,8 +54,10 @@ def test_init_makes_the_secret_and_build_writes_the_site(
     )
     printed = pbem(capsys, "web", "build")
     assert f"open {workdir}/site/index.html\n" in printed  # the config's folder (its paths)
+    # Issue 43, point 14: minutes at 1,000 games with no sign of progress (told on stderr).
+    assert "web build: 1/1 games (100%), " in printed
     assert (workdir / "site" / "games" / "g1" / "index.html").exists()
-    desk = printed.split("the desk of ref@example.org (keep it to them): ", 1)[1].strip()
+    desk = printed.split("the desk of ref@example.org (keep it to them): ", 1)[1].splitlines()[0]
     assert desk.startswith(f"{workdir}/site/desk/") and Path(desk).exists()
     elsewhere = pbem(capsys, "web", "build", "--out", "other")
     assert "open other/index.html\n" in elsewhere and (workdir / "other" / "style.css").exists()

@@ -96,12 +96,36 @@ def test_turn_pages_once_written_are_not_drawn_again_unless_played_again(
     referee(service, now, "rollback", "2")  # turn 2 is pending again: its pages go
     assert not (site / "games" / "g1" / "turn-2.html").exists()
     assert not (site / "games" / "g1" / "turn-3.html").exists()
-    assert page.read_text().endswith("<!-- kept -->")  # turn 1 stands
+    # Turn 1 stands: its page is written again only for its links (no turn 2 to go to now).
+    assert 'rel="next"' not in page.read_text()
     referee(service, now, "rerun")  # turns 2 and 3 played again, from their stored orders
     assert (site / "games" / "g1" / "turn-2.html").exists()
     assert (site / "games" / "g1" / "turn-3.html").exists()
     write_site(service, site)  # the whole site: every page drawn again
     assert not page.read_text().endswith("<!-- kept -->")
+
+
+def test_a_turn_page_links_to_the_turn_resolved_after_it(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """Issue 43, point 2: a turn's pages were written once, before the next turn existed, and
+    never got their "next turn" link; only `pbem web build` mended them."""
+    start(service, now, "classical")
+    archive_on_change(service)
+    now = play(service, now, 1)
+    page = site / "games" / "g1" / "turn-1.html"
+    seat_page = _seat_folder(service, site, "alice") / "turn-1.html"
+    picture = site / "games" / "g1" / "turn-1.png"
+    drawn = picture.stat().st_mtime_ns
+    assert 'rel="next"' not in page.read_text()
+    play(service, now, 1)
+    for html in (page.read_text(), seat_page.read_text()):
+        assert '<a href="turn-2.html" rel="next">turn 2 &rarr;</a>' in html
+        assert 'src="turn-1.png"' in html
+    assert picture.stat().st_mtime_ns == drawn  # the links only: the map is not drawn again
+    referee(service, now, "rollback", "2")  # turn 2 is pending again: the link goes
+    assert 'rel="next"' not in page.read_text()
+    assert 'rel="next"' not in seat_page.read_text()
 
 
 def test_the_archive_off_writes_nothing(

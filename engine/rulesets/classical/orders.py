@@ -266,7 +266,7 @@ def _move(base: Order, words: list[str], context: _Context) -> Move:
     if not have:
         raise illegal(f"you have no units in {origin}", RULES["move"])
     if count > have:
-        raise illegal(f"you have {have} units in {origin}, not {count}", RULES["move"])
+        raise illegal(f"you have {plural(have, 'unit')} in {origin}, not {count}", RULES["move"])
     refusal = legality.refuse_path(state, seat, origin, dest)
     if refusal and not (context.fleet_moves and not fleets):
         _refused(refusal)

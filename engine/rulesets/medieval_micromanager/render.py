@@ -23,7 +23,7 @@ WIDTH = 72
 def render_map(game: GameState, seat: str) -> str:
     """The tableau: a block for every seat, `seat`'s own first (marked with *), then the
     others in seat order."""
-    goal = f"goal: {game.options['cathedrals']} Cathedrals"
+    goal = f"goal: {plural(game.options['cathedrals'], 'Cathedral')}"
     title = f"Medieval Micromanager - round {game.round}"
     lines = [title.ljust(WIDTH - len(goal)) + goal, "=" * WIDTH]
     for holder in sorted(game.seats, key=lambda s: s.name != seat):

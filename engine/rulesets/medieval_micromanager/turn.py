@@ -31,6 +31,7 @@ from engine.rulesets.medieval_micromanager.sequence import (
 )
 from engine.rulesets.medieval_micromanager.war import resolve_attacks
 from engine.turns import close_turn, finish, seats_playing
+from engine.words import plural
 
 
 def play(game: GameState, orders: Mapping[str, Sequence[Order]], seed: int) -> Recorder:
@@ -127,7 +128,7 @@ def _goal(game: GameState, rec: Recorder) -> None:
     if done:
         top = max(_score(s) for s in done)
         winners = [s.name for s in done if _score(s) == top]
-        finish(game, rec, winners, f"the goal: {target} Cathedrals standing")
+        finish(game, rec, winners, f"the goal: {plural(target, 'Cathedral')} standing")
 
 
 def _score(seat: Seat) -> tuple[int, int]:
@@ -136,4 +137,4 @@ def _score(seat: Seat) -> tuple[int, int]:
 
 
 def _describe(score: tuple[int, int]) -> str:
-    return f"{score[0]} Cathedrals and {score[1]} units"
+    return f"{plural(score[0], 'Cathedral')} and {plural(score[1], 'unit')}"

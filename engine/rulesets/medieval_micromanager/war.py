@@ -49,7 +49,9 @@ def resolve_attacks(turn: SeatTurn, attacks: list[tuple[Attack, int]]) -> None:
             continue
         note = _fight(turn, order, units, defender)
         if units < order.count:
-            turn.rec.partly(turn.name, order, f"with {units} of {order.count} units: {note}")
+            turn.rec.partly(
+                turn.name, order, f"with {units} of {plural(order.count, 'unit')}: {note}"
+            )
         else:
             turn.rec.done(turn.name, order, note)
 

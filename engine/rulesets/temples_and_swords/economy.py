@@ -141,7 +141,11 @@ def _buy_rolls(turn: SeatTurn, cities: int) -> int:
             f"bought {plural(bought, 'roll')} for {cost} GP: gold or cities ran short",
         )
     else:
-        rec.skipped(turn.name, order, f"no roll bought: {seat.gold} GP and {cities} cities")
+        rec.skipped(
+            turn.name,
+            order,
+            f"no roll bought: {seat.gold} GP and {plural(cities, 'city', 'cities')}",
+        )
     return bought
 
 

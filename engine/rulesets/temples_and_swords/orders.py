@@ -84,7 +84,9 @@ class Move(Order):
 
     def understood(self) -> str:
         if self.count:
-            what = unit_words(self.count, self.kind, True) if self.kind else f"{self.count} units"
+            what = (
+                unit_words(self.count, self.kind, True) if self.kind else plural(self.count, "unit")
+            )
         else:
             what = f"all {unit_words(2, self.kind)}" if self.kind else "every unit"
         by = f" by {', '.join(self.path[1:-1])}" if len(self.path) > 2 else ""

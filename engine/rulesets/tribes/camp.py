@@ -21,6 +21,7 @@ from engine.rulesets.tribes.model import BUILDINGS, Units, a_building
 from engine.rulesets.tribes.orders import Bribe, Build, Convert, Upgrade, refuse_road_march
 from engine.rulesets.tribes.seat_turn import SeatTurn
 from engine.rulesets.tribes.war import transfer
+from engine.words import plural
 
 
 def bribes_and_buildings(turn: SeatTurn) -> None:
@@ -57,7 +58,7 @@ def _bribe(turn: SeatTurn, order: Bribe) -> None:
         f"for {count} x {price} = {count * price} money."
     )
     turn.event("bribe", text, public=True, also=(victim.name,))
-    turn.rec.done(seat, order, f"{count} units for {count * price} money")
+    turn.rec.done(seat, order, f"{plural(count, 'unit')} for {count * price} money")
 
 
 def _build(turn: SeatTurn, order: Build) -> None:

@@ -42,7 +42,7 @@ class Move(Order):
     def understood(self) -> str:
         what = f"{self.count} {self.kind}" if self.count else f"all {self.kind or 'units'}"
         if self.count and not self.kind:
-            what = f"{self.count} units (fighters first)"
+            what = f"{plural(self.count, 'unit')} (fighters first)"
         return f"move {what} from {self.path[0]} to {' then '.join(self.path[1:])}"
 
 
@@ -213,7 +213,9 @@ def _move(base: Order, words: list[str], context: _Context) -> Move:
             f"you have {present.get(kind)} {kind} in {path[0]}, not {count}", RULES["move"]
         )
     if count and not kind and count > present.total():
-        raise illegal(f"you have {present.total()} units in {path[0]}, not {count}", RULES["move"])
+        raise illegal(
+            f"you have {plural(present.total(), 'unit')} in {path[0]}, not {count}", RULES["move"]
+        )
     _refused(refuse_path(state, seat, path, kind or ("ship" if state.is_sea(path[0]) else "melee")))
     context.move_ends.add(path[-1])
     return Move(base.line_no, base.text, tuple(path), count, kind)

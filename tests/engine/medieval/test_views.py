@@ -50,3 +50,11 @@ def test_the_template_and_the_help_give_every_cards_cost() -> None:
     assert "  smithy       1 lumber    1 ore -> 1 tool" in help_lines
     assert "  cathedral    2 stone     the goal" in help_lines
     assert all(len(line) <= 72 for line in help_lines)
+
+
+def test_a_goal_of_one_cathedral_is_written_in_the_singular() -> None:
+    """Issue 43, point 14: the tableau's head said "goal: 1 Cathedrals"."""
+    one = render.render_map(make_game(("ann", "bob"), options={"cathedrals": 1}), "ann")
+    assert one.splitlines()[0].endswith("goal: 1 Cathedral")
+    two = render.render_map(make_game(("ann", "bob"), options={"cathedrals": 2}), "ann")
+    assert two.splitlines()[0].endswith("goal: 2 Cathedrals")

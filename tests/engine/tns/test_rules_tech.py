@@ -86,7 +86,8 @@ def test_no_gold_no_roll() -> None:
     economy.tech(turn)
     assert state.seat("ann").tech_points == 0
     [(status, note)] = results(turn)
-    assert (status, note.startswith("no roll bought: 0 GP")) == ("skipped", True)
+    # Issue 43, point 14: it said "0 GP and 1 cities".
+    assert (status, note) == ("skipped", "no roll bought: 0 GP and 1 city")
 
 
 @pytest.mark.parametrize(("die", "points"), [(1, 1), (2, 1), (3, 1), (4, 2), (5, 2), (6, 3)])
