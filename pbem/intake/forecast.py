@@ -24,6 +24,7 @@ from engine.ruleset import State
 from pbem.deadlines.stored import describe
 from pbem.games.games import find_game, find_seat, pending_turn, stored_orders
 from pbem.games.reports import concerns, event_line, result_lines
+from pbem.intake.answer import answering
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.intake.orders import take_orders
@@ -54,21 +55,28 @@ def forecast(ruleset: Ruleset, state: State, seat: str, text: str, seed: int) ->
 
 
 def forecast_command(context: MailContext, envelope: Envelope) -> None:
-    if envelope.lines:  # orders in the same mail: taken first, as any order mail
-        take_orders(context, envelope)
-        if context.inbound.status != MailStatus.ACCEPTED:
-            return
-        game = find_game(context.session, envelope.game)
-        seat = find_seat(context.session, game.id, envelope.seat) if game else None
-        assert game is not None and seat is not None  # take_orders authenticated them
-        if envelope.turn is not None and envelope.turn != game.turn:
-            return  # held for a later turn (pbem.intake.advance): nothing to forecast yet
-    else:
+    if not envelope.lines:
         found = authenticate(context, envelope)
-        if found is None:
-            return
-        game, seat = found
-    _answer(context, game, seat)
+        if found is not None:
+            _answer(context, *found)
+        return
+    # Orders in the same mail: taken first, as any order mail, and the mail answered once,
+    # the check of its orders and the forecast each a part of that one answer.
+    with answering(context) as answer:
+        answer.begin(envelope.lines[0][0], "the orders")
+        take_orders(context, envelope)
+        answer.end(context.inbound)
+        if context.inbound.status == MailStatus.ACCEPTED:
+            game = find_game(context.session, envelope.game)
+            seat = find_seat(context.session, game.id, envelope.seat) if game else None
+            assert game is not None and seat is not None  # take_orders authenticated them
+            # Held for a later turn (pbem.intake.advance): nothing to forecast yet.
+            if envelope.turn is None or envelope.turn == game.turn:
+                context.session.flush()  # the orders just stored, for the forecast to read
+                answer.begin(envelope.command_line, "FORECAST")
+                _answer(context, game, seat)
+                answer.end(context.inbound)
+    answer.send(context, envelope.ignored)
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:

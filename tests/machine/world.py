@@ -135,6 +135,7 @@ def _database(folder: Path) -> str:
         _MIGRATED["template"] = template
     target = folder / "pbem.db"
     shutil.copyfile(_MIGRATED["template"], target)
+    target.chmod(0o600)  # as pbem makes a database of its own
     return f"sqlite:///{target}"
 
 

@@ -78,14 +78,16 @@ def test_forecast_with_orders_in_the_same_mail_takes_them_then_forecasts(
     text, _ = _game(service, now)
     receipt = _forecast_mail(service, now, extra=text)
     assert receipt.status == "accepted"
-    check, forecast_reply = (body(r) for r in receipt.replies)
-    assert check.startswith("Orders for ann in game g1, turn 1: ")
+    # One answer (issue 43: each mail answered once): the orders' check, then the forecast.
+    [reply] = receipt.replies
+    check, forecast_reply = body(reply).split("> line 2: FORECAST\n")
+    assert "\nOrders for ann in game g1, turn 1: " in check
     assert forecast_reply.startswith("Forecast for ann in game g1, turn 1.")
     # Issue 43, point 8: it said "Nothing was stored or changed" under the orders it stored.
     assert "Nothing was stored" not in forecast_reply
     assert (
-        "The orders in your mail were stored, as the check reply says; the\n"
-        "forecast itself stored and changed nothing.\n"
+        "The orders in your mail were stored, as their part of this answer says;\n"
+        "the forecast itself stored and changed nothing.\n"
     ) in forecast_reply
     [stored] = orders(service)
     assert stored.text == text.strip()
