@@ -104,6 +104,9 @@ class LimitSettings:
     # one mail can make, so that it cannot hold up the replies to everyone else.
     max_mail_lines: Positive = 5000
     max_order_lines: Positive = 1000
+    # A mail of commands runs at most this many; the lines after them are answered in one
+    # line as not run. Each command reads the database, so this bounds a mail's work.
+    max_commands: Positive = 20
     # A check reply lists at most this many rejected lines (and this many accepted ones
     # times five), then "and N more".
     max_problems_shown: Positive = 30

@@ -127,6 +127,12 @@ class Answer:
     def not_a_command(self, line: int, text: str) -> None:
         self.unprocessed.append((line, f"line {line}: {text}", NOT_A_COMMAND))
 
+    def too_many(self, line: int, left: int, most: int) -> None:
+        """The `left` lines from `line` on are not run: one line of the answer for them all."""
+        label = f"line {line} and the {left - 1} after it" if left > 1 else f"line {line}"
+        reason = f"not run: a mail runs at most {most} commands; send the rest in another mail"
+        self.unprocessed.append((line, label, reason))
+
     def send(self, context: MailContext, ignored: Sequence[tuple[int, str]]) -> None:
         """The mail's status and outcome, then its answer: a reply alone where it is all
         there is to say to its address, else one mail an address."""

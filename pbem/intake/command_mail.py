@@ -44,7 +44,8 @@ def run_command(context: MailContext, envelope: Envelope) -> None:
 def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[Block]) -> None:
     with answering(context) as answer:
         if _proved(context, envelope, answer):
-            for command in _commands(envelope, answer):
+            most = context.settings.limits.max_commands
+            for command in _commands(envelope, answer, most):
                 answer.begin(command.command_line, command.command_text)
                 _run(context, command)
                 answer.end(context.inbound)
@@ -88,12 +89,15 @@ def _proved(context: MailContext, envelope: Envelope, answer: Answer) -> bool:
     return proved
 
 
-def _commands(envelope: Envelope, answer: Answer) -> Iterator[Envelope]:
-    """The mail's command lines, each as the envelope of a mail with that command alone;
-    each other line goes to the answer as unprocessed."""
+def _commands(envelope: Envelope, answer: Answer, most: int) -> Iterator[Envelope]:
+    """The mail's command lines, each as the envelope of a mail with that command alone, the
+    first `most` of them; each other line goes to the answer as unprocessed."""
     yield replace(envelope, lines=())
     under_game = bool(envelope.game_line)
-    for number, text in envelope.lines:
+    for index, (number, text) in enumerate(envelope.lines):
+        if index + 1 >= most:  # the first command is the envelope's own, yielded above
+            answer.too_many(number, len(envelope.lines) - index, most)
+            return
         command = read_command(number, text, game_line=under_game)
         if command is None:
             answer.not_a_command(number, text)

@@ -47,6 +47,7 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
         envelope.password, cost=context.settings.security.password_cost
     )
     context.session.add(request)
+    context.session.flush()  # a second JOIN of the game in the same mail finds it waiting
     audit(context.session, context.now, sender, "join-asked", game.id, envelope.seat)
     context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {envelope.seat}: waiting for CONFIRM")
     context.reply(

@@ -88,7 +88,7 @@ def servable(root: Path, path: Path) -> bool:
     """May the file at `path` (a folder: its index.html) be served from the archive at `root`?
     Not a dot-file, not a manifest, and no symbolic link on the way below `root` (nginx's
     `disable_symlinks on from=`): only what pbem wrote there."""
-    if not path.is_relative_to(root):
+    if "\0" in str(path) or not path.is_relative_to(root):  # no file's name holds a NUL
         return False
     inside = path.relative_to(root)
     if any(part.startswith(".") for part in inside.parts) or path.name == MANIFEST:

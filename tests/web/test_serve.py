@@ -83,6 +83,8 @@ def test_serve_refuses_what_nginx_denies(site: Path) -> None:
         "again.html",
         "games/g1/seats/",
         "games/",
+        "games/g1/archive.json%00",  # a NUL: a clear 404, not a dropped connection
+        "index.html%00.png",
     ]
     with served(["web", "serve", "--dir", str(site)], cwd=site.parent) as server:
         assert get(server.url + "games/g1/index.html")[0] == 200
