@@ -34,6 +34,7 @@ from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat, utc
 
 ADDRESS_FORM = "SET ADDRESS <your new mail address>"
+HOURS = f"{CONFIRM_HOURS} hours"
 
 
 def set_address(context: MailContext, envelope: Envelope) -> None:
@@ -74,8 +75,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
             "confirm",
             wrong_code(context, sender) if code else f"write {CONFIRM_FORM}",
             reply_to=context.mail.sender,
-            details=[f"Use: {CONFIRM_FORM}, from the address it went to, within "
-                     f"{CONFIRM_HOURS} hours."],  # fmt: skip
+            details=[f"Use: {CONFIRM_FORM}, from the address it went to, within {HOURS}."],
         )
         return
     old = seat.address
@@ -95,4 +95,5 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
 
 def _pending(context: MailContext, sender: str, code: str) -> Seat | None:
     """The seat moving to the sender whose code this is: only the sender's are looked at."""
-    return next((s for s in waiting_changes(context, sender) if matches(s.pending_code, code)), None)
+    waiting = waiting_changes(context, sender)
+    return next((seat for seat in waiting if matches(seat.pending_code, code)), None)
