@@ -12,6 +12,7 @@ a replay can do nothing twice; then with its first refusal's reason."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -179,13 +180,22 @@ def _finish(context: MailContext, parts: list[Part]) -> None:
     """Set aside if nothing was done (with the first refusal's reason), else answered (or
     accepted, orders being stored); the outcome says what became of each part."""
     refused = [part.refusal for part in parts if part.refusal is not None]
-    outcome = "; ".join(part.outcome for part in parts if part.outcome)
+    outcome = summary([part.outcome for part in parts if part.outcome])
     if refused and len(refused) == len(parts):
-        context.set_aside(refused[0].reason, "; ".join(r.error for r in refused))
+        context.set_aside(refused[0].reason, summary([r.error for r in refused]))
     else:
         accepted = any(part.status == MailStatus.ACCEPTED for part in parts)
         context.finish(MailStatus.ACCEPTED if accepted else MailStatus.ANSWERED, "")
     context.inbound.outcome = outcome
+
+
+def summary(texts: Sequence[str], most: int = 8) -> str:
+    """The texts, each once (with how many lines said it) and the first `most` only: a mail of
+    thousands of refused lines is logged and stored in one short line, not one a line."""
+    counts = Counter(texts)
+    shown = [f"{text} ({n} lines)" if n > 1 else text for text, n in list(counts.items())[:most]]
+    rest = len(counts) - most
+    return "; ".join(shown + ([f"and {rest} more"] if rest > 0 else []))
 
 
 def _send_entry(context: MailContext, entry: Held | Refusal) -> None:

@@ -1,7 +1,11 @@
 """The confirmation codes that prove an address reads its mail: SET ADDRESS's new address
 (pbem.intake.own_address) and a JOIN's (pbem.intake.joining) both get one, and both are
 confirmed by the one command CONFIRM <code> from that address within CONFIRM_HOURS. Only a
-hash of a code is stored."""
+hash of a code is stored.
+
+A wrong code is counted against every request waiting for a CONFIRM from the address, across
+mails; the MAX_MISSES-th voids them, so that no mail (nor many) can try code after code: the
+player asks again and gets a new code."""
 
 from __future__ import annotations
 
@@ -10,10 +14,14 @@ import hmac
 import secrets
 from datetime import datetime, timedelta
 
-from pbem.store import utc
+from sqlmodel import col, select
+
+from pbem.intake.context import MailContext
+from pbem.store import JoinRequest, Seat, utc
 
 CONFIRM_FORM = "CONFIRM <the code mailed to your address>"
 CONFIRM_HOURS = 72
+MAX_MISSES = 5  # wrong codes from an address that void what waits for its CONFIRM
 _ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no look-alikes, as read from a phone
 
 
@@ -36,3 +44,44 @@ def still_fresh(since: datetime | None, now: datetime) -> bool:
 
 def matches(stored: str, code: str) -> bool:
     return bool(stored) and hmac.compare_digest(stored, code_hash(code))
+
+
+def waiting_joins(context: MailContext, address: str) -> list[JoinRequest]:
+    """The JOINs from `address` (lower-cased) whose code is still fresh."""
+    query = select(JoinRequest).where(JoinRequest.address == address)
+    return [r for r in context.session.exec(query) if still_fresh(r.asked_at, context.now)]
+
+
+def waiting_changes(context: MailContext, address: str) -> list[Seat]:
+    """The seats moving to `address` (lower-cased) whose code is still fresh."""
+    query = select(Seat).where(col(Seat.pending_address) == address, col(Seat.pending_code) != "")
+    return [s for s in context.session.exec(query) if still_fresh(s.pending_since, context.now)]
+
+
+def wrong_code(context: MailContext, address: str) -> str:
+    """A CONFIRM from `address` whose code is none of its requests': count it against each
+    that waits; void those with MAX_MISSES. The refusal, saying what waited and what is left."""
+    joins, changes = waiting_joins(context, address), waiting_changes(context, address)
+    what = " and ".join(["a JOIN"] * bool(joins) + ["an address change"] * bool(changes))
+    if not what:
+        return "no JOIN or address change waits for a CONFIRM from this address"
+    for join in joins:
+        join.misses += 1
+        context.session.add(join)
+    for seat in changes:
+        seat.pending_misses += 1
+        context.session.add(seat)
+    misses = max([j.misses for j in joins] + [s.pending_misses for s in changes])
+    if misses < MAX_MISSES:
+        context.session.flush()  # the session does not flush itself: the mail's next line
+        left = MAX_MISSES - misses
+        return f"that is not the code of {what} waiting here ({left} more wrong codes void it)"
+    for join in joins:
+        context.session.delete(join)
+    for seat in changes:
+        seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
+    context.session.flush()  # must not find what this line voided
+    return (
+        f"{MAX_MISSES} wrong codes: {what} waiting here is void; "
+        "send the JOIN or SET ADDRESS again for a new code"
+    )

@@ -55,7 +55,7 @@ PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     PlayerCommand("FORECAST", "", "your turn played now on sample dice", forecast_command),
     PlayerCommand("LIST", "[MINE]", "the games open to join; your own", list_command),
     PlayerCommand("RESIGN", "", "give up your seat", resign),
-    PlayerCommand("CONFIRM", "<code>", "confirm a new address", confirm_address),
+    PlayerCommand("CONFIRM", "<code>", "confirm a JOIN or a new address", confirm_address),
     PlayerCommand("HISTORY", "[<turn>]", "the standings turn by turn", history_command),
     PlayerCommand("CHART", "", "the campaign chart, attached", chart_command),
     PlayerCommand("STOP", "[<code>]", "no more mail to your address", stop_command),

@@ -17,7 +17,14 @@ from pbem.games.audit import JOINED, audit
 from pbem.games.games import add_seat, find_game, seats_of
 from pbem.games.lifecycle import start_game
 from pbem.intake.auth import no_game
-from pbem.intake.codes import CONFIRM_HOURS, code_hash, matches, new_code, still_fresh
+from pbem.intake.codes import (
+    CONFIRM_HOURS,
+    code_hash,
+    matches,
+    new_code,
+    still_fresh,
+    waiting_joins,
+)
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import hash_password
@@ -43,6 +50,7 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
     request = waiting or JoinRequest(game_id=game.id, address=sender, seat="", password_hash="",
                                      code="", asked_at=utc(context.now))  # fmt: skip
     request.seat, request.code, request.asked_at = envelope.seat, code_hash(code), utc(context.now)
+    request.misses = 0
     request.password_hash = hash_password(
         envelope.password, cost=context.settings.security.password_cost
     )
@@ -59,12 +67,8 @@ def confirm_join(context: MailContext, code: str) -> bool:
     """Take the seat of the sender's JOIN whose code this is; False when no JOIN from the
     sender waits for it (the caller refuses)."""
     sender = context.mail.sender.lower()
-    query = select(JoinRequest).where(JoinRequest.address == sender)
-    found = next(
-        (r for r in context.session.exec(query) if matches(r.code, code)),
-        None,
-    )
-    if found is None or not still_fresh(found.asked_at, context.now):
+    found = next((r for r in waiting_joins(context, sender) if matches(r.code, code)), None)
+    if found is None:
         return False
     context.session.delete(found)
     game = find_game(context.session, found.game_id)

@@ -14,8 +14,6 @@ that a stolen password cannot move a seat away unseen. A referee can change an a
 
 from __future__ import annotations
 
-from sqlmodel import col, select
-
 from pbem.games.audit import audit
 from pbem.games.changes import note_changed
 from pbem.intake.auth import authenticate
@@ -26,7 +24,8 @@ from pbem.intake.codes import (
     given_code,
     matches,
     new_code,
-    still_fresh,
+    waiting_changes,
+    wrong_code,
 )
 from pbem.intake.context import MailContext
 from pbem.intake.joining import confirm_join
@@ -35,6 +34,7 @@ from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat, utc
 
 ADDRESS_FORM = "SET ADDRESS <your new mail address>"
+HOURS = f"{CONFIRM_HOURS} hours"
 
 
 def set_address(context: MailContext, envelope: Envelope) -> None:
@@ -50,7 +50,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
         return
     code = new_code()
     seat.pending_address, seat.pending_code = new, code_hash(code)
-    seat.pending_since = utc(context.now)
+    seat.pending_since, seat.pending_misses = utc(context.now), 0
     context.session.add(seat)
     audit(context.session, context.now, seat.address, "address-asked", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
@@ -67,15 +67,15 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     or, from a JOIN's address, the seat it asked for is taken (pbem.intake.joining)."""
     code = given_code(envelope.command_args)
     sender = context.mail.sender.lower()
-    seat = _pending(context, code) if code else None
-    if (seat is None or seat.pending_address != sender) and code and confirm_join(context, code):
+    seat = _pending(context, sender, code) if code else None
+    if seat is None and code and confirm_join(context, code):
         return
-    if seat is None or seat.pending_address != sender:
+    if seat is None:  # only a code is counted: a CONFIRM without one tries nothing
         context.quarantine(
             "confirm",
-            "no address change waits for that code from this address",
+            wrong_code(context, sender) if code else f"write {CONFIRM_FORM}",
             reply_to=context.mail.sender,
-            details=[f"Use: {CONFIRM_FORM}, from the new address, within {CONFIRM_HOURS} hours."],
+            details=[f"Use: {CONFIRM_FORM}, from the address it went to, within {HOURS}."],
         )
         return
     old = seat.address
@@ -93,9 +93,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     context.reply(old, "address_changed", **facts)
 
 
-def _pending(context: MailContext, code: str) -> Seat | None:
-    query = select(Seat).where(col(Seat.pending_code) != "")
-    for seat in context.session.exec(query):
-        if still_fresh(seat.pending_since, context.now) and matches(seat.pending_code, code):
-            return seat
-    return None
+def _pending(context: MailContext, sender: str, code: str) -> Seat | None:
+    """The seat moving to the sender whose code this is: only the sender's are looked at."""
+    waiting = waiting_changes(context, sender)
+    return next((seat for seat in waiting if matches(seat.pending_code, code)), None)

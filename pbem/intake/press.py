@@ -12,7 +12,10 @@ it is anonymous) and has the moderator as Reply-To: a plain Reply from the recip
 registered address comes back here and goes on to the writer, the quoted text left out. An
 anonymous writer stays unnamed to the seats they wrote to, along the whole thread: a reply's
 confirmation says "the anonymous writer", and the writer's own replies in it are relayed
-anonymously too; only the game's referees (their copies, the audit) learn who wrote. What
+anonymously too; only the game's referees (their copies, the audit) learn who wrote. Such a
+reply reaches the writer whatever the writer mutes (they opened the thread), and its answer
+is the same whoever wrote and whatever their state: a mute or an empty seat that turned it
+away would tell the replier, by press to each seat by name, which seat wrote. What
 makes such a reply good is its In-Reply-To (or References): the relayed mail's Message-ID,
 unguessable, kept in the `press` table; without a password, since a person answering in their
 mail client writes none. A mail that only claims a seat's address cannot use it: it must
@@ -170,7 +173,10 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
         return f"{block.place}: not sent: no seat {', '.join(unknown)} (the others: {shown})"
     got, skipped = [], []
     for target in wanted:
-        if not target.address or _mutes(target, seat.name, block.anonymous):
+        # A reply to anonymous press reaches its writer whatever they mute: they opened the
+        # thread, and "not taking press" there would tell the replier which seat wrote it.
+        muted = not block.to_unnamed and _mutes(target, seat.name, block.anonymous)
+        if not target.address or muted:
             skipped.append(target.name)
             continue
         _send(context, game, seat, target, block)
@@ -181,7 +187,9 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
     audit(context.session, context.now, seat.address, "press", game.id,
           f"{seat.name} -> {', '.join(got) or 'nobody'}{unnamed}")  # fmt: skip
     if block.to_unnamed:  # the one recipient, the anonymous writer: never named to the sender
-        got, skipped = [UNNAMED] * len(got), [UNNAMED] * len(skipped)
+        # The same words whether their seat still has an address or not (who left the game is
+        # no secret, so "not taking press" would name them).
+        return f"{block.place}: sent to {UNNAMED}"
     sent = f"{block.place}: sent to {', '.join(got) or 'nobody'}"
     return sent + (f" (not to {', '.join(skipped)}: not taking press)" if skipped else "")
 

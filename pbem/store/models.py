@@ -83,10 +83,12 @@ class Seat(SQLModel, table=True):
     missed: int = 0  # turns in a row resolved without this seat's orders
     absent_until: date | None = None  # announced with SET ABSENCE; through this day
     # SET ADDRESS waiting for CONFIRM from the new address: the address, the code's SHA-256,
-    # when it was asked (the code expires).
+    # when it was asked (the code expires), the wrong codes sent from there since (a few void
+    # the change: pbem.intake.codes).
     pending_address: str = Field(default="", max_length=320)
     pending_code: str = Field(default="", max_length=64)
     pending_since: datetime | None = None
+    pending_misses: int = 0
     # SET PRESS OFF: "*" for all press, else the comma-separated seats whose press is muted.
     press_muted: str = Field(default="", max_length=512)
     # SET PICTURES OFF and SET DATA OFF: no pictures, no JSON data with this seat's reports.
@@ -313,6 +315,7 @@ class JoinRequest(SQLModel, table=True):
     password_hash: str = Field(max_length=256)
     code: str = Field(max_length=64)
     asked_at: datetime
+    misses: int = 0  # wrong codes sent from the address since: a few void it (pbem.intake.codes)
 
 
 class MailStop(SQLModel, table=True):

@@ -13,6 +13,7 @@ import pytest
 from pbem.games.games import find_seat
 from pbem.games.lifecycle import PressOptions
 from pbem.games.service import Service
+from pbem.intake.answer import summary
 from pbem.intake.intake import Receipt, receive
 from pbem.store import Outbox, Seat, transaction
 from tests.referee.support import referee_game, referee_mail
@@ -216,3 +217,11 @@ def test_a_template_sent_back_unfilled_says_what_to_replace(
     receipt = _send(service, now, "GAME g1 SEAT alice PASSWORD <your password>\nTURN 1\nADD 3\n")
     assert receipt.status == "quarantined"
     assert "line 1: replace <your password> with your password" in _flat(body(receipt.replies[0]))
+
+
+def test_a_mails_outcome_says_each_thing_once_and_a_few_only() -> None:
+    """Thousands of refused lines made one log line and one quarantine reason of thousands of
+    copies; each is said once, with its count, and only the first eight."""
+    texts = ["a"] * 4990 + ["b"] + [f"c{n}" for n in range(20)]
+    said = summary(texts)
+    assert said == "a (4990 lines); b; c0; c1; c2; c3; c4; c5; and 14 more"

@@ -154,3 +154,64 @@ def test_a_game_open_to_join_mails_its_referee_a_password(
     receipt = receive(service, raw, now=datetime.fromisoformat("2026-03-01T12:00:00+00:00"))
     assert receipt.status == "answered"
     assert "game-created" in body(receipt.replies[0])
+
+
+def _wrong(n: int, start: int = 0) -> str:
+    """n CONFIRM lines of codes that are not the one mailed (no code has a 1 or an O)."""
+    return "\n".join(f"CONFIRM WR{i:06d}".replace("0", "Z").replace("1", "Y")
+                     for i in range(start, start + n))  # fmt: skip
+
+
+def test_a_mail_of_many_wrong_codes_voids_the_join(service: Service, now: datetime) -> None:
+    """A tester's find: one mail of 4,990 CONFIRM lines tried code after code. The fifth wrong
+    code voids the waiting JOIN (the right one then takes nothing); the mail's outcome says
+    each refusal once, not once a line. (Fewer lines than a mail may run: [limits]
+    max_commands.)"""
+    new_game(service, now, seats=(), signup_seats=2)
+    _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM)
+    code = _code(service, VICTIM)
+    receipt = receive(service, mail(f"{_wrong(15)}\nCONFIRM {code}", sender=VICTIM,
+                                    message_id="many@x"), now=now)  # fmt: skip
+    assert receipt.status == "quarantined", receipt.outcome
+    text = " ".join(body(receipt.replies[0]).split())
+    assert "that is not the code of a JOIN waiting here (4 more wrong codes void it)" in text
+    assert "5 wrong codes: a JOIN waiting here is void; send the JOIN" in text
+    assert "an address change waiting" not in text  # it speaks of what waits: a JOIN
+    assert _seats(service) == []
+    with transaction(service.db) as session:
+        assert session.exec(select(JoinRequest)).all() == []
+    assert len(receipt.outcome) < 1000, receipt.outcome
+    assert "waits for a CONFIRM from this address (11 lines)" in receipt.outcome  # the rest
+    assert quarantined(service)[-1].error.count("waits for a CONFIRM") == 1
+    # Asked again, the new code works.
+    _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM)
+    asked = [row for row in outbox(service) if "asked, from this address, to join" in body(row)]
+    found = re.search(r"CONFIRM ([A-Z0-9]{8})", body(asked[-1]))
+    assert found is not None and found.group(1) != code
+    _send(service, now, f"CONFIRM {found.group(1)}", VICTIM)
+    assert _seats(service) == [("vic", VICTIM)]
+
+
+def test_wrong_codes_count_across_mails(service: Service, now: datetime) -> None:
+    new_game(service, now, seats=(), signup_seats=2)
+    _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM)
+    code = _code(service, VICTIM)
+    for n in range(4):
+        _send(service, now, _wrong(1, n), VICTIM)
+    with transaction(service.db) as session:
+        [waiting] = session.exec(select(JoinRequest)).all()
+        assert waiting.misses == 4
+    _send(service, now, _wrong(1, 4), VICTIM)
+    assert "is void" in body(outbox(service)[-1])
+    _send(service, now, f"CONFIRM {code}", VICTIM)
+    assert "no JOIN or address change waits" in body(outbox(service)[-1])
+    assert _seats(service) == []
+
+
+def test_four_wrong_codes_then_the_right_one_join(service: Service, now: datetime) -> None:
+    new_game(service, now, seats=(), signup_seats=2)
+    _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM)
+    code = _code(service, VICTIM)
+    receive(service, mail(f"{_wrong(4)}\nCONFIRM {code}", sender=VICTIM, message_id="four@x"),
+            now=now)  # fmt: skip
+    assert _seats(service) == [("vic", VICTIM)]

@@ -128,3 +128,19 @@ def test_no_other_player_learns_an_address(service: Service, now: datetime) -> N
     for row in outbox(service):
         if row.recipient == "bob@example.org":
             assert "alice@" not in body(row) and "pw-alice" not in body(row), row.subject
+
+
+def test_five_wrong_codes_void_the_address_change(service: Service, now: datetime) -> None:
+    """Wrong codes are counted across mails; the fifth voids the change: the right code then
+    moves nothing, and alice must ask again."""
+    new_game(service, now)
+    code = _ask(service, now)
+    for n in range(5):
+        receipt = receive(service, mail(f"CONFIRM ZZZZZZZ{n + 2}", sender=NEW,
+                                        message_id=f"w{n}@x"), now=now)  # fmt: skip
+        assert receipt.status == "quarantined"
+    said = " ".join(body(receipt.replies[0]).split())
+    assert "5 wrong codes: an address change waiting here is void" in said
+    assert _seat(service).pending_address == ""
+    receive(service, mail(f"CONFIRM {code}", sender=NEW, message_id="late@x"), now=now)
+    assert _seat(service).address == "alice@example.org"

@@ -208,3 +208,26 @@ def test_a_mute_by_name_does_not_tell_who_writes_anonymously(
     receipt = _press(service, now, "PRESS TO bob ANONYMOUS\nAgain.\nEND PRESS", n=5)
     assert "not to bob: not taking press" in _flat(receipt.replies[0])
     assert len(_relayed(service, "bob@example.org")) == 1
+
+
+def test_the_writers_mutes_do_not_tell_a_replier_who_wrote(service: Service, now: datetime) -> None:
+    """A tester's find: bob writes to alice anonymously, then mutes her (or all press); her
+    reply was answered "sent to nobody (not to the anonymous writer: not taking press)", and
+    her named press to each seat then showed which one mutes her: bob. A reply to one's own
+    anonymous press reaches its writer whatever their mutes (they opened the thread), and its
+    answer is the same whoever wrote it and whatever they mute."""
+    _game(service, now, grey=True)
+    _press(service, now, "PRESS TO alice ANONYMOUS\nBeware cy.\nEND PRESS", seat="bob")
+    [anonymous] = _relayed(service, "alice@example.org")
+    answers = []
+    for n, mute in enumerate(("SET PRESS OFF FROM alice", "SET PRESS OFF"), start=2):
+        _press(service, now, mute, seat="bob", n=n)
+        reply = mail(f"Why? ({n})", sender="alice@example.org", message_id=f"a{n}@x",
+                     headers={"In-Reply-To": anonymous.message_id})  # fmt: skip
+        receipt = receive(service, reply, now=now)
+        assert receipt.status == "answered"
+        answers.append(_flat(receipt.replies[0]).replace(f"({n})", ""))
+        assert f"Why? ({n})" in body(_relayed(service, "bob@example.org")[-1])
+    assert all("your reply: sent to the anonymous writer" in a for a in answers), answers
+    assert not any("not taking press" in a or "nobody" in a for a in answers), answers
+    assert answers[0] == answers[1]
