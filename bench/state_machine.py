@@ -24,17 +24,9 @@ sys.path.insert(0, str(_ROOT))  # the tests package: the machine lives in tests/
 from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis.stateful import run_state_machine_as_test  # noqa: E402
 
-from tests.machine.machine import conversation  # noqa: E402
+from tests.machine.machine import RULESETS, conversation  # noqa: E402
 from tests.support.ruleset_registration import register_test_rulesets  # noqa: E402
 
-RULESETS = (
-    "counting",
-    "temples-and-swords",
-    "culture-and-conquest",
-    "classical",
-    "tribes",
-    "medieval-micromanager",
-)
 STEPS_A_GAME = 50
 
 

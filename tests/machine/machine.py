@@ -19,6 +19,15 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from tests.machine.invariants import INVARIANTS, Anonymous, Invariant, Record, Secret
 from tests.machine.world import GAME, REFEREE, SEATS, STRANGER, Person, Step, World
 
+# The test ruleset (quick, every service path) and the five games.
+RULESETS = (
+    "counting",
+    "temples-and-swords",
+    "culture-and-conquest",
+    "classical",
+    "tribes",
+    "medieval-micromanager",
+)
 SETTINGS = ("PICTURES OFF", "PICTURES ON", "DATA OFF", "DATA ON", "PRESS OFF", "PRESS ON")
 SIMPLE = ("STATUS", "ORDERS", "REPORT", "HISTORY", "HELP", "LIST MINE")
 

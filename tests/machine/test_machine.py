@@ -8,17 +8,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import run_state_machine_as_test
 
-from tests.machine.machine import conversation
+from tests.machine.machine import RULESETS, conversation
 
-# The test ruleset (quick, every service path) and the five games.
-RULESETS = (
-    "counting",
-    "temples-and-swords",
-    "culture-and-conquest",
-    "classical",
-    "tribes",
-    "medieval-micromanager",
-)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
