@@ -11,7 +11,6 @@ from hypothesis.stateful import run_state_machine_as_test
 from tests.machine.machine import RULESETS, conversation
 
 
-
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_conversation_keeps_every_invariant(ruleset: str) -> None:
     run_state_machine_as_test(
