@@ -8,7 +8,7 @@ The folder (`[web] folder`, or `out`) holds:
                                             commitment (the seed after the end), the
                                             standings now, every turn
     games/<game>/turn-<n>.html, .png        a turn: the map, the standings, the public events
-    games/<game>/chart.html, chart.png      the campaign chart
+    games/<game>/chart.html, chart.svg      the campaign chart
     games/<game>/seats/<token>/index.html   a seat's own pages: its reports turn by turn and
     games/<game>/seats/<token>/turn-<n>.html  its orders as played (the map in its colours)
     desk/<token>/index.html                 a referee's desk: each game they referee, its
@@ -65,7 +65,7 @@ from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import log_context
-from pbem.pictures import MapPicture, campaign_chart
+from pbem.pictures import MapPicture, campaign_svg
 from pbem.store import (
     Game,
     InboundMessage,
@@ -428,18 +428,21 @@ def _seat_index(game: Game, ruleset: Ruleset, seat: Seat, numbers: list[int]) ->
 
 
 def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -> None:
+    # SVG, not the mails' PNG: a turn adds a point to every line, so the chart is drawn again
+    # after each, and matplotlib's PNG cost three quarters of the write (pbem.pictures.chart_svg).
     found = history(session, game, ruleset)
-    chart = campaign_chart(found) if found is not None else None
+    chart = campaign_svg(found) if found is not None else None
+    _remove(folder / "chart.png")  # an archive written before the chart was SVG
     if chart is not None:
-        _write(folder / "chart.png", chart)
+        _write(folder / "chart.svg", chart)
     else:
-        _remove(folder / "chart.png")
+        _remove(folder / "chart.svg")
     html = _page(
         "chart.html",
         root="../../",
         title=f"{game.id}: the campaign",
         game=game.id,
-        picture="chart.png" if chart is not None else "",
+        picture="chart.svg" if chart is not None else "",
         alt=f"Campaign chart of game {game.id}: each seat's standing after every turn",
     )
     _write(folder / "chart.html", html)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from sqlmodel import select
@@ -19,7 +20,7 @@ from pbem.games.commitment import commitment
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.store import Game, Outbox, transaction
-from pbem.web.archive import desk_path, seat_path, write_site
+from pbem.web.archive import desk_path, seat_path, write_game, write_site
 from tests.web.support import (
     PASSWORDS,
     REFEREE,
@@ -31,6 +32,7 @@ from tests.web.support import (
 )
 
 PAGE_LIMIT = 300_000  # bytes: a page with its pictures
+SVG = "{http://www.w3.org/2000/svg}"
 TURNS = 3
 
 
@@ -150,3 +152,26 @@ def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path
     desk = (site / desk_path(service, REFEREE)).read_text()
     assert "<td>alice</td><td>bob, cy</td>" in desk  # whose orders are in, and whose not
     assert secret_line not in desk
+
+
+def test_the_chart_is_svg_and_an_old_png_chart_goes(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """The chart page shows an SVG chart drawn without matplotlib (a turn's write draws the
+    chart again, and matplotlib's PNG was three quarters of its cost): a line for each seat
+    through every turn played, in every panel; the PNG of an archive written before is gone
+    after the next turn's write."""
+    start(service, now, "tribes", referees=[REFEREE])
+    now = play(service, now, 1)
+    folder = write_site(service, site) / "games" / "g1"
+    (folder / "chart.png").write_bytes(b"an old chart")
+    play(service, now, 1)
+    write_game(service, "g1")
+    assert not (folder / "chart.png").exists()
+    assert '<img src="chart.svg"' in (folder / "chart.html").read_text()
+    svg = ElementTree.parse(folder / "chart.svg").getroot()
+    lines = [line for line in svg.iter(f"{SVG}polyline") if len(line.get("points", "").split()) > 2]
+    assert len(lines) == len(SEATS) * 3  # tribes: fame, population, military
+    assert {len(line.get("points", "").split()) for line in lines} == {3}  # the start, 2 turns
+    labels = {text.text for text in svg.iter(f"{SVG}text")}
+    assert {seat.name for seat in SEATS} <= labels and "turn" in labels
