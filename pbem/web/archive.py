@@ -370,7 +370,7 @@ def _write_turn(folder: Path, game: Game, view: ResolvedTurn, numbers: list[int]
         alt=f"Map of game {game.id} after turn {number}",
         standings=_standings(view.ruleset.standings(view.after)),
         events=[event_text(event, news=True) for event in view.resolution.events if event.public],
-        summary=view.ruleset.public_summary(view.after),
+        summary=view.summary,
         referee_notes=list(view.referee_notes),
         bot_seats=list(view.bot_seats),
         outcome=_outcome(outcome),

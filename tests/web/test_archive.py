@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
 from sqlmodel import select
 
+from engine import get_ruleset
 from pbem.config import Settings
 from pbem.games.commitment import commitment
 from pbem.games.outbox import as_message
@@ -175,3 +177,26 @@ def test_the_chart_is_svg_and_an_old_png_chart_goes(
     assert {len(line.get("points", "").split()) for line in lines} == {3}  # the start, 2 turns
     labels = {text.text for text in svg.iter(f"{SVG}text")}
     assert {seat.name for seat in SEATS} <= labels and "turn" in labels
+
+
+def test_a_turns_public_summary_is_worked_out_once_for_all_its_pages(
+    service: Service, now: datetime, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's page and every seat's page of it show the same public summary: one call,
+    not one a seat (and one more for the overview, drawn from the game's state)."""
+    start(service, now, "temples-and-swords", referees=[REFEREE])
+    now = play(service, now, 1)
+    write_site(service, site)
+    play(service, now, 1)
+    ruleset = get_ruleset("temples-and-swords")
+    calls: list[int] = []
+    summary = ruleset.public_summary
+
+    def counted(state: dict[str, Any]) -> str:
+        calls.append(1)
+        return summary(state)
+
+    monkeypatch.setattr(ruleset, "public_summary", counted)
+    write_game(service, "g1", site)
+    assert (site / "games" / "g1" / "turn-2.html").exists()
+    assert len(calls) == 2  # the turn's pages, and the overview
