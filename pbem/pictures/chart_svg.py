@@ -75,8 +75,7 @@ def _legend(seats: Sequence[str], top: int) -> list[str]:
         x = LEFT + column * (index % LEGEND_COLUMNS)
         y = top + LEGEND_ROW * (index // LEGEND_COLUMNS) + 10
         parts += [
-            f"<polyline {_stroke(index)} "
-            f'points="{x:g},{y:g} {x + 28:g},{y:g}"/>',
+            f'<polyline {_stroke(index)} points="{x:g},{y:g} {x + 28:g},{y:g}"/>',
             _marker(index, x + 14, y),
             f'<text x="{x + 34:g}" y="{y + 4:g}" fill="{INK}">{escape(seat)}</text>',
         ]
@@ -136,7 +135,9 @@ def _panel(history: History, measure: str, top: int, height: int, *, labels: boo
         )
     every = max(1, len(history.turns) // 12)
     for index, values in enumerate(series):
-        points = [(x_of(turn), y_of(value)) for turn, value in zip(history.turns, values)]
+        points = [
+            (x_of(turn), y_of(value)) for turn, value in zip(history.turns, values, strict=True)
+        ]
         line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         parts.append(f'<polyline {_stroke(index)} points="{line}"/>')
         parts += [_marker(index, x, y) for x, y in points[::every]]
