@@ -14,6 +14,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import select
 
 from engine import get_ruleset
@@ -200,3 +201,28 @@ def test_a_turns_public_summary_is_worked_out_once_for_all_its_pages(
     write_game(service, "g1", site)
     assert (site / "games" / "g1" / "turn-2.html").exists()
     assert len(calls) == 2  # the turn's pages, and the overview
+
+
+def test_one_games_write_reads_no_other_game_whole(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """After one game's turn the index lists every game from a column query, and the desk
+    reads the games of the desks it draws: a big site's other games are not read whole."""
+    start(service, now, "tribes", referees=[REFEREE])
+    for other in ("g2", "g3"):
+        start(service, now, "classical", game=other)
+    now = play(service, now, 1)
+    write_site(service, site)
+    loaded: list[str] = []
+
+    def seen(game: Game, _context: object) -> None:
+        loaded.append(game.id)
+
+    event.listen(Game, "load", seen)
+    try:
+        write_game(service, "g1", site)
+    finally:
+        event.remove(Game, "load", seen)
+    assert set(loaded) == {"g1"}
+    index = (site / "index.html").read_text()
+    assert all(f'href="games/{game}/index.html"' in index for game in ("g1", "g2", "g3"))
