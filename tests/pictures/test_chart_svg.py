@@ -4,6 +4,8 @@ higher, the same text for the same history."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from xml.etree import ElementTree
 
 from engine.mapdata import Standings
@@ -53,3 +55,21 @@ def test_the_ticks_are_whole_numbers_and_few() -> None:
     assert _ticks(-3, 253) == [0, 100, 200]
     assert _ticks(1, 1) == [1]
     assert all(len(_ticks(0, top)) <= 6 for top in range(0, 2000, 7))
+
+
+def test_the_web_archives_pictures_do_not_import_matplotlib() -> None:
+    """The map's font is found without importing matplotlib, and the SVG chart draws without
+    it: the import took a second of a process's first archive write."""
+    script = (
+        "import sys\n"
+        "from pbem.pictures.palette import font\n"
+        "from pbem.pictures.chart_svg import campaign_svg\n"
+        "from pbem.pictures.chart import History\n"
+        "font(12, bold=True).getlength('ann')\n"
+        "campaign_svg(History('g1', ('ann',), (0, 1), ({'ann': {'VP': 0}}, {'ann': {'VP': 1}})))\n"
+        "print('matplotlib' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.strip() == "False"
