@@ -13,6 +13,7 @@ and --repeat times one more turn of one game is resolved and that game's archive
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import statistics
 import sys
@@ -54,6 +55,7 @@ def main() -> int:
     parser.add_argument("--turns", type=int, default=2, help="turns every game has played")
     parser.add_argument("--repeat", type=int, default=5, help="turns of one game, each timed")
     parser.add_argument("--backend", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--profile", default="", help="write a cProfile of the timed writes")
     args = parser.parse_args()
     print(
         f"{args.games} games x {args.seats} seats across the five rulesets, "
@@ -96,12 +98,18 @@ def _bench(backend: str, url: str, folder: Path, args: argparse.Namespace) -> No
 
     game = "w0"
     timed = []
+    profiler = cProfile.Profile()
     for _ in range(args.repeat):
         now += HOUR
         [summary] = resolve_some(service, [game], now=now, enough=lambda: False)[0]
         started = time.perf_counter()
+        if args.profile:
+            profiler.enable()
         write_game(service, game)
+        profiler.disable()
         timed.append(time.perf_counter() - started)
+    if args.profile:
+        profiler.dump_stats(f"{args.profile}.{backend}")
     print(
         f"{backend:<10} write_game after a turn of {game} (turn {summary.turn}, "
         f"{args.games} games in the database): median {1000 * statistics.median(timed):.0f} ms, "

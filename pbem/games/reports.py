@@ -59,7 +59,7 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         holdings=ruleset.holdings(after, seat.name),
         map=ruleset.render_map(after, seat.name),
         news=[event_line(e, news=True) for e in events if not concerns(e, seat.name)],
-        summary=ruleset.public_summary(after),
+        summary=view.summary,
         referee_notes=list(view.referee_notes),
         template=ruleset.order_template(after, seat.name) if following else "",
         # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.

@@ -4,6 +4,7 @@ mail lines of the orders and the referee notes, loaded once for every seat's rep
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from sqlalchemy import func
@@ -32,6 +33,12 @@ class ResolvedTurn:
     bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
     # What is drawn once for all the turn's reports (pbem.games.attachments): the map...
     drawn: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @cached_property
+    def summary(self) -> str:
+        """The ruleset's public summary after the turn, the same in every seat's report and
+        on the turn's web page: worked out once (a few ms a call on a big map)."""
+        return self.ruleset.public_summary(self.after)
 
     @classmethod
     def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:

@@ -39,7 +39,7 @@ def campaign_chart(history: History) -> bytes:
     matplotlib.use("Agg")  # no display: bytes only
     from matplotlib.figure import Figure
 
-    measures = _measures(history.standings)
+    measures = measures_of(history.standings)
     heights = [2, *([1] * (len(measures) - 1))]
     figure = Figure(figsize=(7.2, 2.2 + 1.6 * len(measures)), dpi=100)
     axes = figure.subplots(len(measures), 1, sharex=True, gridspec_kw={"height_ratios": heights})
@@ -61,7 +61,8 @@ def campaign_chart(history: History) -> bytes:
     return out.getvalue()
 
 
-def _measures(standings: Sequence[Standings]) -> list[str]:
+def measures_of(standings: Sequence[Standings]) -> list[str]:
+    """The measures the standings give, the leading one first."""
     for table in standings:
         for measures in table.values():
             return list(measures)

@@ -7,6 +7,7 @@ style), so that no reader has to tell seats apart by colour alone.
 
 from __future__ import annotations
 
+import importlib.util
 from functools import cache
 from pathlib import Path
 
@@ -63,11 +64,14 @@ def text_on(colour: str) -> str:
 
 def _font_file(bold: bool) -> Path:
     # DejaVu Sans as matplotlib ships it: the same file on every machine with the same
-    # matplotlib, so the same pictures, whatever fonts the system has.
-    import matplotlib
-
+    # matplotlib, so the same pictures, whatever fonts the system has. Found without
+    # importing matplotlib (matplotlib.get_data_path() is its package's mpl-data): the
+    # import took a second of a process's first map, which the web archive draws without it.
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModuleNotFoundError("matplotlib, whose DejaVu Sans the pictures use")
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return Path(matplotlib.get_data_path()) / "fonts" / "ttf" / name
+    return Path(spec.submodule_search_locations[0]) / "mpl-data" / "fonts" / "ttf" / name
 
 
 @cache

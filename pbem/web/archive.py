@@ -8,7 +8,7 @@ The folder (`[web] folder`, or `out`) holds:
                                             commitment (the seed after the end), the
                                             standings now, every turn
     games/<game>/turn-<n>.html, .png        a turn: the map, the standings, the public events
-    games/<game>/chart.html, chart.png      the campaign chart
+    games/<game>/chart.html, chart.svg      the campaign chart
     games/<game>/seats/<token>/index.html   a seat's own pages: its reports turn by turn and
     games/<game>/seats/<token>/turn-<n>.html  its orders as played (the map in its colours)
     desk/<token>/index.html                 a referee's desk: each game they referee, its
@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 from sqlmodel import Session, col, func, select
@@ -67,7 +67,7 @@ from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import Progress, log_context
-from pbem.pictures import MapPicture, campaign_chart
+from pbem.pictures import MapPicture, campaign_svg
 from pbem.store import (
     Game,
     InboundMessage,
@@ -118,7 +118,7 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
         game = session.get(Game, game_id)
         if game is not None:
             _write_game(session, service, root, game, full=False)
-        _write_common(session, service, root, _games(session), game_id)
+        _write_common(session, service, root, None, game_id)
 
 
 def seat_path(service: Service, game_id: str, seat: str) -> str:
@@ -251,10 +251,17 @@ def _style() -> str:
 
 
 def _write_common(
-    session: Session, service: Service, root: Path, games: Sequence[Game], only: str | None = None
+    session: Session,
+    service: Service,
+    root: Path,
+    games: Sequence[Game] | None,
+    only: str | None = None,
 ) -> None:
+    """The style sheet, the site's index and the desks. `games`: every game, when the caller
+    has them already; else the desks read the ones they show (after one game's turn, the
+    index of a big site is a column query, not a thousand games read whole)."""
     _write(root / "style.css", _style())
-    rows = _game_rows(session, games)
+    rows = _game_rows(session)
     _write(root / "index.html", _page("index.html", root="", title="Games", games=rows))
     _write_desk(session, service, root, games, only)
 
@@ -471,18 +478,21 @@ def _seat_index(game: Game, ruleset: Ruleset, seat: Seat, numbers: list[int]) ->
 
 
 def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -> None:
+    # SVG, not the mails' PNG: a turn adds a point to every line, so the chart is drawn again
+    # after each, and matplotlib's PNG cost three quarters of the write (pbem.pictures.chart_svg).
     found = history(session, game, ruleset)
-    chart = campaign_chart(found) if found is not None else None
+    chart = campaign_svg(found) if found is not None else None
+    _remove(folder / "chart.png")  # an archive written before the chart was SVG
     if chart is not None:
-        _write(folder / "chart.png", chart)
+        _write(folder / "chart.svg", chart)
     else:
-        _remove(folder / "chart.png")
+        _remove(folder / "chart.svg")
     html = _page(
         "chart.html",
         root="../../",
         title=f"{game.id}: the campaign",
         game=game.id,
-        picture="chart.png" if chart is not None else "",
+        picture="chart.svg" if chart is not None else "",
         alt=f"Campaign chart of game {game.id}: each seat's standing after every turn",
     )
     _write(folder / "chart.html", html)
@@ -579,23 +589,33 @@ def _outcome(result: Any) -> dict[str, Any] | None:
 # --- the index and the desk ---------------------------------------------------------------
 
 
-def _games(session: Session) -> list[Game]:
-    return list(session.exec(select(Game).order_by(col(Game.id))))
+def _games(session: Session, only: set[str] | None = None) -> list[Game]:
+    """Every game of the site, or those of `only`."""
+    query = select(Game).order_by(col(Game.id))
+    if only is not None:
+        query = query.where(col(Game.id).in_(sorted(only)))
+    return list(session.exec(query))
 
 
-def _game_rows(session: Session, games: Sequence[Game]) -> list[dict[str, Any]]:
-    """The index's rows: one query for the seats of every game, however many."""
+class _IndexRow(NamedTuple):
+    """A game's row on the site's index. Attributes, not a dict's keys: Jinja looks an
+    attribute up first, and a thousand rows of dicts took twice as long to draw."""
+
+    id: str
+    ruleset: str
+    status: str
+    turn: int
+    seats: int
+
+
+def _game_rows(session: Session) -> list[_IndexRow]:
+    """The index's rows: two queries, of the columns it shows and of every game's seats."""
     query = select(Seat.game_id, func.count()).group_by(col(Seat.game_id))
     seats: dict[str, int] = dict(session.exec(query).all())
+    games = select(Game.id, Game.ruleset, Game.status, Game.turn).order_by(col(Game.id))
     return [
-        {
-            "id": game.id,
-            "ruleset": get_ruleset(game.ruleset).title,
-            "status": str(game.status),
-            "turn": game.turn,
-            "seats": seats.get(game.id, 0),
-        }
-        for game in games
+        _IndexRow(game, get_ruleset(ruleset).title, str(status), turn, seats.get(game, 0))
+        for game, ruleset, status, turn in session.exec(games)
     ]
 
 
@@ -608,7 +628,11 @@ def _referees(session: Session) -> dict[str, set[str]]:
 
 
 def _write_desk(
-    session: Session, service: Service, root: Path, games: Sequence[Game], only: str | None
+    session: Session,
+    service: Service,
+    root: Path,
+    games: Sequence[Game] | None,
+    only: str | None,
 ) -> None:
     """Each referee's desk: its index and the desk page of each of their games, and of no
     other game. After one game's change (`only`), the desks of that game's referees (and any
@@ -621,17 +645,27 @@ def _write_desk(
         if folder.name not in tokens.values():
             _remove(folder)
     _unlisted(desk)
-    rows: dict[str, dict[str, Any]] | None = None
+    written = []
     for address, mine in sorted(referees.items()):
         place = desk / tokens[address]
         # Also a desk that shows `only` no longer its referee's: the page goes.
         kept = (place / f"game-{only}.html").exists()
         if only is not None and only not in mine and (place / "index.html").exists() and not kept:
             continue
-        if rows is None:  # read once, for every desk this write draws
-            rows = _desk_rows(session, games)
-        own = [game for game in games if game.id in mine]
-        _write_one_desk(session, place, address, own, rows, only)
+        written.append(address)
+    if not written:
+        return
+    shown: set[str] = set().union(*(referees[address] for address in written))
+    # Read once, for every desk this write draws, and only the games they show.
+    shown_games = (
+        [game for game in games if game.id in shown]
+        if games is not None
+        else _games(session, shown)
+    )
+    rows = _desk_rows(session, shown_games)
+    for address in written:
+        own = [game for game in shown_games if game.id in referees[address]]
+        _write_one_desk(session, desk / tokens[address], address, own, rows, only)
 
 
 def _write_one_desk(

@@ -10,16 +10,20 @@ from collections.abc import Iterator
 from datetime import datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
 
 import pytest
+from sqlalchemy import event
 from sqlmodel import select
 
+from engine import get_ruleset
 from pbem.config import Settings
 from pbem.games.commitment import commitment
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.store import Game, Outbox, transaction
-from pbem.web.archive import desk_path, seat_path, write_site
+from pbem.web.archive import desk_path, seat_path, write_game, write_site
 from tests.web.support import (
     PASSWORDS,
     REFEREE,
@@ -31,6 +35,7 @@ from tests.web.support import (
 )
 
 PAGE_LIMIT = 300_000  # bytes: a page with its pictures
+SVG = "{http://www.w3.org/2000/svg}"
 TURNS = 3
 
 
@@ -160,3 +165,74 @@ def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path
     desk = (site / desk_path(service, REFEREE)).read_text()
     assert "<td>alice</td><td>bob, cy</td>" in desk  # whose orders are in, and whose not
     assert secret_line not in desk
+
+
+def test_the_chart_is_svg_and_an_old_png_chart_goes(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """The chart page shows an SVG chart drawn without matplotlib (a turn's write draws the
+    chart again, and matplotlib's PNG was three quarters of its cost): a line for each seat
+    through every turn played, in every panel; the PNG of an archive written before is gone
+    after the next turn's write."""
+    start(service, now, "tribes", referees=[REFEREE])
+    now = play(service, now, 1)
+    folder = write_site(service, site) / "games" / "g1"
+    (folder / "chart.png").write_bytes(b"an old chart")
+    play(service, now, 1)
+    write_game(service, "g1")
+    assert not (folder / "chart.png").exists()
+    assert '<img src="chart.svg"' in (folder / "chart.html").read_text()
+    svg = ElementTree.parse(folder / "chart.svg").getroot()
+    lines = [line for line in svg.iter(f"{SVG}polyline") if len(line.get("points", "").split()) > 2]
+    assert len(lines) == len(SEATS) * 3  # tribes: fame, population, military
+    assert {len(line.get("points", "").split()) for line in lines} == {3}  # the start, 2 turns
+    labels = {text.text for text in svg.iter(f"{SVG}text")}
+    assert {seat.name for seat in SEATS} <= labels and "turn" in labels
+
+
+def test_a_turns_public_summary_is_worked_out_once_for_all_its_pages(
+    service: Service, now: datetime, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's page and every seat's page of it show the same public summary: one call,
+    not one a seat (and one more for the overview, drawn from the game's state)."""
+    start(service, now, "temples-and-swords", referees=[REFEREE])
+    now = play(service, now, 1)
+    write_site(service, site)
+    play(service, now, 1)
+    ruleset = get_ruleset("temples-and-swords")
+    calls: list[int] = []
+    summary = ruleset.public_summary
+
+    def counted(state: dict[str, Any]) -> str:
+        calls.append(1)
+        return summary(state)
+
+    monkeypatch.setattr(ruleset, "public_summary", counted)
+    write_game(service, "g1", site)
+    assert (site / "games" / "g1" / "turn-2.html").exists()
+    assert len(calls) == 2  # the turn's pages, and the overview
+
+
+def test_one_games_write_reads_no_other_game_whole(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """After one game's turn the index lists every game from a column query, and the desk
+    reads the games of the desks it draws: a big site's other games are not read whole."""
+    start(service, now, "tribes", referees=[REFEREE])
+    for other in ("g2", "g3"):
+        start(service, now, "classical", game=other)
+    now = play(service, now, 1)
+    write_site(service, site)
+    loaded: list[str] = []
+
+    def seen(game: Game, _context: object) -> None:
+        loaded.append(game.id)
+
+    event.listen(Game, "load", seen)
+    try:
+        write_game(service, "g1", site)
+    finally:
+        event.remove(Game, "load", seen)
+    assert set(loaded) == {"g1"}
+    index = (site / "index.html").read_text()
+    assert all(f'href="games/{game}/index.html"' in index for game in ("g1", "g2", "g3"))

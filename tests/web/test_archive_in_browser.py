@@ -131,7 +131,7 @@ def test_a_games_overview(chromium: Browser, site: Site, game: str) -> None:
     chart = file_url(site.root / "games" / game / "chart.html")
     chromium.open(chart)
     [picture] = _pictures_shown(chromium)
-    assert picture["src"] == "chart.png"
+    assert picture["src"] == "chart.svg"
     _fits_a_phone(chromium, chart)
 
 
