@@ -14,6 +14,7 @@ from engine import get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import describe
+from pbem.games.counted import until_when
 from pbem.games.outbox import Letter, queue
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
@@ -191,6 +192,7 @@ def deadline_letter(
         reason=reason,
         orders=orders,
         left=left,
+        until=until_when(game),  # what the clock does, as the check replies promise it
         paused=game.status == GameStatus.PAUSED,
         policy=policy,
         title=get_ruleset(game.ruleset).title,

@@ -54,6 +54,12 @@ def forecast(ruleset: Ruleset, state: State, seat: str, text: str, seed: int) ->
     return Forecast(True, ruleset.resolve(state, orders, seed))
 
 
+RESOLVED_NOW = (
+    "No forecast: your orders complete the turn, which is resolved now,\n"
+    "with the real dice. Your report follows.\n"
+)
+
+
 def forecast_command(context: MailContext, envelope: Envelope) -> None:
     if not envelope.lines:
         found = authenticate(context, envelope)
@@ -74,7 +80,10 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
             if envelope.turn is None or envelope.turn == game.turn:
                 context.session.flush()  # the orders just stored, for the forecast to read
                 answer.begin(envelope.command_line, "FORECAST")
-                _answer(context, game, seat)
+                if context.clock_work:  # they complete the turn: it is played, not forecast
+                    context.reply_text(seat.address, RESOLVED_NOW)
+                else:
+                    _answer(context, game, seat)
                 answer.end(context.inbound)
     answer.send(context, envelope.ignored)
 

@@ -125,7 +125,9 @@ _DEADLINE = re.compile(r"^Deadline: (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILI
 _STATUS = re.compile(r"^Turn (\d+), orders due by (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 _PREVIEW = re.compile(r"^Preview of turn (\d+) of game", re.MULTILINE)
 _REPORT_SUBJECT = re.compile(r"\] turn (\d+) report")
-_PROMISE = "You may send new orders until the deadline"
+# A promise of time: the check reply's, and the notice of a moved deadline's.
+_PROMISES = ("You may send new orders until the deadline", "You may change them until the deadline")
+_ORDERS_IN = re.compile(r"^Your orders for turn (\d+) are in\.", re.MULTILINE)
 
 
 def facts_true(step: Step, record: Record) -> None:
@@ -192,8 +194,11 @@ def resolved_as_told(step: Step, record: Record) -> None:
     last seat it waited for sends orders; and nobody was promised more time than that."""
     before, after = step.before, step.after
     for mail in step.queued:
-        turn = _turn_of(mail)
-        if turn is not None and _PROMISE in mail.text and not _says_sooner(mail.text):
+        found = _ORDERS_IN.search(mail.text)
+        turn = int(found.group(1)) if found else _turn_of(mail)
+        flat = " ".join(mail.text.split())
+        promises = any(promise in flat for promise in _PROMISES)
+        if turn is not None and promises and not _says_sooner(mail.text):
             record.promised.setdefault(turn, set()).add(mail.recipient)
     if after.resolved <= before.resolved or before.status != "running":
         return

@@ -40,3 +40,27 @@ def test_a_preview_says_whose_orders_are_in(machine: Conversation) -> None:
     machine.no_orders(seat=FIRST)
     machine.no_orders(seat=SECOND)
     machine.referee(command="PREVIEW")
+
+
+def test_a_moved_deadline_promises_what_the_clock_does(machine: Conversation) -> None:
+    """resolved-as-told (found by a tester, then by the machine once it read every mail for
+    the promise): the notice of a moved deadline told a seat whose orders were in "You may
+    change them until the deadline" in a game that resolves as soon as every order is in."""
+    machine.orders(seat=FIRST)
+    machine.referee(command="DEADLINE extend 6h")
+    notice = [m for m in machine.steps[-1].queued if "new deadline" in m.subject]
+    assert any("sooner" in " ".join(m.text.split()) for m in notice)
+    machine.orders(seat=SECOND)
+    machine.orders(seat=THIRD)
+
+
+def test_a_forecast_with_the_last_orders_forecasts_nothing(machine: Conversation) -> None:
+    """Found by a tester: FORECAST in the mail whose orders complete the turn forecast the turn
+    the same pass resolved ("Send FORECAST again whenever you like")."""
+    machine.orders(seat=FIRST)
+    machine.orders(seat=SECOND)
+    machine.forecast(seat=THIRD, with_orders=True)
+    [answer] = [m for m in machine.steps[-1].queued if m.subject.startswith("Re:")]
+    assert "No forecast: your orders complete the turn" in answer.text
+    assert "Send FORECAST again" not in answer.text
+    assert machine.world.facts().resolved == 1
