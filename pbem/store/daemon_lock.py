@@ -18,6 +18,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from pbem.errors import UsageError
+from pbem.files import PRIVATE_FILE
 
 
 def lock_path(db: Engine) -> Path | None:
@@ -36,7 +37,9 @@ def only_daemon(db: Engine) -> Iterator[None]:
     if path is None:
         yield
         return
-    with open(path, "a+", encoding="ascii") as handle:
+    # Made its user's alone whatever the umask, as the database's other lock files are.
+    opened = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, PRIVATE_FILE)
+    with open(opened, "a+", encoding="ascii") as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

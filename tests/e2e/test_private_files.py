@@ -53,6 +53,7 @@ def test_what_holds_secrets_is_private_under_umask_022(folder: Path) -> None:
         path.name: 0o600 for path in database if path.exists()
     }
     assert mode(folder / "pbem.db") == 0o600
+    assert mode(folder / "pbem.db.serve-lock") == 0o600  # serve --once held it: 644 before
     assert mode(folder / "web-secret") == 0o600
     for box in ("inbox", "outbox"):
         assert mode(folder / "var" / "mail" / box) == 0o700, box
