@@ -12,12 +12,16 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 
 from pbem.games.service import Service
 from tests.fuzz.intake_run import Tally, check_consistent, seat_games
 from tests.fuzz.strategies import hostile_mail
 
+ORDERS = (
+    b"From: alice@example.org\nTo: moderator@pbem.localhost\nSubject: orders\n"
+    b"Message-ID: <plain-orders@example.org>\n\nGAME g1 SEAT alice PASSWORD pw-alice\nADD 1\n"
+)
 MAILS = int(os.environ.get("PBEM_FUZZ_MAILS", "300"))
 CORPUS = sorted((Path(__file__).parent / "corpus").glob("*.eml"))
 
@@ -32,6 +36,9 @@ def test_generated_hostile_mail_never_crashes_intake(service: Service, now: date
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     )
     @given(hostile_mail())
+    # One plain order mail among the generated, so that the accepted path is always checked:
+    # the generated mails reach it by chance only (a run of 300 once had none).
+    @example(ORDERS)
     def one_mail(raw: bytes) -> None:
         tally.push(service, raw, now)
 

@@ -123,6 +123,7 @@ _STILL = re.compile(r"^Still to send orders: (.+)$", re.MULTILINE)
 _IN_FROM = re.compile(r"^Orders in from: (.+)$", re.MULTILINE)
 _DEADLINE = re.compile(r"^Deadline: (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 _STATUS = re.compile(r"^Turn (\d+), orders due by (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
+NO_PLAYER = ("disorder", "ejected")
 _PREVIEW = re.compile(r"^Preview of turn (\d+) of game", re.MULTILINE)
 _REPORT_SUBJECT = re.compile(r"\] turn (\d+) report")
 # A promise of time: the check reply's, and the notice of a moved deadline's.
@@ -140,7 +141,11 @@ def facts_true(step: Step, record: Record) -> None:
             _reports_resolved(mail, after)
             continue
         _same(mail, _STILL, _names(after.waiting), "still to send")
-        _same(mail, _IN_FROM, _names(after.have_orders), "orders in from")
+        # A seat nobody plays (civil disorder, ejected) is among those PREVIEW lists with what
+        # the turn plays for it, whatever is on file for it: not "orders in from".
+        played = tuple(s for s in after.have_orders if after.seats.get(s) not in NO_PLAYER)
+        in_from = played if _PREVIEW.search(mail.text) else after.have_orders
+        _same(mail, _IN_FROM, _names(in_from), "orders in from")
         if after.deadline is not None:
             _same(mail, _DEADLINE, _minute(after.deadline), "deadline")
         _reports_resolved(mail, after)
