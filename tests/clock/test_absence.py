@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from pbem.clock import next_wakeup
 from pbem.games.service import Service
@@ -52,7 +52,9 @@ def test_a_bad_absence_is_refused_with_the_form(service: Service) -> None:
     for line in ("SET ABSENCE 2026-02-28", "SET ABSENCE 2026-05-01", "SET ABSENCE soon", "SET X"):
         assert command(service, "bob", line, NOW) == "quarantined"
     with transaction(service.db) as session:
-        errors = [row.error for row in session.exec(select(Quarantine))]
+        errors = [
+            row.error for row in session.exec(select(Quarantine).order_by(col(Quarantine.id)))
+        ]
     assert errors == [
         "2026-02-28 has passed",
         "an absence reaches at most 60 days ahead; ask the referee",
@@ -61,7 +63,9 @@ def test_a_bad_absence_is_refused_with_the_form(service: Service) -> None:
     ]
     assert seat(service, "bob").absent_until is None
     with transaction(service.db) as session:
-        replies = session.exec(select(Outbox).where(Outbox.kind == "reply")).all()
+        replies = session.exec(
+            select(Outbox).where(Outbox.kind == "reply").order_by(col(Outbox.id))
+        ).all()
     assert {row.recipient for row in replies} == {"bob@example.org"}
 
 
