@@ -50,7 +50,7 @@ def _send(service: Service, now: datetime, text: str, sender: str, subject: str)
 
 def _stopped(service: Service) -> list[str]:
     with transaction(service.db) as session:
-        return [row.address for row in session.exec(select(MailStop))]
+        return sorted(row.address for row in session.exec(select(MailStop)))
 
 
 def test_every_mail_names_a_stop_for_its_own_address(
