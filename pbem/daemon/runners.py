@@ -117,7 +117,7 @@ class MailIn:
         """Until mail may be waiting, the wake is set, or `seconds` passed. After a failed
         step, or when every mail was in another daemon's hands, the inbox would answer at
         once (the mail is still there): then the wake alone is waited for."""
-        self.inbox.wait_for_mail(seconds, self._woken)
+        self.inbox.wait_for_mail(seconds, self.wake)  # a stop sets the wake too
         self.wake.take()
 
     def rest(self) -> None:
@@ -125,9 +125,6 @@ class MailIn:
         if not self._stopping():
             self.wake.wait()
         self.wake.take()
-
-    def _woken(self) -> bool:
-        return self.wake.is_set() or self._stopping()
 
 
 class _Threaded:

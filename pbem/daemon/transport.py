@@ -12,6 +12,7 @@ from typing import Protocol
 
 from pbem.config import Settings
 from pbem.games.protocols import Inbox, Sender
+from pbem.mail.bell import Bell, rung
 from pbem.mail.imap import ImapInbox
 from pbem.mail.maildir import MaildirInbox, MaildirSender
 from pbem.mail.smtp import SmtpSender
@@ -20,11 +21,9 @@ log = logging.getLogger(__name__)
 
 
 class WaitingInbox(Inbox, Protocol):
-    def wait_for_mail(
-        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
-    ) -> bool:
+    def wait_for_mail(self, timeout: float, bell: Bell | None = None) -> bool:
         """Block until mail may be waiting (True) or `timeout` seconds passed (False); also
-        True once `wake` (asked every `every` seconds) says there is other work."""
+        True as soon as `bell` rings (there is other work)."""
         ...
 
     def close(self) -> None: ...
@@ -56,16 +55,14 @@ class MaildirWatch(MaildirInbox):
         self._sleep = sleep
         self._clock = clock
 
-    def wait_for_mail(
-        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
-    ) -> bool:
+    def wait_for_mail(self, timeout: float, bell: Bell | None = None) -> bool:
         deadline = self._clock() + timeout
         while not self.pending():
             left = deadline - self._clock()
             if left <= 0:
                 return False
-            self._sleep(min(self.LOOK_EVERY, every, left))
-            if wake is not None and wake():
+            self._sleep(min(self.LOOK_EVERY, left))  # the folder and the bell, once a second
+            if rung(bell):
                 return True
         return True
 

@@ -5,7 +5,10 @@ background writes out of the clocks' looks."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +45,7 @@ class Wake:
         self._lock = threading.Lock()  # the games and the flag change together
         self._everything = False
         self._games: set[str] = set()
+        self._pipe: tuple[int, int] | None = None  # the bell (fileno), made when first asked
 
     def set(self, *games: str) -> None:
         """Wake the runner: for these games, or, with none named, for everything."""
@@ -50,7 +54,23 @@ class Wake:
                 self._games.update(games)
             else:
                 self._everything = True
+            if self._pipe is not None and not self._flag.is_set():
+                os.write(self._pipe[1], b"!")  # one byte while set: the pipe never fills
             self._flag.set()
+
+    def fileno(self) -> int:
+        """A descriptor readable while the wake is set, for a runner that waits on a server's
+        socket and its wake together (pbem.mail.bell). It follows the sets made through this
+        object, in this process."""
+        with self._lock:
+            if self._pipe is None:
+                read, write = os.pipe()
+                os.set_blocking(read, False)
+                self._pipe = (read, write)
+                weakref.finalize(self, _close, read, write)
+                if self._flag.is_set():
+                    os.write(write, b"!")
+            return self._pipe[0]
 
     def is_set(self) -> bool:
         return self._flag.is_set()
@@ -63,10 +83,22 @@ class Wake:
         """What the wake was set for, clearing it."""
         with self._lock:
             self._flag.clear()
+            if self._pipe is not None:
+                _drain(self._pipe[0])
             due = Due(self._everything, frozenset(self._games))
             self._everything = False
             self._games.clear()
             return due
+
+
+def _drain(read: int) -> None:
+    with contextlib.suppress(BlockingIOError):  # not set: nothing to read
+        os.read(read, 64)
+
+
+def _close(*descriptors: int) -> None:
+    for descriptor in descriptors:
+        os.close(descriptor)
 
 
 class Foreground:

@@ -32,6 +32,7 @@ from imap_tools import BaseMailBox, MailBox, MailBoxStartTls, MailBoxUnencrypted
 from imap_tools.errors import ImapToolsError
 
 from pbem.mail.backoff import Backoff
+from pbem.mail.bell import Bell, ready
 from pbem.mail.secrets import resolve_secret
 from pbem.mail.settings import ImapSettings, is_loopback
 
@@ -131,16 +132,14 @@ class ImapInbox:
 
     # -- waiting ------------------------------------------------------------------------------
 
-    def wait_for_mail(
-        self, timeout: float, wake: Callable[[], bool] | None = None, every: float = 2.0
-    ) -> bool:
+    def wait_for_mail(self, timeout: float, bell: Bell | None = None) -> bool:
         """Block until mail may be waiting (True) or `timeout` seconds passed (False).
 
         Uses IDLE when offered, else sleeps the poll interval. While the server is away it
         sleeps out the reconnect backoff, never longer than `timeout`. True is a hint, not a
-        promise: the caller then calls pending(), which may well be empty. `wake`, if given,
-        is asked every `every` seconds whether there is other work (new mail to send); when
-        it says so the wait ends with True too.
+        promise: the caller then calls pending(), which may well be empty. `bell`, if given,
+        is listened to beside the server: when it rings (other work) the wait ends with True
+        too, at once.
         """
         deadline = self._clock() + timeout
         while True:
@@ -156,11 +155,12 @@ class ImapInbox:
             if self._has_pending(session):
                 return True
             if session.idle:
-                return self._idle(session, deadline, wake, every)
+                return self._idle(session, deadline, bell)
             poll_end = min(self._clock() + float(self.settings.poll_seconds), deadline)
             while (left := poll_end - self._clock()) > 0:
-                self._sleep(min(left, every) if wake else left)
-                if wake is not None and wake():
+                if bell is None:
+                    self._sleep(left)
+                elif ready(bell, None, left):
                     return True
             return self._has_pending(session)
         except NETWORK_ERRORS as error:
@@ -304,15 +304,9 @@ class ImapInbox:
             if typ != "OK":
                 raise imaplib.IMAP4.error(f"STORE failed: {typ} {data!r}")
 
-    def _idle(
-        self,
-        session: _Session,
-        deadline: float,
-        wake: Callable[[], bool] | None = None,
-        every: float = 2.0,
-    ) -> bool:
-        """IDLE until new mail or other work (True) or the deadline (False). Listening in
-        short slices to ask `wake` sends the server nothing. Caller handles network errors."""
+    def _idle(self, session: _Session, deadline: float, bell: Bell | None) -> bool:
+        """IDLE until new mail or the bell (True) or the deadline (False): the server's socket
+        and the bell listened to together. Caller handles network errors."""
         idle = session.box.idle
         idle.start()  # type: ignore[no-untyped-call]  # imap_tools leaves IdleManager untyped
         woke = _announced_unseen(session.box)
@@ -321,14 +315,14 @@ class ImapInbox:
                 remaining = deadline - self._clock()
                 if remaining <= 0:
                     break
-                slice_seconds = min(remaining, _IDLE_SLICE_SECONDS, every if wake else remaining)
-                started = self._clock()
-                lines = idle.poll(timeout=slice_seconds)
-                woke = _announces_mail(lines) or _announced_unseen(session.box)
-                if not lines and self._clock() - started < slice_seconds * 0.9:
-                    # imap_tools returns early and empty at EOF: the connection died. Go look.
+                heard = ready(bell, session.box.client.sock, min(remaining, _IDLE_SLICE_SECONDS))
+                if bell is not None and bell in heard:
                     woke = True
-                woke = woke or (wake is not None and wake())
+                elif heard:
+                    lines = idle.poll(timeout=0)
+                    # A readable socket with no line in it is the end of the connection: the
+                    # server went away. Go look (pending() reconnects and tells).
+                    woke = not lines or _announces_mail(lines) or _announced_unseen(session.box)
         finally:
             _result, responses = idle.stop()  # type: ignore[no-untyped-call]  # as start()
         return woke or _announces_mail(responses)

@@ -18,8 +18,10 @@ from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
 from pbem.daemon.schedule import DaemonSchedule, OutboxWatch, Woken
 from pbem.daemon.transport import MaildirPost, MaildirWatch
+from pbem.daemon.wake import Wake
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from pbem.mail.bell import rung
 from pbem.store import transaction
 from tests.support.games import new_game, outbox
 from tests.support.mails import order_mail
@@ -155,3 +157,19 @@ def test_a_courier_held_for_the_first_look_sends_replies_alone(
     courier.send_bulk()
     courier._drain()
     assert all(row.sent_at for row in outbox(service))
+
+
+def test_a_wake_is_a_bell_readable_exactly_while_it_is_set() -> None:
+    """Intake listens to its Wake beside the IMAP socket (pbem.mail.bell): the descriptor
+    must be readable after a set, also one made before it was first asked for, and quiet
+    again once the wake is taken, however many sets came."""
+    wake = Wake()
+    wake.set("g1")
+    assert rung(wake)  # set before the descriptor existed
+    assert wake.take().games == frozenset({"g1"})
+    assert not rung(wake)
+    for _ in range(100_000):  # more sets than a pipe holds bytes: one byte while set
+        wake.set()
+    assert rung(wake)
+    assert wake.take().everything
+    assert not rung(wake)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from imap_tools import MailBoxUnencrypted
 
+from pbem.daemon.wake import Wake
 from pbem.mail.imap import ImapInbox, ImapItem, ImapUnavailable
 from tests.servers.dovecot import Account
 from tests.servers.fake_time import FakeTime
@@ -294,3 +295,33 @@ def test_the_password_is_never_logged(
     assert moderator.password not in str(failure.value)
     assert moderator.password not in caplog.text
     assert f"as {moderator.address}" in caplog.text
+
+
+@pytest.mark.parametrize("idle", [True, False])
+def test_the_bell_ends_the_wait_at_once_in_idle_and_in_a_poll(world: MailWorld, idle: bool) -> None:
+    """The daemon's intake waits on the inbox and its Wake together: a retry, the safety
+    poll or a stop rung 0.3 s into a wait ends it then, not at the next of some seconds'
+    looks at a flag (it used to ask every 2 s)."""
+    moderator = world.account("moderator")
+    bell = Wake()
+    rung: list[float] = []
+
+    def ring_later() -> None:
+        time.sleep(0.3)
+        rung.append(time.monotonic())
+        bell.set()
+
+    settings = world.imap_settings(moderator, idle=idle, poll_seconds=30)
+    with ImapInbox(settings) as inbox:
+        assert inbox.pending() == []
+        ringer = threading.Thread(target=ring_later)
+        ringer.start()
+        assert inbox.wait_for_mail(30, bell) is True
+        woke_after = time.monotonic() - rung[0]
+        ringer.join()
+        assert woke_after < 1.0
+        assert inbox.mode == ("idle" if idle else "poll")
+        bell.take()
+        started = time.monotonic()
+        assert inbox.wait_for_mail(0.5, bell) is False  # taken: it rings no more
+        assert time.monotonic() - started >= 0.5
