@@ -64,3 +64,16 @@ def test_a_forecast_with_the_last_orders_forecasts_nothing(machine: Conversation
     assert "No forecast: your orders complete the turn" in answer.text
     assert "Send FORECAST again" not in answer.text
     assert machine.world.facts().resolved == 1
+
+
+def test_a_preview_says_why_a_resigned_seats_orders_are_not_played(
+    machine: Conversation,
+) -> None:
+    """facts: the seat resigned after sending orders; the turn plays it in civil disorder with
+    no orders, whatever is on file (docs/referee.md), and PREVIEW listed it under "No orders
+    yet from" (Classical said "Orders in from: nobody" with its orders on file, and no why)."""
+    machine.orders(seat=THIRD)
+    machine.resign(seat=THIRD)
+    machine.referee(command="PREVIEW")
+    [preview] = [m for m in machine.steps[-1].queued if "Preview of turn" in m.text]
+    assert "Orders on file not played: tamsin." in preview.text
