@@ -77,3 +77,22 @@ def test_a_preview_says_why_a_resigned_seats_orders_are_not_played(
     machine.referee(command="PREVIEW")
     [preview] = [m for m in machine.steps[-1].queued if "Preview of turn" in m.text]
     assert "Orders on file not played: tamsin." in preview.text
+
+
+def test_a_turn_whose_held_orders_are_all_in_resolves_when_it_opens(
+    machine: Conversation,
+) -> None:
+    """answered-once (Tribes): turn 2 opened with every seat's held orders in and stayed
+    pending (the clock resolved once a pass, and laid no wakeup for a turn due now); the next
+    mail, advance orders for turn 3, resolved it and opened turn 3, whose held-orders check
+    went as a second answer to that mail in the same step."""
+    for seat in SEATS:
+        machine.advance_orders(seat=seat, ahead=1)
+    for seat in SEATS:
+        machine.orders(seat=seat)
+    assert machine.world.facts().resolved == 2
+    [check] = [m for m in machine.steps[-1].queued if m.subject == "[m1] turn 2: your held orders"][
+        :1
+    ]
+    assert "so it is resolved now" in " ".join(check.text.split())
+    machine.advance_orders(seat=FIRST, ahead=1)
