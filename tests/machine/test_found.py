@@ -96,3 +96,16 @@ def test_a_turn_whose_held_orders_are_all_in_resolves_when_it_opens(
     ]
     assert "so it is resolved now" in " ".join(check.text.split())
     machine.advance_orders(seat=FIRST, ahead=1)
+
+
+def test_a_turn_opened_due_is_not_left_for_a_clock_tick(machine: Conversation) -> None:
+    """resolved-as-told (Temples and Swords): turn 3 opened with every held order in but for
+    a seat away, so it was due at once and stayed pending; the next clock tick resolved it
+    before its deadline "while it waited for tamsin"."""
+    machine.advance_orders(seat=FIRST, ahead=1)
+    machine.advance_orders(seat=SECOND, ahead=1)
+    machine.absence(seat=THIRD, days=1)
+    machine.orders(seat=FIRST)
+    machine.orders(seat=SECOND)
+    assert machine.world.facts().resolved == 2
+    machine.tick(minutes=5)
