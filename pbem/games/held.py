@@ -28,7 +28,7 @@ def check_held_orders(
     turn: Turn,
     *,
     now: datetime,
-    opens_due: Callable[[], bool] = lambda: False,
+    opens_due: Callable[[], bool],
 ) -> bool:
     """A check reply for every seat's held orders for `turn`, which has just opened; whether
     the turn is due at once.

@@ -43,7 +43,7 @@ def preview_body(
     statuses) and the orders `on_file` for the turn, so that the referee reads whose orders
     the turn plays, and why the ones on file that it does not play are not played."""
     ruleset = get_ruleset(game.ruleset)
-    names = sorted(set(resolution.results) | set(played) | set(on_file))
+    names = sorted(set(played) | set(on_file))
     how = {name: _how(played.get(name), seats.get(name)) for name in names}
     ordered = [name for name in names if how[name] == "orders"]
     others = [name for name in names if how[name] != "orders"]
@@ -54,8 +54,7 @@ def preview_body(
     notes = {name: _note(name in on_file) for name in others}
     results = [
         (name, notes.get(name, ""), [_result_line(r) for r in resolution.results.get(name, [])])
-        for name in names
-        if name in played or name in resolution.results
+        for name in sorted(set(resolution.results) | set(played))
     ]
     return render(
         "referee_preview",
