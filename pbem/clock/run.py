@@ -5,7 +5,8 @@ In this order, so that an outage is noticed before its overdue turns would be re
 1. Outage push-back: a turn due by time more than [clock] outage_threshold ago (the daemon
    was not running) gets its deadline moved to now + [clock] outage_grace, and every seat
    and referee is told once.
-2. Turns: every due turn is resolved (pbem.clock.turns, with the NMR handling).
+2. Turns: every due turn is resolved (pbem.clock.turns, with the NMR handling), and then
+   every turn that opened due (its held orders all in).
 3. Reminders: seats without orders get the reminder of the nearest offset that has come.
 4. Retention: the bytes of mail sent more than [outbox] keep_sent_days ago are dropped
    (pbem.games.outbox_prune), a few minutes apart, in batches; never in the middle of a wave.
@@ -96,7 +97,7 @@ def run_due(
     if summary.moved:
         games = _running(service, now, only)
     due = [facts.game.id for facts in games if facts.is_due()]
-    summary.turns, summary.left = resolve_some(service, due, now=now, enough=enough)
+    summary.turns, summary.left = _resolve_all(service, due, now, enough)
     if summary.left:
         return summary
     resolved = {turn.game for turn in summary.turns}  # a new turn: its reminders from scratch
@@ -106,6 +107,23 @@ def run_due(
     summary.pruned = prune_when_due(service, now, enough=enough)
     summary.games = None if summary.changed else games
     return summary
+
+
+def _resolve_all(
+    service: Service, due: list[str], now: datetime, enough: Callable[[], bool]
+) -> tuple[list[TurnSummary], list[str]]:
+    """Resolve the due turns, and then every turn that opened due: one whose every order was
+    in when it opened (held advance orders, pbem.games.held) resolves in the same pass, as
+    it would the moment its last order came in, not at the next mail or at its deadline (no
+    wakeup is laid for a turn due now). Held orders reach a few turns ahead, so this ends."""
+    done: list[TurnSummary] = []
+    while due:
+        turns, left = resolve_some(service, due, now=now, enough=enough)
+        done += turns
+        if left:
+            return done, left
+        due = [turn.game for turn in turns if turn.next_due]
+    return done, []
 
 
 def _running(service: Service, now: datetime, only: Collection[str] | None) -> list[Clock]:

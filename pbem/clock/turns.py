@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from sqlmodel import Session, select
@@ -60,6 +61,8 @@ class TurnSummary:
     events: int
     ended: bool
     winners: tuple[str, ...] = ()
+    # The turn it opened is due at once (its held orders all in): resolve it in the same pass.
+    next_due: bool = False
 
 
 class TurnError(PbemError, ValueError):
@@ -158,8 +161,10 @@ def resolve_turn(
         game.result = dumps(outcome.to_json())
         session.add(game)
     _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    next_due = False
     if following is not None:  # after the report: the orders held for it are checked now
-        check_held_orders(session, settings, game, following, now=now)
+        due = partial(is_due, session, game, now=now)  # asked once the held rows are kept
+        next_due = check_held_orders(session, settings, game, following, now=now, opens_due=due)
     audit(
         session,
         now,
@@ -170,7 +175,7 @@ def resolve_turn(
     )
     winners = outcome.winners if outcome else ()
     return TurnSummary(
-        game.id, turn.number, ordered, len(resolution.events), bool(outcome), winners
+        game.id, turn.number, ordered, len(resolution.events), bool(outcome), winners, next_due
     )
 
 

@@ -4,6 +4,7 @@ it would have had sending them now, in reply to the mail they came in."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from sqlmodel import Session
@@ -21,25 +22,37 @@ from pbem.templates import render
 
 
 def check_held_orders(
-    session: Session, settings: Settings, game: Game, turn: Turn, *, now: datetime
-) -> int:
-    """A check reply for every seat's held orders for `turn`, which has just opened; how many.
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    now: datetime,
+    opens_due: Callable[[], bool],
+) -> bool:
+    """A check reply for every seat's held orders for `turn`, which has just opened; whether
+    the turn is due at once.
     Held orders that do not count (no accepted order, no NO ORDERS: pbem.games.counted) are
-    taken out of the turn, and the reply says so: the seat has yet to send its orders."""
+    taken out of the turn, and the reply says so: the seat has yet to send its orders.
+    `opens_due` (the clock's word, asked once every held row is as the turn counts it) says
+    whether the turn is due at once, its every order in: then the clock resolves it in the
+    same pass, and the replies say so instead of promising time."""
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
-    sent = 0
+    judged_rows = []
     for name, row in sorted(stored_orders(session, game.id, turn.number).items()):
         texts = row.text.split("\n") if row.text else []
         judged = judge(ruleset, state, name, list(zip(loads(row.line_map), texts, strict=True)))
         _keep_what_counts(session, row, judged)
-        seat = find_seat(session, game.id, name)
+        judged_rows.append((row, judged))
+    resolves_now = bool(judged_rows) and opens_due()
+    for row, judged in judged_rows:
+        seat = find_seat(session, game.id, row.seat)
         if seat is None or not seat.address:
             continue
-        body = _check_reply(session, settings, game, turn, row, judged)
+        body = _check_reply(session, settings, game, turn, row, judged, resolves_now)
         queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
-        sent += 1
-    return sent
+    return resolves_now
 
 
 def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
@@ -56,7 +69,13 @@ def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
 
 
 def _check_reply(
-    session: Session, settings: Settings, game: Game, turn: Turn, row: OrderSet, judged: Judged
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    row: OrderSet,
+    judged: Judged,
+    resolves_now: bool,
 ) -> str:
     check = check_facts(judged.lines, judged.parsed)
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
@@ -76,7 +95,7 @@ def _check_reply(
         deadline=describe(turn.deadline, game.timezone),
         waiting=waiting_seats(session, game, turn, state),
         paused=game.status == GameStatus.PAUSED,
-        resolves_now=False,  # a turn that has just opened waits for its other seats
+        resolves_now=resolves_now,
         until=until_when(game),
         **shown(check, settings.limits.max_problems_shown),
     )

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from engine import Resolution, get_ruleset
 from pbem.config import Settings
 from pbem.games.played import BOT, NO_ORDERS, Played
 from pbem.games.reports import event_text
-from pbem.store import Game, Turn
+from pbem.store import Game, SeatStatus, Turn
 from pbem.templates import render
 
 # What a seat with no orders of its own in the pending turn is played with, as the turn would
@@ -19,6 +20,14 @@ _PLAYED_WITH = {
     BOT: "the bot's orders",
     NO_ORDERS: "no orders: its standing orders only",
 }
+# Why a seat's own orders are not played whatever is on file for it (pbem.clock.turns: a seat
+# nobody plays has no orders, a seat the bot plays has the bot's).
+_BECAUSE = {
+    SeatStatus.DISORDER: "it is in civil disorder: nobody plays it",
+    SeatStatus.EJECTED: "its player was ejected: nobody plays it",
+    SeatStatus.BOT: "a referee gave it to the bot",
+}
+_NOT_ASKED = "nothing: the seat does not play this turn"
 
 
 def preview_body(
@@ -27,27 +36,54 @@ def preview_body(
     turn: Turn,
     resolution: Resolution,
     played: dict[str, Played],
+    seats: dict[str, SeatStatus],
+    on_file: Collection[str],
 ) -> str:
+    """The preview of `turn`: what each seat is `played` with, said beside the `seats` (their
+    statuses) and the orders `on_file` for the turn, so that the referee reads whose orders
+    the turn plays, and why the ones on file that it does not play are not played."""
     ruleset = get_ruleset(game.ruleset)
-    seats = sorted(set(resolution.results) | set(played))
-    results = [
-        (seat, [_result_line(result) for result in resolution.results.get(seat, [])])
-        for seat in seats
+    names = sorted(set(played) | set(on_file))
+    how = {name: _how(played.get(name), seats.get(name)) for name in names}
+    ordered = [name for name in names if how[name] == "orders"]
+    others = [name for name in names if how[name] != "orders"]
+    groups = [
+        (heading, [(name, how[name]) for name in others if (name in on_file) == filed])
+        for heading, filed in (("No orders yet from", False), ("Orders on file not played", True))
     ]
-    how = {seat: _PLAYED_WITH.get(item.by, item.by) for seat, item in played.items()}
+    notes = {name: _note(name in on_file) for name in others}
+    results = [
+        (name, notes.get(name, ""), [_result_line(r) for r in resolution.results.get(name, [])])
+        for name in sorted(set(resolution.results) | set(played))
+    ]
     return render(
         "referee_preview",
         moderator=settings.mail.name,
         game=game.id,
         title=ruleset.title,
         turn=turn.number,
-        ordered=[seat for seat in seats if seat in played and played[seat].by == "orders"],
-        without=[(seat, how[seat]) for seat in seats if seat in how and how[seat] != "orders"],
+        ordered=ordered,
+        groups=[(heading, group) for heading, group in groups if group],
         events=[_seat_event(event) for event in resolution.events],
-        results=[(seat, how.get(seat, ""), lines) for seat, lines in results],
+        results=results,
         map=ruleset.render_map(resolution.state, ""),
         summary=ruleset.public_summary(resolution.state),
     )
+
+
+def _how(item: Played | None, status: SeatStatus | None) -> str:
+    """What the turn plays a seat with ("orders": its own), and why when its status says."""
+    if item is None:
+        return _NOT_ASKED
+    if item.by == "orders":
+        return "orders"
+    because = _BECAUSE.get(status) if status is not None else None
+    what = _PLAYED_WITH.get(item.by, item.by)
+    return f"{what} ({because})" if because else what
+
+
+def _note(filed: bool) -> str:
+    return "orders on file not played: see above" if filed else "no orders yet: see above"
 
 
 def _seat_event(event: Any) -> str:

@@ -13,7 +13,7 @@ from pbem.clock.nmr import undo_misses
 from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
-from pbem.games.games import seats_of, turn_of
+from pbem.games.games import seats_of, stored_orders, turn_of
 from pbem.referee import archive
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -28,7 +28,9 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "preview")
     turn = ctx.pending_turn()
     resolution, played = preview_resolution(ctx.session, ctx.game, turn)
-    body = preview_body(ctx.settings, ctx.game, turn, resolution, played)
+    seats = {seat.name: seat.status for seat in seats_of(ctx.session, ctx.game.id)}
+    on_file = stored_orders(ctx.session, ctx.game.id, turn.number)
+    body = preview_body(ctx.settings, ctx.game, turn, resolution, played, seats, on_file)
     referees = ctx.referees()
     for referee in referees:
         ctx.send(referee.address, f"preview of turn {turn.number}", body)

@@ -123,7 +123,11 @@ _STILL = re.compile(r"^Still to send orders: (.+)$", re.MULTILINE)
 _IN_FROM = re.compile(r"^Orders in from: (.+)$", re.MULTILINE)
 _DEADLINE = re.compile(r"^Deadline: (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 _STATUS = re.compile(r"^Turn (\d+), orders due by (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
-NO_PLAYER = ("disorder", "ejected")
+# A seat whose own orders a turn never plays, whatever is on file for it (docs/referee.md,
+# "disorder SEAT", "bot SEAT"): nobody plays it, or the bot does.
+NOT_ITS_OWN = ("disorder", "ejected", "bot")
+_NOT_YET = re.compile(r"^No orders yet from: ([^.]+)\.", re.MULTILINE)
+_NOT_PLAYED = re.compile(r"^Orders on file not played: ([^.]+)\.", re.MULTILINE)
 _PREVIEW = re.compile(r"^Preview of turn (\d+) of game", re.MULTILINE)
 _REPORT_SUBJECT = re.compile(r"\] turn (\d+) report")
 # A promise of time: the check reply's, and the notice of a moved deadline's.
@@ -141,14 +145,35 @@ def facts_true(step: Step, record: Record) -> None:
             _reports_resolved(mail, after)
             continue
         _same(mail, _STILL, _names(after.waiting), "still to send")
-        # A seat nobody plays (civil disorder, ejected) is among those PREVIEW lists with what
-        # the turn plays for it, whatever is on file for it: not "orders in from".
-        played = tuple(s for s in after.have_orders if after.seats.get(s) not in NO_PLAYER)
-        in_from = played if _PREVIEW.search(mail.text) else after.have_orders
-        _same(mail, _IN_FROM, _names(in_from), "orders in from")
+        if _PREVIEW.search(mail.text):
+            _preview_true(mail, after)
+        else:
+            _same(mail, _IN_FROM, _names(after.have_orders), "orders in from")
         if after.deadline is not None:
             _same(mail, _DEADLINE, _minute(after.deadline), "deadline")
         _reports_resolved(mail, after)
+
+
+def _preview_true(mail: Mail, after: Facts) -> None:
+    """PREVIEW says whose orders the turn plays (orders on file, asked, of a seat whose own
+    orders are played), whose orders are on file but not played, and who has none yet."""
+    played = [
+        s for s in after.have_orders if s in after.asked and after.seats[s] not in NOT_ITS_OWN
+    ]
+    not_played = [s for s in after.have_orders if s not in played]
+    not_yet = [s for s in after.asked if s not in after.have_orders]
+    for pattern, truth, what in (
+        (_IN_FROM, played, "orders in from"),
+        (_NOT_PLAYED, not_played, "orders on file not played"),
+        (_NOT_YET, not_yet, "no orders yet from"),
+    ):
+        found = pattern.search(mail.text)
+        said = _canonical(" ".join(found.group(1).split())) if found else "nobody"
+        if said != _names(tuple(truth)):
+            raise Violation(
+                "facts",
+                f"a preview says {what} {said!r}; the database says {_names(tuple(truth))!r}",
+            )
 
 
 def _turn_of(mail: Mail) -> int | None:

@@ -64,3 +64,48 @@ def test_a_forecast_with_the_last_orders_forecasts_nothing(machine: Conversation
     assert "No forecast: your orders complete the turn" in answer.text
     assert "Send FORECAST again" not in answer.text
     assert machine.world.facts().resolved == 1
+
+
+def test_a_preview_says_why_a_resigned_seats_orders_are_not_played(
+    machine: Conversation,
+) -> None:
+    """facts: the seat resigned after sending orders; the turn plays it in civil disorder with
+    no orders, whatever is on file (docs/referee.md), and PREVIEW listed it under "No orders
+    yet from" (Classical said "Orders in from: nobody" with its orders on file, and no why)."""
+    machine.orders(seat=THIRD)
+    machine.resign(seat=THIRD)
+    machine.referee(command="PREVIEW")
+    [preview] = [m for m in machine.steps[-1].queued if "Preview of turn" in m.text]
+    assert "Orders on file not played: tamsin." in preview.text
+
+
+def test_a_turn_whose_held_orders_are_all_in_resolves_when_it_opens(
+    machine: Conversation,
+) -> None:
+    """answered-once (Tribes): turn 2 opened with every seat's held orders in and stayed
+    pending (the clock resolved once a pass, and laid no wakeup for a turn due now); the next
+    mail, advance orders for turn 3, resolved it and opened turn 3, whose held-orders check
+    went as a second answer to that mail in the same step."""
+    for seat in SEATS:
+        machine.advance_orders(seat=seat, ahead=1)
+    for seat in SEATS:
+        machine.orders(seat=seat)
+    assert machine.world.facts().resolved == 2
+    [check] = [m for m in machine.steps[-1].queued if m.subject == "[m1] turn 2: your held orders"][
+        :1
+    ]
+    assert "so it is resolved now" in " ".join(check.text.split())
+    machine.advance_orders(seat=FIRST, ahead=1)
+
+
+def test_a_turn_opened_due_is_not_left_for_a_clock_tick(machine: Conversation) -> None:
+    """resolved-as-told (Temples and Swords): turn 3 opened with every held order in but for
+    a seat away, so it was due at once and stayed pending; the next clock tick resolved it
+    before its deadline "while it waited for tamsin"."""
+    machine.advance_orders(seat=FIRST, ahead=1)
+    machine.advance_orders(seat=SECOND, ahead=1)
+    machine.absence(seat=THIRD, days=1)
+    machine.orders(seat=FIRST)
+    machine.orders(seat=SECOND)
+    assert machine.world.facts().resolved == 2
+    machine.tick(minutes=5)

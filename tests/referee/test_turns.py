@@ -90,6 +90,30 @@ def test_a_preview_of_standing_orders_says_whose_orders_are_in_and_what_it_plays
     assert "alice (no orders yet: see above):\n  line 1: ADD 2 - done\n" in text
 
 
+def test_a_preview_says_why_orders_on_file_are_not_played(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Issue 43 (found by the conversation machine): a seat in civil disorder with orders on
+    file was listed under "No orders yet from", and "Orders in from: nobody" did not say why
+    its orders were not among them. The turn plays it with no orders, whatever is on file
+    (docs/referee.md, "disorder SEAT"); the preview says so, and why."""
+    referee_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    via.run("disorder", "alice", reason="gone")
+    before = len(outbox(service))
+    via.run("preview")
+    [mail] = [row for row in outbox(service)[before:] if row.recipient == REFEREE][:1]
+    text = body(mail)
+    assert "Orders in from: nobody\n" in text
+    assert "No orders yet from: bob. The preview plays them as the turn would:\n" in text
+    assert (
+        "Orders on file not played: alice. The preview plays them as the turn\nwould:\n"
+        "  alice: no orders: its standing orders only (it is in civil disorder:\n"
+        "    nobody plays it)\n"
+    ) in text
+    assert "alice (orders on file not played: see above):\n  (no orders)\n" in text
+
+
 def test_process_resolves_the_pending_turn_now(
     service: Service, now: datetime, via: Channel
 ) -> None:
