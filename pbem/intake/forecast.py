@@ -85,7 +85,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
                 else:
                     _answer(context, game, seat)
                 answer.end(context.inbound)
-    answer.send(context, envelope.ignored)
+    answer.send(context, ())  # the check reply lists what reading the mail left out
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:

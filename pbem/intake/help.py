@@ -57,16 +57,25 @@ def send_help(context: MailContext, envelope: Envelope) -> None:
 
 
 def help_reply(
-    context: MailContext, envelope: Envelope, *, unknown: str = "", looked: Sequence[str] = ()
+    context: MailContext,
+    envelope: Envelope,
+    *,
+    unknown: str = "",
+    looked: Sequence[str] = (),
+    late: str = "",
+    stray: str = "",
 ) -> None:
     """HELP in full, or its short form after an unknown command or a mail with nothing to
-    read (`looked`: where orders were looked for); with the game's orders."""
+    read (`looked`: where orders were looked for; `late`: a command line below the line that
+    stopped the reading, which was not read; `stray`: that line); with the game's orders."""
     ruleset = _ruleset(context, envelope, ())
     context.reply(
         context.mail.sender,
         "help",
         unknown=unknown,
         looked=list(looked),
+        late=late,
+        stray=stray,
         short=bool(unknown or looked),
         handbook=help_text(),
         title=ruleset.title if ruleset else "",

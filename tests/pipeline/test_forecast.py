@@ -95,6 +95,16 @@ def test_forecast_with_orders_in_the_same_mail_takes_them_then_forecasts(
     assert "\nline 3: " in forecast_reply
 
 
+def test_a_greeting_before_the_game_line_is_listed_once(service: Service, now: datetime) -> None:
+    """A fresh-eyes tester's find: the text before the GAME line of a FORECAST and orders mail
+    was listed under "Ignored" twice, by the orders' check and again at the answer's end."""
+    text, _ = _game(service, now)
+    raw = mail(f"Hi there,\nGAME g1 SEAT ann PASSWORD pw-ann\nFORECAST\n{text}",
+               sender="ann@example.org", message_id="g@x")  # fmt: skip
+    answer = body(receive(service, raw, now=now).replies[0])
+    assert answer.count("line 1: text before the GAME line (1 line)") == 1
+
+
 def test_without_orders_on_file_it_says_so(service: Service, now: datetime) -> None:
     _game(service, now)
     answer = body(_forecast_mail(service, now).replies[0])
