@@ -58,7 +58,7 @@ def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
 def _check_reply(
     session: Session, settings: Settings, game: Game, turn: Turn, row: OrderSet, judged: Judged
 ) -> str:
-    check = check_facts(judged.lines, judged.parsed)
+    check = check_facts(judged.lines, judged.parsed, judged.refused())
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
     state = loads(turn.state_before)
     plays = row.seat in get_ruleset(game.ruleset).seats_to_order(state)
