@@ -7,6 +7,11 @@ stand counts; the check reply says it was the template unchanged. No ruleset's o
 with NO ORDERS; the line is pbem's, read here for every game, and never reaches the ruleset
 (it would be "not an order" there).
 
+Nor does a mail one of whose choice lines was refused (Classical's CIVILIZATION of the setup
+turn, misspelt: engine Problem.choice), whatever else in it was accepted: counted, it would let
+the turn be resolved at once and choose for the seat; the check reply says that the turn waits
+for the corrected choice.
+
 A mail that is not counted stores nothing: the seat's earlier orders for the turn, if any,
 stand. A NO ORDERS mail stores an empty order text, which the turn plays as no orders."""
 
@@ -45,7 +50,16 @@ class Judged:
 
     @property
     def counted(self) -> bool:
+        if self.choice_refused:
+            return False
         return bool(self.parsed.orders) or self.passes
+
+    @property
+    def choice_refused(self) -> int:
+        """The mail line of the first refused choice line (engine Problem.choice); 0 if none.
+        Such a mail does not count, whatever else it holds: the turn waits for the choice."""
+        lines = [self.lines[p.line_no - 1][0] for p in self.parsed.problems if p.choice]
+        return min(lines, default=0)
 
     def stored_lines(self) -> list[tuple[int, str]]:
         """What is stored as the seat's orders: nothing for a pass (its other lines were all
@@ -126,6 +140,7 @@ def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) 
     number this turn; 0 for none)."""
     return {
         "counted": judged.counted,
+        "choice_refused": judged.choice_refused,
         "passes": judged.passes,
         "replaced": stored is not None and stored.version > 1,
         "version": stored.version if stored is not None else 0,
