@@ -18,7 +18,16 @@ from collections.abc import Sequence
 from engine import Ruleset, all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset
 from pbem.games.games import find_game
-from pbem.handbook import HANDBOOK, document, find, find_topic, help_text, mail_text, topics
+from pbem.handbook import (
+    HANDBOOK,
+    document,
+    find,
+    find_topic,
+    help_text,
+    mail_text,
+    rules_text,
+    topics,
+)
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus
@@ -94,13 +103,14 @@ def _reference(context: MailContext, ruleset: Ruleset | None, kind: str) -> None
     """The whole order reference (`kind` "orders") or rules ("rules") of the game, or of
     the ruleset named after the word."""
     text = document(f"{kind}/{ruleset.id}.md") if ruleset else ""
+    mailed = (mail_text(text) if kind == "orders" else rules_text(text)) if text else ""
     context.reply(
         context.mail.sender,
         "help_orders",
         kind=kind.upper(),
         what="order reference" if kind == "orders" else "rules",
         title=ruleset.title if ruleset else "",
-        text=_mailable(mail_text(text)) if text else "",
+        text=_mailable(mailed),
         rulesets=[r.id for r in all_rulesets()],
     )
 
