@@ -376,13 +376,21 @@ def _seat_edge_line(game: Game) -> str:
     and the game was made without the option that evens it out; '' otherwise. The figures
     are the ruleset's, measured in its bot games."""
     ruleset = get_ruleset(game.ruleset)
-    edge = ruleset.seat_edge(loads(game.options))
+    options = loads(game.options)
+    edge = ruleset.seat_edge(options)
     if edge is None:
         return ""
+    # Whose choice the first seat is: the referee's listing, or the setup's roll, when the
+    # order in which the seats were given does not matter at all.
+    matters = (
+        "Playing first matters: who plays first is rolled at setup, and"
+        if ruleset.order_drawn(options)
+        else "Seat order matters: the first seat listed plays first every round, and"
+    )
     return (
-        f"Seat order matters: in {edge.seats}-seat bot games the first seat wins "
-        f"{edge.share:.0%} of {ruleset.title} games; --option {edge.option}={edge.value} "
-        f"evens it ({edge.evened:.0%})."
+        f"{matters} in {edge.seats}-seat bot games the first seat wins {edge.share:.0%} of "
+        f"{ruleset.title} games; --option {edge.option}={edge.value} evens it "
+        f"({edge.evened:.0%})."
     )
 
 

@@ -123,14 +123,16 @@ def _ruleset_blocks(listing: str) -> dict[str, str]:
     return blocks
 
 
-def _new_tns_game(capsys: pytest.CaptureFixture[str], game: str, *options: str) -> str:
+def _new_tns_game(
+    capsys: pytest.CaptureFixture[str], game: str, *options: str, ruleset: str = "tns"
+) -> str:
     return pbem(
         capsys,
         "game",
         "new",
         game,
         "--ruleset",
-        "tns",
+        ruleset,
         "--seed",
         "5",
         "--seat",
@@ -146,15 +148,24 @@ def test_game_new_says_when_seat_order_matters_and_what_evens_it(
 ) -> None:
     """Issue 35: the first seat in the order of play wins about 40% of four-seat Temples and
     Swords bot games ("High roll starts, then play goes clockwise"); the referee making a game
-    is told so, with the option that evens it, unless the game already has it."""
+    is told so, with the option that evens it, unless the game already has it. A fresh-eyes
+    tester's find: it said "Seat order matters" where the setup rolls who plays first, and
+    the order the seats were listed in decides nothing of it."""
     pbem(capsys, "init")
     created = _new_tns_game(capsys, "g1").splitlines()
     assert created[1] == (
-        "  Seat order matters: in 4-seat bot games the first seat wins 40% of Temples and "
-        "Swords v1.1 games; --option rotate_first=yes evens it (23%)."
+        "  Playing first matters: who plays first is rolled at setup, and in 4-seat bot games "
+        "the first seat wins 40% of Temples and Swords v1.1 games; --option rotate_first=yes "
+        "evens it (23%)."
     )
     evened = _new_tns_game(capsys, "g2", "rotate_first=yes")
-    assert "Seat order matters" not in evened
+    assert "matters" not in evened
+    listed = _new_tns_game(capsys, "g3", ruleset="classical").splitlines()
+    assert listed[1].startswith(
+        "  Seat order matters: the first seat listed plays first every round, and in 4-seat "
+    )
+    drawn = _new_tns_game(capsys, "g4", "first_player=random", ruleset="classical")
+    assert "Seat order matters" not in drawn and "  Playing first matters: " in drawn
 
 
 def test_game_new_says_nothing_of_seat_order_for_a_ruleset_without_an_edge(
