@@ -55,7 +55,7 @@ class Refusal:
 
     reason: str
     error: str
-    to: str
+    to: str  # '' when the part is set aside unanswered (MailContext.set_aside)
     details: tuple[str, ...] = ()
     hint: str = ""
 
@@ -164,7 +164,8 @@ class Answer:
             entries: list[Held | Refusal] = [*part.replies]
             entries += [part.refusal] if part.refusal is not None else []
             for entry in entries:
-                mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
+                if entry.to:  # a part set aside unanswered is nobody's mail
+                    mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
         if self.unprocessed:
             mails.setdefault(next(iter(mails), sender), _Mail()).unprocessed += self.unprocessed
         return mails

@@ -114,7 +114,8 @@ def _no_sender(mail: IncomingMail) -> str:
     """Why the mail has no sender we could answer, for the quarantine list."""
     if not mail.headers:
         return "not a mail: no header could be read, so there is no sender to answer"
-    given = mail.headers.get("from", "").strip()
+    # Every From header's text: a mail of two From headers is refused for the two of them.
+    given = ", ".join(value.strip() for name, value in mail.header_items if name == "from")
     if mail.from_count > 1:
         return (
             f"the From header names {mail.from_count} addresses ({given[:200]!r}); a mail from "

@@ -190,6 +190,34 @@ def test_check_prints_the_reply_and_changes_nothing(
     assert "waiting for: alice, bob" in pbem(capsys, "game", "show", "g1")
 
 
+def test_check_of_a_duplicate_says_of_which_mail(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42's leftovers: `pbem check` of a mail taken in already said "duplicate (already
+    recorded)" only; it names the mail it repeats, when it came and what became of it."""
+    _new_game(capsys)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="o1@x")
+    MaildirInbox(workdir / "var/mail/inbox").deliver(raw)
+    pbem(capsys, "poll", "--once")
+    (workdir / "again.eml").write_bytes(raw)
+    out = pbem(capsys, "check", "again.eml")
+    assert (
+        "as a real mail: duplicate (already recorded)\na duplicate of the mail o1@x from "
+        "alice@example.org, received 2026-03-01 12:00 UTC"
+    ) in out
+    assert ": accepted (orders stored for alice, turn 1" in out
+
+
+def test_game_list_shows_the_seats_open_to_join(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42's leftovers: a game open to JOIN was listed with "0 seats"."""
+    _new_game(capsys)
+    pbem(capsys, "game", "new", "o1", "--ruleset", "counting", "--open", "2")
+    listed = pbem(capsys, "game", "list").splitlines()
+    assert listed[0].endswith(" 2 seats") and listed[1].endswith(" 0 taken, 2 open")
+
+
 def test_poll_turn_run_and_outbox(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _new_game(capsys)
     inbox = MaildirInbox(workdir / "var/mail/inbox")
