@@ -10,7 +10,8 @@ problem of that line while the others are still read.
   is that order, and the order's own parser answers for the rest of it;
 - a first word that is the unique start of one keyword ("ATT") is that order only if the rest
   of the line fits it; prose ("Hi, here are my orders") never becomes a half-understood HIRE;
-- an obvious greeting or sign-off ("Hello", "Thanks", "Cheers") is ignored with a note;
+- an obvious greeting or sign-off ("Hello", "Thanks", "Cheers") is ignored with a note, which
+  calls it a sign-off when it closes the text and a greeting elsewhere;
 - a short block after a sign-off at the end of the text (the name under "Cheers,") is ignored
   with a note, as long as none of its lines looks like an order;
 - anything else is "not an order", with "did you mean" and that order's example when a keyword
@@ -43,6 +44,7 @@ SIGN_OFFS = frozenset(
     {"thanks", "thank", "thx", "cheers", "regards", "best", "kind", "yours", "sincerely"}
     | {"bye", "goodbye"}
 )
+SIGN_OFF = "a sign-off, not an order"
 SIGN_OFF_LINES = 2  # a name, and perhaps a second line ("Bob" / "The Red Empire")
 SIGN_OFF_WORDS = 4  # words in each of those lines
 
@@ -109,17 +111,18 @@ def read_orders(
     guide = _Guide(keywords, examples, topics or {})
     ignored: list[tuple[int, str]] = []
     signature = _signed_name(text, guide)
+    closing = _closing_line(text, signature)
 
     def read_line(line_no: int, line: str) -> Any:
         if line_no in signature:
-            ignored.append((line_no, "a sign-off, not an order"))
+            ignored.append((line_no, SIGN_OFF))
             return None
         first, *rest = line.split(None, 1)
         order, why = _read_keyword(
             OrderLine(line_no, line, "", rest[0] if rest else ""), first, guide, read
         )
         if why:
-            ignored.append((line_no, why))
+            ignored.append((line_no, SIGN_OFF if line_no == closing else why))
         return order
 
     result = read_order_lines(text, read_line)
@@ -157,6 +160,21 @@ def _signed_name(text: str, guide: _Guide) -> set[int]:
     ):
         return set()
     return {line_no for line_no, _ in block}
+
+
+def _closing_line(text: str, signature: set[int]) -> int:
+    """The line number of the sign-off that closes the text ("Cheers," or "Thanks!" with
+    nothing after it but the name under it); 0 when the text does not end so. A "Thanks"
+    before more orders is passed over as a greeting, not called the mail's close."""
+    said = [
+        (line_no, line)
+        for line_no, raw in enumerate(text.splitlines(), 1)
+        if (line := raw.split("#", 1)[0].strip()) and line_no not in signature
+    ]
+    if not said:
+        return 0
+    line_no, line = said[-1]
+    return line_no if normal(line.split(None, 1)[0]) in SIGN_OFFS else 0
 
 
 def _looks_like_order(line: str, guide: _Guide) -> bool:

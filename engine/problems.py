@@ -21,6 +21,10 @@ class Problem:
     example: str = ""  # SYNTAX: a correct line of the same order
     rule: str = ""  # ILLEGAL: the rule that forbids it, quoted or cited
     readings: tuple[str, ...] = field(default_factory=tuple)  # AMBIGUOUS
+    # The line states a choice the turn is played with (Classical's CIVILIZATION and CITY
+    # of the setup turn): while it is refused, the seat's mail is not its orders for the
+    # turn, so that the turn waits for the corrected choice instead of choosing for it.
+    choice: bool = False
 
     def describe(self) -> str:
         """One or more lines a player reads in the check reply."""
@@ -52,10 +56,18 @@ class OrderError(Exception):
         self.example = example
         self.rule = rule
         self.readings = readings
+        self.choice = False  # see Problem.choice; set by the ruleset that reads a choice
 
     def at(self, line_no: int, line: str) -> Problem:
         return Problem(
-            self.kind, line_no, line, self.message, self.example, self.rule, self.readings
+            self.kind,
+            line_no,
+            line,
+            self.message,
+            self.example,
+            self.rule,
+            self.readings,
+            self.choice,
         )
 
 

@@ -113,6 +113,12 @@ class Ruleset(ABC):
         spec = next(spec for spec in self.options if spec.name == edge.option)
         return None if options.get(edge.option) == spec.check(edge.value) else edge
 
+    def order_drawn(self, options: Mapping[str, Any]) -> bool:
+        """Whether a game of these resolved options draws its order of play at setup, rather
+        than playing its seats in the order they were listed: what the referee is told of
+        the first seat's edge depends on it (who plays first is then nobody's choice)."""
+        return False
+
     @abstractmethod
     def new_game(self, seats: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
         """The state at the start of the game, for these seat names, in the order given."""

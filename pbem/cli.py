@@ -39,6 +39,7 @@ from pbem.games.lifecycle import (
     ReportOptions,
     SeatSpec,
     create_game,
+    seat_count,
 )
 from pbem.games.outbox import as_message, drain
 from pbem.games.outbox_prune import described, prunable, prune
@@ -52,6 +53,8 @@ from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import (
     Game,
+    InboundMessage,
+    MailStatus,
     Outbox,
     Referee,
     loads,
@@ -376,13 +379,21 @@ def _seat_edge_line(game: Game) -> str:
     and the game was made without the option that evens it out; '' otherwise. The figures
     are the ruleset's, measured in its bot games."""
     ruleset = get_ruleset(game.ruleset)
-    edge = ruleset.seat_edge(loads(game.options))
+    options = loads(game.options)
+    edge = ruleset.seat_edge(options)
     if edge is None:
         return ""
+    # Whose choice the first seat is: the referee's listing, or the setup's roll, when the
+    # order in which the seats were given does not matter at all.
+    matters = (
+        "Playing first matters: who plays first is rolled at setup, and"
+        if ruleset.order_drawn(options)
+        else "Seat order matters: the first seat listed plays first every round, and"
+    )
     return (
-        f"Seat order matters: in {edge.seats}-seat bot games the first seat wins "
-        f"{edge.share:.0%} of {ruleset.title} games; --option {edge.option}={edge.value} "
-        f"evens it ({edge.evened:.0%})."
+        f"{matters} in {edge.seats}-seat bot games the first seat wins {edge.share:.0%} of "
+        f"{ruleset.title} games; --option {edge.option}={edge.value} evens it "
+        f"({edge.evened:.0%})."
     )
 
 
@@ -440,11 +451,8 @@ def _game_list(args: argparse.Namespace) -> int:
     with transaction(service.db) as session:
         games = list(session.exec(select(Game).order_by(col(Game.id))))
         for game in games:
-            seats = len(seats_of(session, game.id))
-            print(
-                f"{game.id:<20} {game.ruleset:<20} {game.status:<8} turn {game.turn:<4} "
-                f"{seats} seats"
-            )
+            seats = seat_count(len(seats_of(session, game.id)), game.signup_seats)
+            print(f"{game.id:<20} {game.ruleset:<20} {game.status:<8} turn {game.turn:<4} {seats}")
         if not games:
             print("no games")
     return 0
@@ -528,6 +536,8 @@ def _check(args: argparse.Namespace) -> int:
     # Nothing is kept, whatever the outcome says the mail would do.
     print("a check only: nothing was stored, nothing is sent")
     print(f"as a real mail: {receipt.status} ({receipt.outcome})")
+    if receipt.status == MailStatus.DUPLICATE:
+        print(_first_received(service, receipt.message_id))
     for row in receipt.replies:
         message = as_message(row.raw)
         print(f"\nTo: {message['To']}\nSubject: {message['Subject']}\n")
@@ -535,6 +545,21 @@ def _check(args: argparse.Namespace) -> int:
     if not receipt.replies:
         print("no reply")
     return 0
+
+
+def _first_received(service: Service, message_id: str) -> str:
+    """What a duplicate repeats: the mail of its Message-ID, when it came and what became
+    of it."""
+    with transaction(service.db) as session:
+        query = select(InboundMessage).where(InboundMessage.message_id == message_id)
+        first = session.exec(query).first()
+        if first is None:  # recorded by another daemon meanwhile, and rolled back since
+            return f"a duplicate of the mail {message_id}"
+        when = describe(first.received_at, "UTC")
+        return (
+            f"a duplicate of the mail {message_id} from {first.sender}, received {when}: "
+            f"{first.status} ({first.outcome})"
+        )
 
 
 def _outbox_flush(args: argparse.Namespace) -> int:

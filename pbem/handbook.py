@@ -122,6 +122,35 @@ def help_text() -> str:
     return "\n\n".join(mail_text(section.markdown) for section in chosen if section)
 
 
+# Under a "##" or "###" heading of a rules page: the section is for developers and
+# operators (balance runs, the code's layout), not mailed by HELP RULES.
+_NOT_MAILED = "<!-- mail: skip -->"
+# "([report-json.md](../report-json.md))": a file a player cannot open, left out of the mail.
+_FILE_LINK = re.compile(r" ?\(\[[\w.-]+\.md\]\([^)]*\)\)")
+
+
+def rules_text(markdown: str) -> str:
+    """A rules page (docs/rules/<id>.md) as HELP RULES mails it to a player: its sections
+    from the first "##" on (the page's preface says where the code and the rule text are)
+    without those marked `<!-- mail: skip -->` on the line under their heading (balance
+    runs, contents), and without links to files, as plain mail text."""
+    kept = [s.markdown for s in sections(markdown) if s.level == 2 and not _skipped(s)]
+    text = "\n\n".join(_without_skipped(part) for part in kept)
+    return mail_text(_FILE_LINK.sub("", text))
+
+
+def _skipped(section: Section) -> bool:
+    return section.markdown.split("\n")[1:2] == [_NOT_MAILED]
+
+
+def _without_skipped(markdown: str) -> str:
+    """A "##" section without its "###" sections marked not to be mailed."""
+    for section in sections(markdown):
+        if section.level == 3 and _skipped(section):
+            markdown = markdown.replace(section.markdown, "")
+    return markdown
+
+
 def find_title(markdown: str, title: str) -> Section | None:
     return next((s for s in sections(markdown) if s.title == title), None)
 

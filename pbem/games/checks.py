@@ -32,10 +32,14 @@ def shown(check: dict[str, Any], limit: int) -> dict[str, Any]:
 
 
 def check_lines(
-    lines: Sequence[tuple[int, str]], parsed: ParsedOrders, envelope: Envelope
+    lines: Sequence[tuple[int, str]],
+    parsed: ParsedOrders,
+    envelope: Envelope,
+    refused: Sequence[tuple[int, str]] = (),
 ) -> dict[str, Any]:
     """Accepted (with what each was understood as), rejected and ignored lines, numbered as in
-    the mail the player sent."""
+    the mail the player sent. `refused`: (mail line, description) of lines refused before the
+    ruleset read any (pbem.games.counted), listed among the rejected in the mail's order."""
 
     mail = MailLines([number for number, _ in lines])
     mail_line = mail.of
@@ -54,15 +58,17 @@ def check_lines(
         )
         for number, understood in parsed.understood()
     ]
-    rejected = [
-        wrap(
+    described = [
+        (
+            mail_line(problem.line_no),
             dataclasses.replace(
                 problem, line_no=mail_line(problem.line_no), message=mail.in_text(problem.message)
             ).describe(),
-            70,
         )
         for problem in parsed.problems
     ]
+    ordered = sorted([*described, *refused], key=lambda item: item[0])  # stable: one a line
+    rejected = [wrap(text, 70) for _, text in ordered]
     ignored = [(mail_line(number), why) for number, why in parsed.ignored]
     ignored += [_ignored_item(item) for item in envelope.ignored]
     return {"accepted": accepted, "rejected": rejected, "ignored": sorted(ignored)}
@@ -91,7 +97,11 @@ def verdict_of(check: dict[str, Any]) -> str:
     return f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
 
 
-def check_facts(lines: Sequence[tuple[int, str]], parsed: ParsedOrders) -> dict[str, Any]:
+def check_facts(
+    lines: Sequence[tuple[int, str]],
+    parsed: ParsedOrders,
+    refused: Sequence[tuple[int, str]] = (),
+) -> dict[str, Any]:
     """The check reply's accepted, rejected and ignored lines for orders read from `lines`
     ((mail line, text) each), without a mail's envelope (held orders, see advance.py)."""
-    return check_lines(lines, parsed, Envelope())
+    return check_lines(lines, parsed, Envelope(), refused)

@@ -7,6 +7,11 @@ stand counts; the check reply says it was the template unchanged. No ruleset's o
 with NO ORDERS; the line is pbem's, read here for every game, and never reaches the ruleset
 (it would be "not an order" there).
 
+Nor does a mail one of whose choice lines was refused (Classical's CIVILIZATION of the setup
+turn, misspelt: engine Problem.choice), whatever else in it was accepted: counted, it would let
+the turn be resolved at once and choose for the seat; the check reply says that the turn waits
+for the corrected choice.
+
 A mail that is not counted stores nothing: the seat's earlier orders for the turn, if any,
 stand. A NO ORDERS mail stores an empty order text, which the turn plays as no orders."""
 
@@ -18,6 +23,7 @@ from typing import Any
 
 from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
+from pbem.mail.commands import PLAYER_WORDS
 from pbem.store import Game, OrderSet
 
 PASS_LINE = "NO ORDERS"
@@ -29,9 +35,13 @@ PASS_WITH_ORDERS = "NO ORDERS passed over: the accepted orders count"
 class Judged:
     """One mail's order lines as the turn will count them."""
 
-    lines: list[tuple[int, str]]  # (mail line, text) read as orders: every line but NO ORDERS
+    # (mail line, text) read as orders: every line but NO ORDERS and mail commands
+    lines: list[tuple[int, str]]
     parsed: ParsedOrders  # those lines, as the ruleset read them
     pass_line: int | None  # the mail line of NO ORDERS, if the mail has one
+    # (mail line, command word) of each line that is a mail command (RESIGN, SET...), which
+    # an order mail does not carry out: refused with where to send it, never stored
+    commands: tuple[tuple[int, str], ...] = ()
 
     @property
     def passes(self) -> bool:
@@ -40,7 +50,16 @@ class Judged:
 
     @property
     def counted(self) -> bool:
+        if self.choice_refused:
+            return False
         return bool(self.parsed.orders) or self.passes
+
+    @property
+    def choice_refused(self) -> int:
+        """The mail line of the first refused choice line (engine Problem.choice); 0 if none.
+        Such a mail does not count, whatever else it holds: the turn waits for the choice."""
+        lines = [self.lines[p.line_no - 1][0] for p in self.parsed.problems if p.choice]
+        return min(lines, default=0)
 
     def stored_lines(self) -> list[tuple[int, str]]:
         """What is stored as the seat's orders: nothing for a pass (its other lines were all
@@ -53,6 +72,34 @@ class Judged:
             return []
         return [(self.pass_line, PASS_WITH_ORDERS)]
 
+    def refused(self) -> list[tuple[int, str]]:
+        """(mail line, what the check reply says) of each mail command among the orders."""
+        return [(number, f"line {number}: {misplaced(word)}") for number, word in self.commands]
+
+
+def misplaced(word: str) -> str:
+    """Why a mail command among orders was not carried out, and where it goes instead."""
+    done = f"{word} is a mail command, not an order, and was not carried out."
+    if word == "RESIGN":
+        return f"{done} RESIGN must be sent in a mail of its own: your GAME line, then RESIGN."
+    if word == "FORECAST":
+        return f"{done} Put FORECAST on the line after your GAME line, your orders under it."
+    return (
+        f"{done} Send {word} in a separate mail (your GAME line, then {word}): a mail that "
+        "starts with a command is read for commands only."
+    )
+
+
+def command_word(text: str) -> str:
+    """The mail command a line starts with (RESIGN, SET...); '' for any other line. The words
+    are reserved: no ruleset's order starts with one (pbem.mail.envelope). Only a command
+    written as one, in capitals or alone on its line: "Stop attacking me" or "Orders for this
+    turn:" is prose, answered as "not an order", never sent to find the STOP command."""
+    words = text.split()
+    if not words or not (words[0].isupper() or len(words) == 1):
+        return ""
+    return PLAYER_WORDS.get(words[0].upper().rstrip(":"), "")
+
 
 def is_pass(text: str) -> bool:
     """A line that says the seat sends no orders: NO ORDERS in any case, a full stop allowed."""
@@ -62,9 +109,11 @@ def is_pass(text: str) -> bool:
 def judge(ruleset: Ruleset, state: State, seat: str, lines: Sequence[tuple[int, str]]) -> Judged:
     """Read a mail's order lines ((mail line, text) each) for `seat` against `state`."""
     passes = [number for number, text in lines if is_pass(text)]
-    kept = [(number, text) for number, text in lines if not is_pass(text)]
+    commands = tuple((number, word) for number, text in lines if (word := command_word(text)))
+    taken = {number for number, _ in commands} | set(passes)
+    kept = [(number, text) for number, text in lines if number not in taken]
     parsed = ruleset.parse_orders(state, seat, "\n".join(text for _, text in kept))
-    return Judged(kept, parsed, passes[0] if passes else None)
+    return Judged(kept, parsed, passes[0] if passes else None, commands)
 
 
 def _order_lines(text: str) -> list[str]:
@@ -91,6 +140,7 @@ def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) 
     number this turn; 0 for none)."""
     return {
         "counted": judged.counted,
+        "choice_refused": judged.choice_refused,
         "passes": judged.passes,
         "replaced": stored is not None and stored.version > 1,
         "version": stored.version if stored is not None else 0,

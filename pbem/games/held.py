@@ -77,7 +77,7 @@ def _check_reply(
     judged: Judged,
     resolves_now: bool,
 ) -> str:
-    check = check_facts(judged.lines, judged.parsed)
+    check = check_facts(judged.lines, judged.parsed, judged.refused())
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
     state = loads(turn.state_before)
     plays = row.seat in get_ruleset(game.ruleset).seats_to_order(state)

@@ -80,6 +80,14 @@ class GameSpec:
     reports: ReportOptions = field(default_factory=ReportOptions)
 
 
+def seat_count(taken: int, open_seats: int) -> str:
+    """A game's seats in a few words: "1 seat", "3 seats", or with seats open to JOIN
+    "1 taken, 2 open" (an open game's were "0 seats")."""
+    if not open_seats:
+        return f"{taken} seat{'s' if taken != 1 else ''}"
+    return f"{taken} taken, {open_seats} open"
+
+
 def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
     """Store a new game; start it at once unless it waits for sign-ups."""
     ruleset = get_ruleset(spec.ruleset)
@@ -116,7 +124,8 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
     # Written now: give_passwords reads them back, and the session does not autoflush. Only
     # starting the game flushed them, so a game open to JOIN had referees without passwords.
     session.flush()
-    audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {len(spec.seats)} seats")
+    seats = seat_count(len(spec.seats), spec.signup_seats)
+    audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {seats}")
     if not spec.signup_seats:
         start_game(session, settings, game, now=now)
     return game

@@ -30,6 +30,13 @@ NOT_A_COMMAND = (
     "not a command. A mail of commands is read for commands only: orders go in a mail of "
     "their own, and nobody reads other text sent here (write to your referee)."
 )
+# Under a GAME line the line may well be an order: say that none was stored, and how to send.
+NOT_AN_ORDER_HERE = (
+    "not a command, so not read. A mail that starts with a command (after its GAME line) is "
+    "read for commands only, and no orders were stored from it. Send orders in a mail of "
+    "their own: your GAME line, then the orders."
+)
+NOT_A_COMMAND_AGAIN = "not a command either: not read."
 _SIGNATURE = "\n-- \n"
 
 
@@ -48,7 +55,7 @@ class Refusal:
 
     reason: str
     error: str
-    to: str
+    to: str  # '' when the part is set aside unanswered (MailContext.set_aside)
     details: tuple[str, ...] = ()
     hint: str = ""
 
@@ -125,8 +132,11 @@ class Answer:
     def refuse(self, refusal: Refusal) -> None:
         self._current().refusal = refusal
 
-    def not_a_command(self, line: int, text: str) -> None:
-        self.unprocessed.append((line, f"line {line}: {text}", NOT_A_COMMAND))
+    def not_a_command(self, line: int, text: str, *, under_game: bool = False) -> None:
+        """A line that is no command: why, in full at the first such line only."""
+        first = not any(why in (NOT_A_COMMAND, NOT_AN_ORDER_HERE) for *_, why in self.unprocessed)
+        why = (NOT_AN_ORDER_HERE if under_game else NOT_A_COMMAND) if first else NOT_A_COMMAND_AGAIN
+        self.unprocessed.append((line, f"line {line}: {text}", why))
 
     def too_many(self, line: int, left: int, most: int) -> None:
         """The `left` lines from `line` on are not run: one line of the answer for them all."""
@@ -154,7 +164,8 @@ class Answer:
             entries: list[Held | Refusal] = [*part.replies]
             entries += [part.refusal] if part.refusal is not None else []
             for entry in entries:
-                mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
+                if entry.to:  # a part set aside unanswered is nobody's mail
+                    mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
         if self.unprocessed:
             mails.setdefault(next(iter(mails), sender), _Mail()).unprocessed += self.unprocessed
         return mails

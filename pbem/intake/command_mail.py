@@ -22,6 +22,7 @@ from pbem.intake.command_table import player_command
 from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
 from pbem.intake.press import Block, relay_blocks
+from pbem.intake.resign import resign_not_alone
 from pbem.mail.envelope import Envelope, read_command
 from pbem.store import MailStatus
 
@@ -45,9 +46,10 @@ def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[
     with answering(context) as answer:
         if _proved(context, envelope, answer):
             most = context.settings.limits.max_commands
+            alone = not envelope.lines  # the mail's one line after its GAME line, if any
             for command in _commands(envelope, answer, most):
                 answer.begin(command.command_line, command.command_text)
-                _run(context, command)
+                _run(context, command, alone=alone)
                 answer.end(context.inbound)
             if blocks:
                 with_press(context, envelope, blocks, answer)
@@ -68,11 +70,14 @@ def with_press(
     answer.end(context.inbound)
 
 
-def _run(context: MailContext, command: Envelope) -> None:
+def _run(context: MailContext, command: Envelope, *, alone: bool) -> None:
     if command.problem:
         context.quarantine(
             "envelope", command.problem, reply_to=context.mail.sender, hint=HELP_HINT
         )
+        return
+    if command.command == "RESIGN" and not alone:  # giving up a seat is said on its own
+        resign_not_alone(context, command)
         return
     # Every command word has its handler in the table (a test checks).
     player_command(command.command).run(context, command)
@@ -100,7 +105,7 @@ def _commands(envelope: Envelope, answer: Answer, most: int) -> Iterator[Envelop
             return
         command = read_command(number, text, game_line=under_game)
         if command is None:
-            answer.not_a_command(number, text)
+            answer.not_a_command(number, text, under_game=under_game)
         elif under_game:  # the GAME line's game, seat and password with it
             yield replace(
                 envelope,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.order_lines import PLEASANTRIES
+from engine.words import normal
 from pbem.intake.answer import answering
 from pbem.intake.auth import REFUSED_SEAT, authenticate
 from pbem.intake.command_mail import HELP_HINT, run_command, run_command_mail, with_press
@@ -15,7 +17,8 @@ from pbem.intake.orders import take_orders
 from pbem.intake.press import Block, cut_press, relay_blocks, relay_reply
 from pbem.intake.referee_mail import handle_referee_mail
 from pbem.intake.stop import stop_subject
-from pbem.mail.envelope import Envelope
+from pbem.mail.commands import PLAYER_WORDS
+from pbem.mail.envelope import GREETING_WORDS, Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
 from pbem.store import MailStatus
@@ -111,7 +114,8 @@ def _no_sender(mail: IncomingMail) -> str:
     """Why the mail has no sender we could answer, for the quarantine list."""
     if not mail.headers:
         return "not a mail: no header could be read, so there is no sender to answer"
-    given = mail.headers.get("from", "").strip()
+    # Every From header's text: a mail of two From headers is refused for the two of them.
+    given = ", ".join(value.strip() for name, value in mail.header_items if name == "from")
     if mail.from_count > 1:
         return (
             f"the From header names {mail.from_count} addresses ({given[:200]!r}); a mail from "
@@ -124,16 +128,41 @@ def _no_sender(mail: IncomingMail) -> str:
 
 def _no_game_line(context: MailContext, envelope: Envelope) -> None:
     """Neither a GAME line nor a known command: set it aside and answer with short help,
-    saying where we looked."""
-    word = _first_word(context.mail.text)
-    context.set_aside("envelope", f"no GAME line and no command ({word or 'empty mail'})")
-    help_reply(context, envelope, unknown=word, looked=looked_at(context.mail))
+    saying where we looked, and naming the line that stopped the reading (not a greeting
+    passed over before it) and a command that stood too late to be read."""
+    said, greeted = _said(context.mail.text)
+    word = _one_word(said[0][1]) if said else ""
+    late = next((f"line {no} ({text})" for no, text in said[1:] if _is_command(text)), "")
+    # The line to name, when a greeting passed over stood before it.
+    stray = f'line {said[0][0]}, "{said[0][1][:60]}"' if said and greeted and not word else ""
+    context.set_aside("envelope", f"no GAME line and no command ({word or stray or 'empty'})")
+    looked = looked_at(context.mail)
+    help_reply(context, envelope, unknown=word, looked=looked, late=late, stray=stray)
 
 
-def _first_word(text: str) -> str:
-    """The word of a one-word first line (a mistyped command); '' for prose."""
-    for line in text.splitlines():
-        words = line.split()
-        if words and not words[0].startswith(">"):
-            return words[0].upper()[:40] if len(words) == 1 else ""
-    return ""
+def _said(text: str) -> tuple[list[tuple[int, str]], bool]:
+    """(line number, text) of the mail's unquoted lines, from the first that is no greeting
+    ("Hello,", "Hi all"): the greeting was passed over, and is not what the reply names;
+    and whether there was one."""
+    lines = [
+        (no, line.strip())
+        for no, line in enumerate(text.splitlines(), 1)
+        if line.strip() and not line.lstrip().startswith(">")
+    ]
+    start = next((i for i, (_, line) in enumerate(lines) if not _greeting(line)), len(lines))
+    return lines[start:], start > 0
+
+
+def _greeting(line: str) -> bool:
+    words = line.split()
+    return normal(words[0]) in PLEASANTRIES and len(words) <= GREETING_WORDS
+
+
+def _one_word(line: str) -> str:
+    """The word of a one-word line (a mistyped command); '' for prose."""
+    words = line.split()
+    return words[0].upper()[:40] if len(words) == 1 else ""
+
+
+def _is_command(line: str) -> bool:
+    return line.split(maxsplit=1)[0].upper().rstrip(":") in PLAYER_WORDS

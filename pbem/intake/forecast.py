@@ -29,7 +29,7 @@ from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.intake.orders import take_orders
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, MailStatus, Seat, loads
+from pbem.store import Game, MailStatus, OrderSet, Seat, loads
 
 
 def sample_seed(seed: int, turn: int, seat: str) -> int:
@@ -85,7 +85,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
                 else:
                     _answer(context, game, seat)
                 answer.end(context.inbound)
-    answer.send(context, envelope.ignored)
+    answer.send(context, ())  # the check reply lists what reading the mail left out
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:
@@ -114,6 +114,8 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
         plays=result.plays,
         took_orders=took_orders,
         has_orders=row is not None,
+        # Orders of an earlier mail: their line numbers are that mail's, not this one's.
+        earlier_mail=_received(row) if row is not None and not took_orders else "",
         results=result_lines(
             resolution.results.get(seat.name, []) if resolution else [],
             loads(row.line_map) if row else [],
@@ -123,6 +125,12 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
         after=ruleset.holdings(resolution.state, seat.name) if resolution else "",
         deadline=describe(turn.deadline, game.timezone),
     )
+
+
+def _received(row: OrderSet) -> str:
+    """When the mail of the orders on file came: "2026-03-01 12:00 UTC (mail 2 this turn)"."""
+    when = row.received_at.strftime("%Y-%m-%d %H:%M")
+    return f"{when} UTC (mail {row.version} this turn)"
 
 
 def _own_events(resolution: Resolution | None, seat: str) -> list[Event]:

@@ -18,7 +18,16 @@ from collections.abc import Sequence
 from engine import Ruleset, all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset
 from pbem.games.games import find_game
-from pbem.handbook import HANDBOOK, document, find, find_topic, help_text, mail_text, topics
+from pbem.handbook import (
+    HANDBOOK,
+    document,
+    find,
+    find_topic,
+    help_text,
+    mail_text,
+    rules_text,
+    topics,
+)
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus
@@ -57,16 +66,25 @@ def send_help(context: MailContext, envelope: Envelope) -> None:
 
 
 def help_reply(
-    context: MailContext, envelope: Envelope, *, unknown: str = "", looked: Sequence[str] = ()
+    context: MailContext,
+    envelope: Envelope,
+    *,
+    unknown: str = "",
+    looked: Sequence[str] = (),
+    late: str = "",
+    stray: str = "",
 ) -> None:
     """HELP in full, or its short form after an unknown command or a mail with nothing to
-    read (`looked`: where orders were looked for); with the game's orders."""
+    read (`looked`: where orders were looked for; `late`: a command line below the line that
+    stopped the reading, which was not read; `stray`: that line); with the game's orders."""
     ruleset = _ruleset(context, envelope, ())
     context.reply(
         context.mail.sender,
         "help",
         unknown=unknown,
         looked=list(looked),
+        late=late,
+        stray=stray,
         short=bool(unknown or looked),
         handbook=help_text(),
         title=ruleset.title if ruleset else "",
@@ -85,13 +103,14 @@ def _reference(context: MailContext, ruleset: Ruleset | None, kind: str) -> None
     """The whole order reference (`kind` "orders") or rules ("rules") of the game, or of
     the ruleset named after the word."""
     text = document(f"{kind}/{ruleset.id}.md") if ruleset else ""
+    mailed = (mail_text(text) if kind == "orders" else rules_text(text)) if text else ""
     context.reply(
         context.mail.sender,
         "help_orders",
         kind=kind.upper(),
         what="order reference" if kind == "orders" else "rules",
         title=ruleset.title if ruleset else "",
-        text=_mailable(mail_text(text)) if text else "",
+        text=_mailable(mailed),
         rulesets=[r.id for r in all_rulesets()],
     )
 

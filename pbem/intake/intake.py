@@ -21,6 +21,7 @@ from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle
 from pbem.intake.finding import unread
+from pbem.logs import log_context
 from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
 from pbem.store import (
@@ -121,7 +122,8 @@ def receive(
 def _receive(
     service: Service, engine: Engine, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
 ) -> Receipt:
-    with new_session(engine) as session:
+    # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
+    with log_context(message=mail.message_id), new_session(engine) as session:
         tx = session.begin()
         try:
             # Written at the mail's first flush (with its reply, or at the commit), with its

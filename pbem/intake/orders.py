@@ -64,7 +64,7 @@ def _take_for_turn(
     have = context.orders_of_turn(game.id)
     earlier = have.get(seat.name)  # read before a counted mail replaces it
     stored = _store_counted(context, game, seat, turn, judged, have)
-    check = check_lines(judged.lines, judged.parsed, envelope)
+    check = check_lines(judged.lines, judged.parsed, envelope, judged.refused())
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
     counts = f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
     # A mail that does not count is answered, not accepted: nothing of it was stored.

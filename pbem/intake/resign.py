@@ -7,7 +7,11 @@ The game's `resign` option (`pbem game new --resign`) says what becomes of the s
 "replace", the default, plays it in civil disorder (standing orders only) while the referees,
 who are told at once, find a new player (`replace SEAT ADDRESS`); "disorder" plays it on in
 civil disorder for good, the referees told; "bot" gives it to the ruleset's bot. The player
-gets one confirmation and no more mail: the seat keeps no address or password of theirs."""
+gets one confirmation and no more mail: the seat keeps no address or password of theirs.
+
+RESIGN is carried out only in a mail of its own (its GAME line and RESIGN): beside orders or
+other commands it is refused and nothing is resigned, as a seat given up cannot be taken back
+and a mail that says two things may not mean both."""
 
 from __future__ import annotations
 
@@ -55,3 +59,17 @@ def resign(context: MailContext, envelope: Envelope) -> None:
         replace=how == "replace",
         **facts,
     )
+
+
+def resign_not_alone(context: MailContext, envelope: Envelope) -> None:
+    """RESIGN in a mail with other lines: refused, to the seat's address, saying so."""
+    found = authenticate(context, envelope)
+    if found is None:
+        return
+    _, seat = found
+    why = (
+        "RESIGN must be sent in a mail of its own: your GAME line, then RESIGN, and no other "
+        f"line. This mail holds other lines too, so nothing was resigned: seat {seat.name} "
+        "is still yours"
+    )
+    context.quarantine("resign", why, reply_to=seat.address)

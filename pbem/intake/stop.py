@@ -53,9 +53,15 @@ def stop_address(context: MailContext, token: str) -> None:
         context.finish(MailStatus.IGNORED, f"STOP: {sender} is stopped already")
         return
     if not token or not token_holds(context.session, sender, token):
-        context.finish(MailStatus.ANSWERED, f"STOP without its token: the token mailed to {sender}")
+        # "STOP bob@example.org": an address is no token, and only the sender's is stopped.
+        named = token.lower() if "@" in token else ""
+        why = f"STOP naming {named}" if named else "STOP without its token"
+        context.finish(MailStatus.ANSWERED, f"{why}: the token mailed to {sender}")
         subject = f"STOP {stop_token(context.session, sender)}"
-        context.notify(sender, subject, "stop_how", address=sender, wrong=bool(token))
+        context.notify(
+            sender, subject, "stop_how", address=sender, wrong=bool(token) and not named,
+            named=named,
+        )  # fmt: skip
         return
     stop(context.session, sender, context.now)
     context.session.exec(delete(JoinRequest).where(col(JoinRequest.address) == sender))

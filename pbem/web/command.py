@@ -43,13 +43,24 @@ def build(service: Service, out: Path | None) -> int:
         return 1
     folder = write_site(service, out)
     print(f"web archive written: {folder}")
-    print(f"open {folder / 'index.html'}")
+    where = _where(service, folder, out)
+    print(f"open {where('index.html')}")
     desks = desk_paths(service)
     for referee, path in sorted(desks.items()):  # each referee's own: hand each on alone
-        print(f"the desk of {referee} (keep it to them): {folder / path}")
+        print(f"the desk of {referee} (keep it to them): {where(path)}")
     if not desks:
         print("no game has a referee: no desk written")
     return 0
+
+
+def _where(service: Service, folder: Path, out: Path | None) -> Callable[[str], str]:
+    """How to name a page of the site: its link under `[web] base_url`, where the site is
+    served, the folder being the configured one; else its file."""
+    base = service.settings.web.base_url.rstrip("/")
+    if not base or out is not None:
+        return lambda path: str(folder / path)
+    # A folder's index is its link without the file name, as the mails give it.
+    return lambda path: f"{base}/{path.removesuffix('index.html')}"
 
 
 # What every answer of `pbem web serve` carries, as deploy/nginx.conf.example adds them (a test

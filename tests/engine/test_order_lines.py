@@ -52,7 +52,7 @@ def test_prose_after_the_game_line_is_not_read_as_an_order() -> None:
     baffling complaint. A greeting is passed over with a note; other prose is "not an order"."""
     parsed = read("Hi, here are my orders\nI attack bob this turn\nThanks, ann")
     assert parsed.orders == []
-    assert parsed.ignored == [(1, "a greeting, not an order"), (3, "a greeting, not an order")]
+    assert parsed.ignored == [(1, "a greeting, not an order"), (3, "a sign-off, not an order")]
     [prose] = parsed.problems
     assert prose.line_no == 2 and prose.kind is ProblemKind.SYNTAX
     assert prose.message.startswith("'I' is not an order; an order starts with one of:")
@@ -61,17 +61,23 @@ def test_prose_after_the_game_line_is_not_read_as_an_order() -> None:
 
 def test_a_short_name_under_a_sign_off_is_passed_over() -> None:
     """Issue 43, point 12: "Cheers," / "Bob" after the orders gave "Rejected (1): 'Bob' is not
-    an order". The short block after a closing sign-off is passed over with a note."""
+    an order". The short block after a closing sign-off is passed over with a note; the
+    sign-off itself is called one, not a greeting (a fresh-eyes tester's find)."""
     parsed = read("Hi all,\natt D4\nCheers,\nBob\n")
     assert [o.keyword for o in parsed.orders] == ["ATTACK"]
     assert parsed.problems == []
     assert parsed.ignored == [
         (1, "a greeting, not an order"),
-        (3, "a greeting, not an order"),
+        (3, "a sign-off, not an order"),
         (4, "a sign-off, not an order"),
     ]
     two = read("TECH 2\nBest regards,\nBob Smith\nThe Red Empire")
     assert two.problems == [] and [n for n, _ in two.ignored] == [2, 3, 4]
+
+
+def test_a_thanks_before_more_orders_is_a_greeting_and_one_that_closes_a_sign_off() -> None:
+    parsed = read("Thanks for the game\natt D4\nThanks!\n")
+    assert parsed.ignored == [(1, "a greeting, not an order"), (3, "a sign-off, not an order")]
 
 
 @pytest.mark.parametrize(

@@ -55,7 +55,7 @@ def test_prose_around_the_orders_is_answered_and_the_orders_are_read_back(
         "  line 4: 'I' is not an order; an order starts with one of: ADVANCE,\n"
     ) in reply
     assert (
-        "Ignored (2):\n  line 2: a greeting, not an order\n  line 5: a greeting, not an order\n"
+        "Ignored (2):\n  line 2: a greeting, not an order\n  line 5: a sign-off, not an order\n"
     ) in reply
 
 
@@ -69,7 +69,7 @@ def test_a_name_under_the_sign_off_is_passed_over_like_the_greeting(
     reply = body(receipt.replies[0])
     assert "Rejected" not in reply
     assert (
-        "Ignored (3):\n  line 2: a greeting, not an order\n  line 4: a greeting, not an order\n"
+        "Ignored (3):\n  line 2: a greeting, not an order\n  line 4: a sign-off, not an order\n"
         "  line 5: a sign-off, not an order\n"
     ) in reply
 

@@ -123,14 +123,16 @@ def _ruleset_blocks(listing: str) -> dict[str, str]:
     return blocks
 
 
-def _new_tns_game(capsys: pytest.CaptureFixture[str], game: str, *options: str) -> str:
+def _new_tns_game(
+    capsys: pytest.CaptureFixture[str], game: str, *options: str, ruleset: str = "tns"
+) -> str:
     return pbem(
         capsys,
         "game",
         "new",
         game,
         "--ruleset",
-        "tns",
+        ruleset,
         "--seed",
         "5",
         "--seat",
@@ -146,15 +148,24 @@ def test_game_new_says_when_seat_order_matters_and_what_evens_it(
 ) -> None:
     """Issue 35: the first seat in the order of play wins about 40% of four-seat Temples and
     Swords bot games ("High roll starts, then play goes clockwise"); the referee making a game
-    is told so, with the option that evens it, unless the game already has it."""
+    is told so, with the option that evens it, unless the game already has it. A fresh-eyes
+    tester's find: it said "Seat order matters" where the setup rolls who plays first, and
+    the order the seats were listed in decides nothing of it."""
     pbem(capsys, "init")
     created = _new_tns_game(capsys, "g1").splitlines()
     assert created[1] == (
-        "  Seat order matters: in 4-seat bot games the first seat wins 40% of Temples and "
-        "Swords v1.1 games; --option rotate_first=yes evens it (23%)."
+        "  Playing first matters: who plays first is rolled at setup, and in 4-seat bot games "
+        "the first seat wins 40% of Temples and Swords v1.1 games; --option rotate_first=yes "
+        "evens it (23%)."
     )
     evened = _new_tns_game(capsys, "g2", "rotate_first=yes")
-    assert "Seat order matters" not in evened
+    assert "matters" not in evened
+    listed = _new_tns_game(capsys, "g3", ruleset="classical").splitlines()
+    assert listed[1].startswith(
+        "  Seat order matters: the first seat listed plays first every round, and in 4-seat "
+    )
+    drawn = _new_tns_game(capsys, "g4", "first_player=random", ruleset="classical")
+    assert "Seat order matters" not in drawn and "  Playing first matters: " in drawn
 
 
 def test_game_new_says_nothing_of_seat_order_for_a_ruleset_without_an_edge(
@@ -177,6 +188,34 @@ def test_check_prints_the_reply_and_changes_nothing(
         assert "To: alice@example.org\nSubject: Re: orders\n\n" in out
         assert "  line 3: cannot add 7 points\n" in out
     assert "waiting for: alice, bob" in pbem(capsys, "game", "show", "g1")
+
+
+def test_check_of_a_duplicate_says_of_which_mail(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42's leftovers: `pbem check` of a mail taken in already said "duplicate (already
+    recorded)" only; it names the mail it repeats, when it came and what became of it."""
+    _new_game(capsys)
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n", message_id="o1@x")
+    MaildirInbox(workdir / "var/mail/inbox").deliver(raw)
+    pbem(capsys, "poll", "--once")
+    (workdir / "again.eml").write_bytes(raw)
+    out = pbem(capsys, "check", "again.eml")
+    assert (
+        "as a real mail: duplicate (already recorded)\na duplicate of the mail o1@x from "
+        "alice@example.org, received 2026-03-01 12:00 UTC"
+    ) in out
+    assert ": accepted (orders stored for alice, turn 1" in out
+
+
+def test_game_list_shows_the_seats_open_to_join(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 42's leftovers: a game open to JOIN was listed with "0 seats"."""
+    _new_game(capsys)
+    pbem(capsys, "game", "new", "o1", "--ruleset", "counting", "--open", "2")
+    listed = pbem(capsys, "game", "list").splitlines()
+    assert listed[0].endswith(" 2 seats") and listed[1].endswith(" 0 taken, 2 open")
 
 
 def test_poll_turn_run_and_outbox(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:

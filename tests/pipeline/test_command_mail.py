@@ -17,7 +17,7 @@ from pbem.intake.answer import summary
 from pbem.intake.intake import Receipt, receive
 from pbem.store import Outbox, Seat, transaction
 from tests.referee.support import referee_game, referee_mail
-from tests.support.games import body, new_game, outbox, quarantined
+from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.joins import join
 from tests.support.mails import mail
 
@@ -225,3 +225,55 @@ def test_a_mails_outcome_says_each_thing_once_and_a_few_only() -> None:
     texts = ["a"] * 4990 + ["b"] + [f"c{n}" for n in range(20)]
     said = summary(texts)
     assert said == "a (4990 lines); b; c0; c1; c2; c3; c4; c5; and 14 more"
+
+
+def test_orders_and_commands_in_one_mail_say_what_was_done_and_where_the_rest_goes(
+    service: Service, now: datetime
+) -> None:
+    """A fresh-eyes tester's find: orders and RESIGN (or SET) in one mail, and SET before
+    orders, got "unknown order RESIGN" or "not a command" and no hint. A command among
+    orders is refused with where it goes, and the orders are stored without it; orders
+    under a command are not read, and the answer says that none were stored."""
+    new_game(service, now)
+    mixed = _flat(body(_send(service, now, ALICE + "ADD 1\nRESIGN\nSET PRESS OFF\n").replies[0]))
+    assert "Accepted (1): line 2: ADD 1" in mixed
+    assert (
+        "line 3: RESIGN is a mail command, not an order, and was not carried out. RESIGN must "
+        "be sent in a mail of its own: your GAME line, then RESIGN."
+    ) in mixed
+    assert (
+        "line 4: SET is a mail command, not an order, and was not carried out. Send SET in "
+        "a separate mail (your GAME line, then SET)"
+    ) in mixed
+    with transaction(service.db) as session:
+        assert find_seat(session, "g1", "alice").status == "active"  # type: ignore[union-attr]
+    [stored] = orders(service)
+    assert stored.text == "ADD 1"  # the command lines are not kept as orders
+    first = _flat(body(_send(service, now, ALICE + "SET PRESS OFF\nADD 1\nADD 2\n").replies[0]))
+    assert (
+        "> line 3: ADD 1 not a command, so not read. A mail that starts with a command (after "
+        "its GAME line) is read for commands only, and no orders were stored from it. Send "
+        "orders in a mail of their own: your GAME line, then the orders. "
+        "> line 4: ADD 2 not a command either: not read."
+    ) in first
+    assert [row.text for row in orders(service)] == ["ADD 1"]  # still the first mail's
+
+
+def test_resign_beside_other_lines_is_refused_and_resigns_nothing(
+    service: Service, now: datetime
+) -> None:
+    """RESIGN cannot be taken back: in a mail with other lines (orders, another command) it
+    is refused, saying why and that the seat is still the player's; the rest still runs."""
+    new_game(service, now)
+    for n, text in enumerate(("RESIGN\nADD 1\n", "SET PRESS OFF\nRESIGN\n")):
+        receipt = _send(service, now, ALICE + text)
+        answer = _flat(body(receipt.replies[0]))
+        assert (
+            "refused: RESIGN must be sent in a mail of its own: your GAME line, then RESIGN, "
+            "and no other line. This mail holds other lines too, so nothing was resigned: "
+            "seat alice is still yours"
+        ) in answer, n
+        assert _seat(service).status == "active" and _seat(service).address
+    assert receipt.status == "answered"  # SET PRESS OFF was done
+    alone = _send(service, now, ALICE + "RESIGN\n")
+    assert alone.status == "answered" and _seat(service).status == "disorder"

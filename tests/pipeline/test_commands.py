@@ -196,6 +196,20 @@ def test_a_misspelt_game_id_gets_did_you_mean_only_from_someone_who_knows_it(
     assert "there is no game cmap1" in answer and "camp1" not in answer.replace("cmap1", "")
 
 
+def test_prose_after_a_greeting_is_named_not_the_greeting(service: Service, now: datetime) -> None:
+    """A fresh-eyes tester's find: "Hello," + a line of prose + "STATUS g1" was answered
+    "There is no mail command HELLO,": the greeting passed over was blamed, not the prose
+    line that stopped the reading, and the command below it was not mentioned."""
+    new_game(service, now)
+    raw = mail("Hello,\nI would like to know how it goes\nSTATUS g1\n", message_id="hp@x")
+    receipt = receive(service, raw, now=now)
+    answer = " ".join(body(receipt.replies[0]).split())
+    assert "HELLO" not in answer
+    assert 'no mail command (line 2, "I would like to know how it goes", is neither)' in answer
+    assert "so line 3 (STATUS g1) was not read; send it again as the first line" in answer
+    assert "line 2" in receipt.outcome
+
+
 def test_a_command_after_a_greeting_is_read(service: Service, now: datetime) -> None:
     """Issue 43, point 13: "Hi! JOIN tri1 ..." was read as a mail with nothing in it and
     answered with the whole handbook. A greeting's few words on the command's line, or a

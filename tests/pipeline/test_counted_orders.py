@@ -205,3 +205,34 @@ def test_a_misspelt_choice_is_answered_like_an_order_and_the_reply_says_when_it_
     reply = " ".join(body(_send(service, now, "ann", "\n".join(lines), 1).replies[0]).split())
     assert "'Egyptains' is not a civilization; did you mean Egyptians?" in reply
     assert "You may send new orders until the turn is resolved: at the deadline, or sooner" in reply
+
+
+def test_a_refused_choice_keeps_the_mail_from_counting_and_the_turn_waits_for_it(
+    service: Service, now: datetime
+) -> None:
+    """Issue 43, point 9, the rest (a fresh-eyes tester's find): `CIVILIZATION Romans,
+    Egyptains` beside an accepted CITY line still counted as ann's orders, so bob's mail
+    resolved the setup turn at once and ann was handed a civilisation she never chose. A mail
+    whose choice line was refused stores nothing and does not count; the reply says the turn
+    waits for the corrected choice; the corrected mail counts."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("ann", "bob")]
+    new_game(service, now, ruleset="classical", seats=seats)
+    state = loads(turns(service)[0].state_before)
+    ruleset = get_ruleset("classical")
+    text = ruleset.bot_orders(state, "ann", 1)
+    wrong = "\n".join(
+        "CIVILIZATION Romans, Egyptains" if line.upper().startswith("CIVILIZATION") else line
+        for line in text.splitlines()
+    )
+    receipt = _send(service, now, "ann", wrong, 1)
+    reply = " ".join(body(receipt.replies[0]).split())
+    assert receipt.status == "answered" and orders(service) == []
+    assert "You are not counted as having sent orders for turn 1: line " in reply
+    assert "a choice the turn is played with, was rejected, so nothing of this mail" in reply
+    assert "The turn waits for your corrected choice" in reply
+    bob = _send(service, now, "bob", ruleset.bot_orders(state, "bob", 1), 1)
+    assert "resolved now" not in body(bob.replies[0])
+    assert _due(service, now) == []
+    fixed = _send(service, now, "ann", wrong.replace("Egyptains", "Egyptians"), 2)
+    assert fixed.status == "accepted" and "so it is resolved now" in body(fixed.replies[0])
+    assert [s.turn for s in resolve_due(service, now=now)] == [1]

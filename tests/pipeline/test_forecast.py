@@ -53,7 +53,8 @@ def test_a_forecast_plays_the_seats_turn_on_sample_dice_and_stores_nothing(
     expected = forecast(ruleset, state, "ann", text, sample)
     assert expected.plays and expected.resolution is not None
     assert ruleset.holdings(expected.resolution.state, "ann") in answer
-    assert "== Your orders, if played now ==\nline 2: " in answer
+    assert "== Your orders, if played now ==\nThe line numbers are those of your" in answer
+    assert "the orders on file.\nline 2: " in answer
     # The sample dice are not the real ones: the same turn on the game's seed rolls others.
     real = ruleset.resolve(
         state, {"ann": ruleset.parse_orders(state, "ann", text), **_nothing(state)}, 29
@@ -93,6 +94,30 @@ def test_forecast_with_orders_in_the_same_mail_takes_them_then_forecasts(
     assert stored.text == text.strip()
     # The results are numbered as the lines of the mail (FORECAST is line 2).
     assert "\nline 3: " in forecast_reply
+
+
+def test_a_greeting_before_the_game_line_is_listed_once(service: Service, now: datetime) -> None:
+    """A fresh-eyes tester's find: the text before the GAME line of a FORECAST and orders mail
+    was listed under "Ignored" twice, by the orders' check and again at the answer's end."""
+    text, _ = _game(service, now)
+    raw = mail(f"Hi there,\nGAME g1 SEAT ann PASSWORD pw-ann\nFORECAST\n{text}",
+               sender="ann@example.org", message_id="g@x")  # fmt: skip
+    answer = body(receive(service, raw, now=now).replies[0])
+    assert answer.count("line 1: text before the GAME line (1 line)") == 1
+
+
+def test_forecast_alone_says_whose_line_numbers_it_shows(service: Service, now: datetime) -> None:
+    """A fresh-eyes tester's find: FORECAST alone showed "line 3: ..." of the orders on file
+    without saying that those are the lines of an earlier mail, not of the FORECAST mail."""
+    text, _ = _game(service, now)
+    receive(service, order_mail("g1", "ann", "pw-ann", text, sender="ann@example.org"), now=now)
+    answer = " ".join(body(_forecast_mail(service, now).replies[0]).split())
+    assert (
+        "== Your orders, if played now == The line numbers are those of your orders mail "
+        "received 2026-03-01 12:00 UTC (mail 1 this turn), the orders on file. line 2: "
+    ) in answer
+    both = " ".join(body(_forecast_mail(service, now, extra=text, n=2).replies[0]).split())
+    assert "The line numbers are those of" not in both  # this mail's own lines
 
 
 def test_without_orders_on_file_it_says_so(service: Service, now: datetime) -> None:

@@ -14,7 +14,16 @@ from engine import all_rulesets, get_ruleset
 from pbem.config import Settings
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
-from pbem.handbook import HANDBOOK, document, find, find_title, mail_text, sections, topics
+from pbem.handbook import (
+    HANDBOOK,
+    document,
+    find,
+    find_title,
+    mail_text,
+    rules_text,
+    sections,
+    topics,
+)
 from pbem.intake.intake import receive
 from tests.support.databases import migrated_engine
 from tests.support.games import body, new_game
@@ -110,12 +119,18 @@ def test_the_game_summary_points_at_help_orders(service: Service, now: datetime)
 
 def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
     answer = _tns_help(service, now, "HELP RULES")
-    assert answer.startswith("The rules of Temples and Swords v1.1.\n")
+    assert answer.startswith(
+        "The rules of Temples and Swords v1.1, as this moderator plays them. Your\norders: "
+    )
     rules = document("rules/temples-and-swords.md")
-    plain = [x for x in sections(rules) if x.level == 2 and "orders/" not in x.markdown]
+    plain = [
+        x
+        for x in sections(rules)
+        if x.level == 2 and "orders/" not in x.markdown and "<!-- mail: skip -->" not in x.markdown
+    ]
     assert len(plain) > 5
     for section in plain:
-        assert mail_text(section.markdown) in answer
+        assert rules_text(section.markdown) in answer
 
 
 def test_the_handbook_shows_every_mail_command() -> None:
@@ -144,6 +159,12 @@ def test_help_of_every_ruleset_fits_a_mail_and_names_no_file(
     for command in ("HELP", "HELP ORDERS", "HELP RULES"):
         answer = _help(service, now, GAME_LINE + command + "\n")
         assert "docs/orders/" not in answer and "docs/rules/" not in answer, (ruleset, command)
+    # A fresh-eyes tester's find: HELP RULES mailed the developers' text too ("rules.py",
+    # "engine/rulesets/...", the balance runs). A player gets the rules, not the code.
+    rules = _help(service, now, GAME_LINE + "HELP RULES\n")
+    for developers in ("engine/", ".py", "tests/", "bench/", "pbem ", "pbem/", "repository", ".md"):
+        assert developers not in rules, (ruleset, developers)
+    assert "== Balance" not in rules and "== Contents" not in rules
 
 
 def _seats(count: int) -> list[SeatSpec]:

@@ -72,6 +72,22 @@ def test_a_join_under_another_from_takes_no_seat_and_mails_one_code(
     assert waiting.password_hash.startswith("scrypt$") and len(waiting.code) == 64  # hashes only
 
 
+def test_a_second_join_is_set_aside_unanswered_and_logged_so(
+    service: Service, now: datetime
+) -> None:
+    """Issue 42's leftovers: a second JOIN from the address, while its code is fresh, was
+    logged "answered ()" and stored as answered beside its quarantine row. It is set aside
+    (quarantined, its reason in the outcome), still with no second mail."""
+    new_game(service, now, seats=(), signup_seats=2)
+    assert _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM) == [VICTIM]
+    again = receive(service, mail("JOIN g1 vic PASSWORD x", sender=VICTIM, message_id="jj@x"),
+                    now=now)  # fmt: skip
+    assert again.replies == []
+    assert again.status == "quarantined"
+    assert again.outcome == f"join: a JOIN of g1 from {VICTIM} waits for CONFIRM already"
+    assert [q.reason for q in quarantined(service)] == ["join"]
+
+
 def test_a_confirm_from_another_address_or_too_late_takes_nothing(
     service: Service, now: datetime
 ) -> None:
@@ -153,7 +169,8 @@ def test_a_game_open_to_join_mails_its_referee_a_password(
                message_id="r1@x")  # fmt: skip
     receipt = receive(service, raw, now=datetime.fromisoformat("2026-03-01T12:00:00+00:00"))
     assert receipt.status == "answered"
-    assert "game-created" in body(receipt.replies[0])
+    # Issue 42's leftovers: the audit said "0 seats" of a game whose seats are all open.
+    assert "game-created: counting, 0 taken, 2 open" in " ".join(body(receipt.replies[0]).split())
 
 
 def _wrong(n: int, start: int = 0) -> str:

@@ -65,3 +65,6 @@ def test_two_from_headers_are_two_senders(service: Service, now: datetime) -> No
     receipt = receive(service, raw, now=now)
     assert receipt.status == "quarantined"
     assert outbox(service) == []
+    # Issue 42's leftovers: the refusal quoted the first From header alone.
+    [held] = quarantined(service)
+    assert "('alice@example.org, mal@evil.example')" in held.error

@@ -112,6 +112,22 @@ def test_a_stop_without_its_token_stops_nothing_and_answers_that_address_alone(
     assert _stopped(service) == [ALICE]
 
 
+def test_a_stop_naming_another_address_says_only_the_senders_can_be_stopped(
+    service: Service, now: datetime
+) -> None:
+    """Issue 42's leftovers: "STOP bob@..." from alice was answered as if her code were
+    wrong. It says that a STOP stops only its sender's mail, and nothing is stopped."""
+    new_game(service, now)
+    assert _send(service, now, f"STOP {BOB}", ALICE, "stop") == [ALICE]
+    [asked] = [row for row in outbox(service) if row.recipient == ALICE and row.kind == "reply"]
+    text = " ".join(body(asked).split())
+    assert text.startswith(
+        f"A STOP stops mail only to the address it comes from, so it cannot stop mail to {BOB}: "
+        "whoever reads that address must send STOP from it. Nothing was stopped."
+    )
+    assert "The code in your STOP" not in text and _stopped(service) == []
+
+
 def test_a_stop_line_with_its_token_and_a_waiting_join_forgotten(
     service: Service, now: datetime, tmp_path: Path
 ) -> None:

@@ -4,6 +4,7 @@ its password costs scrypt."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Collection, Sequence
 from dataclasses import replace
@@ -23,12 +24,13 @@ from pbem.games.service import Service
 from pbem.intake import ahead, intake, poll
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport, take_in
+from pbem.logs import ContextFilter
 from pbem.mail.imap import ImapUnavailable
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import transaction
 from pbem.store.claims import Claims
 from tests.support.games import inbound, new_game, outbox
-from tests.support.mails import order_mail
+from tests.support.mails import mail, order_mail
 
 
 def test_a_mail_another_daemon_has_in_hand_is_left_to_it(
@@ -318,3 +320,20 @@ def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_th
         event.remove(deferred, "commit", committed)
         deferred.dispose()
     assert commits == ["mail", "mail", "mail", "mark"]
+
+
+def test_the_handlings_log_lines_name_the_mail_by_its_message_id(
+    service: Service, now: datetime, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 42's leftovers: the log lines written while a mail was handled (intake.joining,
+    intake.stop) named it msg=<the maildir file's name>, which no operator can look up in
+    the database; they name its Message-ID, as the "mail in" line after them does."""
+    new_game(service, now, seats=(), signup_seats=2)
+    inbox = MaildirInbox(tmp_path / "inbox")
+    for n in range(2):
+        inbox.deliver(mail("JOIN g1 vic PASSWORD x", sender="vic@x.org", message_id=f"j{n}@x"))
+    caplog.handler.addFilter(ContextFilter())
+    with caplog.at_level(logging.INFO):
+        take_in(service, inbox, now=now)
+    [set_aside] = [r for r in caplog.records if r.name == "pbem.intake.joining"]
+    assert set_aside.message_id == "j1@x"  # type: ignore[attr-defined]

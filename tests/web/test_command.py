@@ -63,6 +63,24 @@ def test_init_makes_the_secret_and_build_writes_the_site(
     assert "open other/index.html\n" in elsewhere and (workdir / "other" / "style.css").exists()
 
 
+def test_build_names_links_where_the_site_has_a_base_url(
+    workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh-eyes tester's find: with `[web] base_url` set, `pbem web build` still printed
+    the desk's file on this machine, which a referee elsewhere cannot open: the links then,
+    as the mails give them; files again for a folder of --out."""
+    monkeypatch.setenv("PBEM_WEB__BASE_URL", "https://games.example.org/pbem/")
+    pbem(capsys, "init")
+    pbem(capsys, "game", "new", "g1", "--ruleset", "counting", *SEATS, "--referee", "r@x.org")
+    printed = pbem(capsys, "web", "build")
+    assert "open https://games.example.org/pbem/\n" in printed
+    desk = printed.split("the desk of r@x.org (keep it to them): ", 1)[1].splitlines()[0]
+    assert desk.startswith("https://games.example.org/pbem/desk/") and desk.endswith("/")
+    assert str(workdir) not in desk
+    elsewhere = pbem(capsys, "web", "build", "--out", "other")
+    assert "open other/index.html\n" in elsewhere
+
+
 def test_a_referee_command_on_the_command_line_rewrites_the_game(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.kit import GameRuleset, Parts
@@ -31,6 +32,9 @@ class Classical(GameRuleset[GameState]):
         pictures=pictures,
         phases=turn.PHASES_OF_ORDERS,
     )
+
+    def order_drawn(self, options: Mapping[str, Any]) -> bool:
+        return bool(options["first_player"] == "random")
 
     def seat_profile(self, state: State, seat: str) -> str:
         """The civilization the seat chose in the setup turn ('' before it)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from engine.order_lines import OrderBase, OrderLine, read_orders
-from engine.problems import illegal, syntax
+from engine.problems import OrderError, illegal, syntax
 from engine.records import ParsedOrders
 from engine.rulesets.classical import legality
 from engine.rulesets.classical.model import CITY, CIVILIZATIONS, VILLAGE, GameState
@@ -165,7 +165,19 @@ def _read_line(line: OrderLine, context: _Context) -> Order:
     if setup_order != context.state.setup and keyword != "FEED":
         when = "only in the setup turn" if setup_order else "from the first round on"
         raise illegal(f"{keyword} is an order {when}", RULES["setup_turn"])
-    return PARSERS[keyword](base, line.words, context)
+    try:
+        return PARSERS[keyword](base, line.words, context)
+    except OrderError as error:
+        # A refused choice of the setup turn: the turn must wait for it, not choose for
+        # the seat (a civilization drawn, a city placed) because one name was misspelt.
+        error.choice = setup_order and _chosen(keyword, context.state)
+        raise
+
+
+def _chosen(keyword: str, state: GameState) -> bool:
+    """Whether the setup turn plays the seat's own choice of `keyword` (CIVILIZATION is none
+    when civilizations are dealt at random)."""
+    return keyword == "CITY" or state.options["civilizations"] != "random"
 
 
 def _space(word: str, context: _Context, example: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.dice import Dice
@@ -50,6 +51,10 @@ class CultureAndConquest(GameRuleset[GameState]):
         pictures=pictures,
         phases=PHASES_OF_ORDERS,
     )
+
+    def order_drawn(self, options: Mapping[str, Any]) -> bool:
+        """Who plays first is rolled at setup ("High roll starts"), whatever the listing."""
+        return True
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """Set Up: 10 populations (as Agriculture, like every new population) and 1 city each;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine.dice import Dice
@@ -33,6 +34,10 @@ class TemplesAndSwords(GameRuleset[GameState]):
         pictures=pictures,
         phases=PHASES_OF_ORDERS,
     )
+
+    def order_drawn(self, options: Mapping[str, Any]) -> bool:
+        """Who plays first is rolled at setup ("High roll starts"), whatever the listing."""
+        return True
 
     def setup(self, names: list[str], options: dict[str, Any], seed: int) -> GameState:
         """Rule Setup: a city and 3 population on a grassland hex each, starts three or more

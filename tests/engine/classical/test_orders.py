@@ -65,3 +65,14 @@ def test_a_move_to_where_the_units_are_is_refused() -> None:
     city(state, "A1", "ann", units=1)
     [problem] = problems(state, "ann", "MOVE A1 A1")
     assert problem.message == "the units are in A1 already"
+
+
+@pytest.mark.parametrize(("dealt", "choice"), [("choice", True), ("random", False)])
+def test_a_refused_setup_choice_is_marked_a_choice(dealt: str, choice: bool) -> None:
+    """A misspelt CIVILIZATION (or a refused CITY) of the setup turn is a refused choice,
+    which keeps the mail from counting (pbem.games.counted); with civilizations dealt at
+    random CIVILIZATION chooses nothing, and a refused FEED is never a choice."""
+    state = make_state(options={"civilizations": dealt})
+    state.setup = True
+    civilization, city, feed = problems(state, "ann", "CIVILIZATION Egyptains\nCITY C3\nFEED x")
+    assert (civilization.choice, city.choice, feed.choice) == (choice, True, False)
