@@ -154,6 +154,19 @@ class GameRuleset(StateClockAnswers, Ruleset, Generic[G]):
         copies = _boards(game, partial(self.load, state))
         return self.judge_orders(game, seat, text, copies, notes=False)
 
+    def orders_to_play_of(self, state: State, texts: Mapping[str, str]) -> dict[str, ParsedOrders]:
+        # The position loaded once for every seat (a load was a third of a bot game's time):
+        # the parser only reads it, and each rehearsal plays on a board loaded for it alone.
+        game = self.load(state)
+        names = {s.name for s in game.seats}
+        copies = partial(self.load, state)
+        orders = {}
+        for seat, text in texts.items():
+            if seat not in names:
+                raise KeyError(f"no seat {seat!r} in this game")
+            orders[seat] = self.judge_orders(game, seat, text, copies, notes=False)
+        return orders
+
     def judge_orders(
         self, game: G, seat: str, text: str, copy: Callable[[], G], notes: bool = True
     ) -> ParsedOrders:

@@ -148,6 +148,8 @@ def _signed_name(text: str, guide: _Guide) -> set[int]:
         for line_no, raw in enumerate(text.splitlines(), 1)
         if (line := raw.split("#", 1)[0].strip())
     ]
+    # A sign-off further up leaves more than SIGN_OFF_LINES after it: only the end is read.
+    lines = lines[-(SIGN_OFF_LINES + 1) :]
     firsts = [normal(line.split(None, 1)[0]) for _, line in lines]
     closing = [i for i, first in enumerate(firsts) if first in SIGN_OFFS]
     if not closing or firsts[closing[-1]] in guide.keywords:

@@ -39,7 +39,7 @@ def bot_game(
             seat: ruleset.bot_orders(state, seat, seed) for seat in ruleset.seats_to_order(state)
         }
         # The orders judged where they take effect, as the service plays them (no check reply)
-        parsed = {seat: ruleset.orders_to_play(state, seat, text) for seat, text in texts.items()}
+        parsed = ruleset.orders_to_play_of(state, texts)
         resolution = ruleset.resolve(state, parsed, seed)
         yield TurnPlayed(number, state, texts, resolution)
         state = resolution.state

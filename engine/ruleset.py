@@ -134,6 +134,11 @@ class Ruleset(ABC):
         (a ruleset may then spare the work that only the notes need)."""
         return self.parse_orders(state, seat, text)
 
+    def orders_to_play_of(self, state: State, texts: Mapping[str, str]) -> dict[str, ParsedOrders]:
+        """`orders_to_play` of each seat's text (seat -> text), all on the same position: a
+        ruleset may read the position once for every seat."""
+        return {seat: self.orders_to_play(state, seat, text) for seat, text in texts.items()}
+
     @abstractmethod
     def resolve(self, state: State, orders: Mapping[str, ParsedOrders], seed: int) -> Resolution:
         """Play the pending turn with these orders. Does not change `state`."""

@@ -31,7 +31,7 @@ from pbem.games.games import (
 )
 from pbem.games.held import check_held_orders
 from pbem.games.outbox import queue
-from pbem.games.played import NO_ORDERS, Played, bot_played
+from pbem.games.played import NO_ORDERS, Played, bot_played, parsed_all
 from pbem.games.reports import end_letter, report_letter
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
@@ -197,7 +197,7 @@ def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict
         name: _played(session, ruleset, game, turn, state, rows[name], sent.get(name))
         for name in ruleset.seats_to_order(state)
     }
-    orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
+    orders = parsed_all(ruleset, state, played)
     return ruleset.resolve(state, orders, game.seed), played
 
 

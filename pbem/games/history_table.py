@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pbem.pictures.chart import History
+from pbem.pictures.chart import History, measures_of
 
 WIDTH = 72
 PAGE = 20  # rows of turns a mail
@@ -56,11 +56,9 @@ def tables(history: History, rows: range) -> str:
 
 
 def _measures(history: History) -> list[str]:
-    """The measures of the ruleset's standings, in its order (the leading one first)."""
-    for table in history.standings:
-        for measures in table.values():
-            return list(measures)
-    return []
+    """The measures of the ruleset's standings, in its order (the leading one first), as the
+    chart draws them; none when no table has a seat."""
+    return measures_of(history.standings) if any(history.standings) else []
 
 
 def _measure_table(history: History, rows: range, measure: str) -> list[str]:

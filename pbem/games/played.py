@@ -24,17 +24,22 @@ class Played:
     by: str  # orders | standing | bot | no-orders
     text: str
 
-    def parsed(self, ruleset: Ruleset, state: State, seat: str) -> ParsedOrders:
-        if self.by == NO_ORDERS:
-            return ParsedOrders()
-        return ruleset.orders_to_play(state, seat, self.text)
-
     def to_json(self) -> dict[str, str]:
         return {"by": self.by, "text": self.text}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Played:
         return cls(str(data["by"]), str(data["text"]))
+
+
+def parsed_all(
+    ruleset: Ruleset, state: State, played: dict[str, Played]
+) -> dict[str, ParsedOrders]:
+    """The orders each seat's turn is played with: none for NO_ORDERS, else its text read
+    by the ruleset, every seat's on one load of the position (Ruleset.orders_to_play_of)."""
+    texts = {seat: item.text for seat, item in played.items() if item.by != NO_ORDERS}
+    read = ruleset.orders_to_play_of(state, texts)
+    return {seat: read.get(seat, ParsedOrders()) for seat in played}
 
 
 def played_of(record: dict[str, Any]) -> dict[str, Played]:

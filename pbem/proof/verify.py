@@ -19,7 +19,7 @@ from engine import EditError, Ruleset, get_ruleset
 from engine.records import Resolution
 from engine.registry import UnknownRuleset
 from pbem.games.commitment import commitment
-from pbem.games.played import Played
+from pbem.games.played import Played, parsed_all
 from pbem.proof.export import FORMAT
 from pbem.referee.edits import differences
 from pbem.store import dumps
@@ -117,7 +117,7 @@ def _replay(ruleset: Ruleset, seed: int, turn: dict[str, Any], name: str) -> Non
     played = {seat: Played.from_json(item) for seat, item in turn["played"].items()}
     if not played and ruleset.seats_to_order(state):
         raise Mismatch(f"{name}: its record keeps no orders (resolved by an older pbem?)")
-    orders = {seat: item.parsed(ruleset, state, seat) for seat, item in played.items()}
+    orders = parsed_all(ruleset, state, played)
     resolution = ruleset.resolve(state, orders, seed)
     _same_record(resolution, turn["record"], name)
     _same(resolution.state, turn["state_after"], f"{name}: the state after it differs")

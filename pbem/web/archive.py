@@ -26,9 +26,10 @@ list them.
 `write_game` is incremental: a turn's pages once written are not drawn again unless the turn
 was played again (a rollback, a rerun): `games/<game>/archive.json` keeps what each was drawn
 from, and which turns it linked to as the one before and after. A turn whose neighbours
-changed (the turn after it was just resolved, or rolled back) has its page written again
-from the same picture, so that it links to the new turn. Every file is written whole under
-another name and renamed over the old one, so that a web server never serves half a page.
+changed (the turn after it was just resolved, or rolled back) has its links in the page drawn
+before made the new ones (drawn again, from the same picture, if that page is not as drawn).
+Every file is written whole under another name and renamed over the old one, so that a web
+server never serves half a page.
 """
 
 from __future__ import annotations
@@ -242,8 +243,18 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+@cache
+def _template(name: str) -> jinja2.Template:
+    return _environment().get_template(name)
+
+
 def _page(name: str, **context: Any) -> str:
-    return _environment().get_template(name).render(**context)
+    return _template(name).render(**context)
+
+
+def _macro(name: str, *args: Any) -> str:
+    """A macro of macros.html drawn alone, as a page draws it."""
+    return str(getattr(_template("macros.html").module, name)(*args))
 
 
 def _style() -> str:
@@ -261,7 +272,7 @@ def _write_common(
     has them already; else the desks read the ones they show (after one game's turn, the
     index of a big site is a column query, not a thousand games read whole)."""
     _write(root / "style.css", _style())
-    rows = _game_rows(session)
+    rows = _drawn_rows(_game_rows(session))
     _write(root / "index.html", _page("index.html", root="", title="Games", games=rows))
     _write_desk(session, service, root, games, only)
 
@@ -277,9 +288,26 @@ class _Turns:
     links: dict[int, list[int | None]]  # each turn's previous and next turn
     relinked: list[Turn]  # drawn as they are, but their previous or next turn changed
 
+    drawn_links: dict[str, list[int | None]]  # each turn's links as its pages were drawn
+
     def plan(self, whole: bool) -> tuple[list[Turn], list[Turn]]:
         """(the turns whose pages to draw, those whose pages only to link anew)."""
         return (self.all, []) if whole else (self.changed, self.relinked)
+
+    def relink(self, page: Path, number: int) -> bool:
+        """The turn's page drawn before, its links to the turns before and after it made the
+        new ones; False if the page is not there as drawn (the caller draws it again). What
+        else the page shows was drawn from the same turn: drawing it again (a text map a seat)
+        took half of a write after a turn."""
+        drawn = self.drawn_links.get(str(number))
+        if drawn is None or not page.exists():
+            return False
+        html = page.read_text()
+        before, after = (_turn_nav(number, *links) for links in (drawn, self.links[number]))
+        if html.count(before) != 2:  # at the top of the page and at its foot
+            return False
+        _write(page, html.replace(before, after))
+        return True
 
 
 def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
@@ -297,7 +325,7 @@ def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
         for turn in turns
         if turn not in changed and linked.get(str(turn.number)) != links[turn.number]
     ]
-    return _Turns(turns, keys, changed, gone, links, relinked)
+    return _Turns(turns, keys, changed, gone, links, relinked, linked)
 
 
 def _turn_key(turn: Turn) -> str:
@@ -323,7 +351,8 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
     for turn in drawing:
         _write_turn(folder, game, view_of(turn), numbers)
     for turn in relinking:
-        _write_turn(folder, game, view_of(turn), numbers, draw=False)
+        if not turns.relink(folder / f"turn-{turn.number}.html", turn.number):
+            _write_turn(folder, game, view_of(turn), numbers, draw=False)
     seats = seats_of(session, game.id)
     tokens = {seat.name: _seat_token(service, seat) for seat in seats}
     _seat_folders(folder / "seats", set(tokens.values()) - {""})
@@ -337,7 +366,8 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
         for turn in drawing:
             _write_seat_turn(place, service, game, seat, view_of(turn), numbers)
         for turn in relinking:
-            _write_seat_turn(place, service, game, seat, view_of(turn), numbers, draw=False)
+            if not turns.relink(place / f"turn-{turn.number}.html", turn.number):
+                _write_seat_turn(place, service, game, seat, view_of(turn), numbers, draw=False)
         _write(place / "index.html", _seat_index(game, ruleset, seat, numbers))
     if full or turns.changed or turns.gone or not (folder / "chart.html").exists():
         _write_chart(session, folder, game, ruleset)
@@ -373,6 +403,11 @@ def _seat_folders(seats: Path, current: set[str]) -> None:
             _remove(folder)
     if current:
         _unlisted(seats)
+
+
+def _turn_nav(number: int, previous: int | None, following: int | None) -> str:
+    """The links of a turn's page to the turns before and after it, as its page draws them."""
+    return _macro("turn_nav", previous, following, number)
 
 
 def _neighbours(numbers: list[int], number: int) -> dict[str, int | None]:
@@ -613,10 +648,41 @@ def _game_rows(session: Session) -> list[_IndexRow]:
     query = select(Seat.game_id, func.count()).group_by(col(Seat.game_id))
     seats: dict[str, int] = dict(session.exec(query).all())
     games = select(Game.id, Game.ruleset, Game.status, Game.turn).order_by(col(Game.id))
+    titles: dict[str, str] = {}  # a ruleset looked up once, not once a game
     return [
-        _IndexRow(game, get_ruleset(ruleset).title, str(status), turn, seats.get(game, 0))
+        _IndexRow(
+            game,
+            titles.get(ruleset) or titles.setdefault(ruleset, get_ruleset(ruleset).title),
+            str(status),
+            turn,
+            seats.get(game, 0),
+        )
         for game, ruleset, status, turn in session.exec(games)
     ]
+
+
+# Each game's index row as last drawn in this process, by the game's id: after one game's
+# turn the index is its thousand rows read again (so that it shows what the database holds,
+# whoever changed it) but only the rows that changed drawn again.
+_rows_drawn: dict[str, tuple[_IndexRow, str]] = {}
+
+
+def _drawn_rows(rows: list[_IndexRow]) -> str:
+    """The index's rows as its table's body holds them, each escaped as the template
+    escapes ('' for none: "No games yet")."""
+    drawn: dict[str, tuple[_IndexRow, str]] = {}
+    for row in rows:
+        kept = _rows_drawn.get(row.id)
+        drawn[row.id] = kept if kept is not None and kept[0] == row else (row, _row_html(row))
+    # The games of now (one deleted is forgotten). A row is kept only while it is the same
+    # row, so a write in another thread at the same time never shows a stale one.
+    _rows_drawn.clear()
+    _rows_drawn.update(drawn)
+    return "".join(html for _, html in drawn.values())
+
+
+def _row_html(row: _IndexRow) -> str:
+    return _macro("index_row", row)
 
 
 def _referees(session: Session) -> dict[str, set[str]]:

@@ -175,3 +175,37 @@ def test_the_orders_a_turn_is_played_with_are_not_rehearsed_when_no_line_is_refu
     assert [(p.orders, p.problems, p.ignored) for p in played] == [
         (p.orders, p.problems, p.ignored) for p in checked
     ]
+
+
+RULESET_IDS = ["classical", "culture-and-conquest", "medieval-micromanager"]
+RULESET_IDS += ["temples-and-swords", "tribes"]
+
+
+@pytest.mark.parametrize("ruleset_id", RULESET_IDS)
+def test_every_seats_orders_read_on_one_load_are_each_seats_own(
+    ruleset_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: the orders of every seat of a turn read on the position loaded once (each
+    rehearsal on a board of its own) are the orders each seat's own reading gives: no parser
+    changes the position it reads. With its own texts and each seat's written by another."""
+    ruleset = get_ruleset(ruleset_id)
+    turns = list(bot_game(ruleset.id, ["ann", "bob", "cat"], 5, max_turns=8))
+    for turn in turns:
+        texts = dict(turn.order_texts)
+        seats = list(texts)
+        swapped = {seat: texts[seats[i - 1]] for i, seat in enumerate(seats)}  # refused lines
+        for given in (texts, swapped):
+            own = {
+                seat: ruleset.orders_to_play(turn.state_before, seat, given[seat]) for seat in given
+            }
+            assert ruleset.orders_to_play_of(turn.state_before, given) == own
+    loads = [0]
+    load = GameRuleset.load
+
+    def counted(self: GameRuleset[Any], state: dict[str, Any]) -> Any:
+        loads[0] += 1
+        return load(self, state)
+
+    monkeypatch.setattr(GameRuleset, "load", counted)
+    ruleset.orders_to_play_of(turns[-1].state_before, turns[-1].order_texts)
+    assert loads[0] == 1

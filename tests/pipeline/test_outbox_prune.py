@@ -187,6 +187,24 @@ def test_a_prune_reads_the_kept_rows_from_their_own_index(service: Service, now:
         assert "ix_outbox_kept" in " ".join(str(row) for row in plan)
 
 
+def test_a_prune_with_nothing_due_takes_no_write_transaction(
+    service: Service, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: the clocks' prune took a write transaction to find nothing to prune, and on
+    SQLite a writer waits behind every other: in a deadline wave the clocks thread, and its
+    turns, waited 7 s there. A read finds there is nothing to do."""
+    _help(service, now, 1)
+    drain(service, ScriptedSender(), now=now)
+
+    def no_write() -> None:
+        raise AssertionError("a write transaction to prune nothing")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(service.db, "begin", no_write)
+        assert prune(service, now + DAY) == outbox_prune.Pruned()
+    assert prune(service, now + 31 * DAY).mails == 1  # then one is due: pruned
+
+
 def test_serve_once_and_outbox_prune_do_prune(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -4,13 +4,19 @@ same stored inputs give the same stored outputs byte for byte."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from engine import Event
+from engine import Event, ParsedOrders
+from engine.kit import GameRuleset
+from engine.ruleset import State
 from pbem.clock.turns import TurnError, due_games, resolve_due, resolve_turn
+from pbem.config import Settings, WebSettings
 from pbem.games.commitment import commitment
 from pbem.games.reports import event_line
 from pbem.games.service import Service
@@ -19,6 +25,7 @@ from pbem.store import loads, transaction
 from tests.support.databases import migrated_engine
 from tests.support.games import body, game_row, new_game, outbox, turns
 from tests.support.mails import order_mail
+from tests.web.support import archive_service, play, start
 
 SIGNATURE = "-- \nPBEM Moderator - send HELP for the mail commands.\n"
 ALICE_REPORT = (
@@ -183,3 +190,27 @@ def test_news_of_another_seat_names_it() -> None:
         "[7] bob: Disaster check: rolled 1; chart roll 5: Famine!"
     )
     assert event_line(famine) == "[7] Disaster check: rolled 1; chart roll 5: Famine!"
+
+
+def test_a_turns_orders_are_read_on_one_load_of_its_position(
+    tmp_path: Path, settings: Settings, now: datetime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45: resolving a turn read every seat's stored text on a load of the position of
+    its own (a load is a third of a bot game's time); now every seat's on one."""
+    with archive_service(tmp_path, replace(settings, web=WebSettings(enabled=False))) as made:
+        start(made, now, "temples-and-swords")
+        play(made, now, 1)
+        calls: list[list[str]] = []
+        of = GameRuleset.orders_to_play_of
+
+        def counted(self: GameRuleset[Any], state: State, texts: Mapping[str, str]) -> Any:
+            calls.append(sorted(texts))
+            return of(self, state, texts)
+
+        def one_seat(*_: object) -> ParsedOrders:
+            raise AssertionError("a seat's orders read on a load of their own")
+
+        monkeypatch.setattr(GameRuleset, "orders_to_play_of", counted)
+        monkeypatch.setattr(GameRuleset, "orders_to_play", one_seat)
+        play(made, now + timedelta(hours=1), 1)
+    assert calls == [["alice", "bob", "cy"]]

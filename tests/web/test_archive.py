@@ -23,6 +23,7 @@ from pbem.games.commitment import commitment
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.store import Game, Outbox, transaction
+from pbem.web import archive
 from pbem.web.archive import desk_path, seat_path, write_game, write_site
 from tests.web.support import (
     PASSWORDS,
@@ -194,7 +195,7 @@ def test_a_turns_public_summary_is_worked_out_once_for_all_its_pages(
     service: Service, now: datetime, site: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The turn's page and every seat's page of it show the same public summary: one call,
-    not one a seat (and one more for the overview, drawn from the game's state)."""
+    not one a seat."""
     start(service, now, "temples-and-swords", referees=[REFEREE])
     now = play(service, now, 1)
     write_site(service, site)
@@ -210,7 +211,8 @@ def test_a_turns_public_summary_is_worked_out_once_for_all_its_pages(
     monkeypatch.setattr(ruleset, "public_summary", counted)
     write_game(service, "g1", site)
     assert (site / "games" / "g1" / "turn-2.html").exists()
-    assert len(calls) == 2  # the turn's pages, and the overview
+    # The turn's pages; the turn before only gains its link (it was one more call).
+    assert len(calls) == 1
 
 
 def test_one_games_write_reads_no_other_game_whole(
@@ -236,3 +238,34 @@ def test_one_games_write_reads_no_other_game_whole(
     assert set(loaded) == {"g1"}
     index = (site / "index.html").read_text()
     assert all(f'href="games/{game}/index.html"' in index for game in ("g1", "g2", "g3"))
+
+
+def test_after_one_games_turn_the_index_draws_that_games_row_alone(
+    service: Service, now: datetime, tmp_path: Path, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45, point 4: the index's thousand rows were drawn again after every game's turn
+    (a fifth of the write at 1,000 games). Only the changed row is; the page is the same."""
+    start(service, now, "tribes", referees=[REFEREE])
+    for other in ("g2", "g3"):
+        start(service, now, "classical", game=other)
+    now = play(service, now, 1)
+    write_site(service, site)
+    play(service, now, 1)
+    drawn: list[str] = []
+    row_html = archive._row_html
+
+    def counted(row: Any) -> str:
+        drawn.append(row.id)
+        return row_html(row)
+
+    monkeypatch.setattr(archive, "_row_html", counted)
+    write_game(service, "g1", site)
+    assert drawn == ["g1"]
+    archive._rows_drawn.clear()  # a process that drew none: every row drawn
+    whole = write_site(service, tmp_path / "whole")
+    assert sorted(drawn) == ["g1", "g1", "g2", "g3"]
+    assert (site / "index.html").read_bytes() == (whole / "index.html").read_bytes()
+    assert (
+        '<a href="games/g1/index.html">g1</a></th><td>Tribes: a fragment completed</td>'
+        "<td>running</td><td>3</td><td>3</td></tr>\n<tr>" in (site / "index.html").read_text()
+    )

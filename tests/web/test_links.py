@@ -15,13 +15,25 @@ import pytest
 from sqlmodel import select
 
 from pbem.config import Settings
+from pbem.games import reports
+from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.store import Referee, transaction
+from pbem.store import Referee, Seat, transaction
+from pbem.web import archive
 from pbem.web.archive import archive_on_change, desk_path, seat_path, write_game, write_site
 from tests.support.games import body, new_game, outbox, turns
 from tests.support.mails import mail
-from tests.web.support import PASSWORDS, SEATS, archive_service, play, referee, start, web_settings
+from tests.web.support import (
+    PASSWORDS,
+    REFEREE,
+    SEATS,
+    archive_service,
+    play,
+    referee,
+    start,
+    web_settings,
+)
 
 
 @pytest.fixture
@@ -204,3 +216,30 @@ def test_a_new_address_is_a_new_link(service: Service, now: datetime, site: Path
     receive(service, mail(f"CONFIRM {code}", sender=new_address, message_id="c@x"), now=now)
     new = _seat_folder(service, site, "alice")
     assert new != old and not old.exists() and (new / "turn-1.html").exists()
+
+
+def test_a_relinked_turn_gets_its_links_alone_and_the_pages_are_the_whole_sites(
+    service: Service, now: datetime, tmp_path: Path, site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 45, point 4: after a turn the turn before it only gains its "next" link, so its
+    pages are not drawn again (its reports were: a text map a seat); and the archive written
+    turn by turn is, byte for byte, the site written whole."""
+    start(service, now, "temples-and-swords", referees=[REFEREE])
+    archive_on_change(service)
+    now = play(service, now, 2)
+    drawn: list[int] = []
+    body = reports.report_body
+
+    def counted(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
+        drawn.append(view.turn.number)
+        return body(settings, view, seat)
+
+    monkeypatch.setattr(archive, "report_body", counted)
+    play(service, now, 1)
+    assert drawn == [3, 3, 3]  # turn 3's seats; turn 2's pages only linked to it
+    monkeypatch.undo()
+    whole = write_site(service, tmp_path / "whole")
+    written = sorted(path.relative_to(site) for path in site.rglob("*") if path.is_file())
+    assert written == sorted(p.relative_to(whole) for p in whole.rglob("*") if p.is_file())
+    for path in written:
+        assert (site / path).read_bytes() == (whole / path).read_bytes(), path

@@ -45,9 +45,26 @@ def map_lines(state: GameState, reader: str) -> list[str]:
     return lines
 
 
+# The borders and the sea drawn, by the board's rows and its seas: they depend on the board
+# alone, and a turn's reports draw one map a seat (its cells were a seventh of the time a
+# daemon spent resolving turns and writing their reports).
+_CANVASES: dict[tuple[tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+CANVASES_KEPT = 64  # boards: a game's map is generated, so each game has its own
+
+
 def _canvas(board: Board) -> list[list[str]]:
-    height, width = 2 * board.height + 1, CELL * board.width + 1
-    return [[_char(board, row, col) for col in range(width)] for row in range(height)]
+    seas = tuple(sorted(label for label, spot in board.territories.items() if spot.sea))
+    key = (tuple(board.rows), seas)
+    drawn = _CANVASES.get(key)
+    if drawn is None:
+        height, width = 2 * board.height + 1, CELL * board.width + 1
+        drawn = tuple(
+            "".join(_char(board, row, col) for col in range(width)) for row in range(height)
+        )
+        if len(_CANVASES) >= CANVASES_KEPT:
+            _CANVASES.clear()
+        _CANVASES[key] = drawn
+    return [list(line) for line in drawn]
 
 
 def _cell(board: Board, col: int, row: int) -> str:

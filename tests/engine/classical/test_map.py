@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from engine.dice import Dice
-from engine.rulesets.classical import geography
+from engine.rulesets.classical import geography, mapview
 from engine.rulesets.classical.mapview import map_lines
 from engine.rulesets.classical.model import LAND_TABLE, SEA_TABLE, Board
 
@@ -122,3 +122,26 @@ def test_maps_have_islands_and_inland_seas() -> None:
     islands = sum(len(_bodies(b, sea=False)) > 1 for b in boards)
     inland = sum(any(_inland(b, body) for body in _bodies(b, sea=True)) for b in boards)
     assert islands >= 4 and inland >= 2
+
+
+def test_a_boards_borders_are_drawn_once_for_every_readers_map(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 45: a turn's reports drew the map's borders and sea cell by cell once a seat (a
+    seventh of a daemon's time resolving turns and writing reports); once a board now, and
+    each reader's map is as drawn afresh."""
+    state = RULESET.new_game(["ann", "bob", "cat"], {}, 3)
+    first = {seat: RULESET.render_map(state, seat) for seat in ("ann", "bob", "")}
+    mapview._CANVASES.clear()
+    cells = [0]
+    char = mapview._char
+
+    def counted(board: Board, row: int, col: int) -> str:
+        cells[0] += 1
+        return char(board, row, col)
+
+    monkeypatch.setattr(mapview, "_char", counted)
+    again = {seat: RULESET.render_map(state, seat) for seat in ("ann", "bob", "")}
+    game = RULESET.load(state)
+    assert cells[0] == (2 * game.board.height + 1) * (4 * game.board.width + 1)
+    assert again == first
