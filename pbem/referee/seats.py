@@ -17,7 +17,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import Seat, SeatStatus, utc
+from pbem.store import GameStatus, Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
@@ -59,12 +59,21 @@ def _address(text: str) -> str:
 
 
 def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -> str:
-    """The grace period goes on the pending deadline (or on now, if that is later); every
-    seat but the `newcomer`'s is told of the new deadline."""
+    """The new player has at least the grace period from the moment they take the seat: a
+    pending deadline sooner than that moves to it (never sooner), and every seat but the
+    `newcomer`'s is told of the new deadline. While paused the clock stands still: the time
+    left at the resume is made at least the grace."""
     turn = ctx.pending_turn()
-    if turn.deadline is not None:
-        new = max(utc(turn.deadline), utc(ctx.now)) + grace
-        move_deadline(ctx, turn, new, reason, untold=(newcomer,))
+    if turn.deadline is None:
+        return describe(None, ctx.game.timezone)
+    old = utc(turn.deadline)
+    left = ctx.game.paused_left
+    if ctx.game.status == GameStatus.PAUSED and left is not None:
+        wanted = old + grace - timedelta(seconds=left)  # the time left then is the grace
+    else:
+        wanted = utc(ctx.now) + grace
+    if wanted > old:
+        move_deadline(ctx, turn, wanted, reason, untold=(newcomer,))
     return describe(turn.deadline, ctx.game.timezone)
 
 
