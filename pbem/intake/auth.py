@@ -3,8 +3,8 @@ address). Every failure quarantines the mail. A mail that does not prove its sea
 to its sender alone; the seat's registered address, if it did not send it, is told that
 someone tried, but never by whom nor what they wrote (after a replacement, the new player
 must not read the old player's mail); not of a wrong password from the player the seat was
-taken from, nor of a mail written before its player took it. Once the seat is proved, its answers go to its
-registered address."""
+taken from, nor of a mail written before its player took it. Once the seat is proved, its
+answers go to its registered address."""
 
 from __future__ import annotations
 

@@ -68,9 +68,7 @@ def test_an_old_players_mail_is_refused_to_them_alone_after_a_replacement(
     )
     assert old.status == "quarantined"
     [refusal] = _by_recipient(old, "bob@example.org")  # the new player hears nothing of it
-    assert "wrong password for seat bob in game g1: you no longer play bob;" in _flat(
-        body(refusal)
-    )
+    assert "wrong password for seat bob in game g1: you no longer play bob;" in _flat(body(refusal))
     written_before = {"Date": "Sun, 01 Mar 2026 11:00:00 +0000"}  # an hour before the REPLACE
     early = _send(service, now, "GAME g1 SEAT bob PASSWORD guess\n", headers=written_before)
     _by_recipient(early, "alice@example.org")
