@@ -4,6 +4,7 @@ it would have had sending them now, in reply to the mail they came in."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 
 from sqlmodel import Session
@@ -13,7 +14,7 @@ from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_facts, shown, verdict_of
 from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
-from pbem.games.games import find_seat, stored_orders, waiting_seats
+from pbem.games.games import awaited, find_seat, stored_orders
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, OrderSet, OutboxKind, Turn, dumps, loads
@@ -36,7 +37,7 @@ def check_held_orders(
         seat = find_seat(session, game.id, name)
         if seat is None or not seat.address:
             continue
-        body = _check_reply(session, settings, game, turn, row, judged)
+        body = _check_reply(session, settings, game, turn, row, judged, now=now)
         queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
         sent += 1
     return sent
@@ -56,7 +57,14 @@ def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
 
 
 def _check_reply(
-    session: Session, settings: Settings, game: Game, turn: Turn, row: OrderSet, judged: Judged
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    row: OrderSet,
+    judged: Judged,
+    *,
+    now: datetime,
 ) -> str:
     check = check_facts(judged.lines, judged.parsed)
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
@@ -74,7 +82,7 @@ def _check_reply(
         unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
-        waiting=waiting_seats(session, game, turn, state),
+        **asdict(awaited(session, game, turn, state, now=now)),
         paused=game.status == GameStatus.PAUSED,
         resolves_now=False,  # a turn that has just opened waits for its other seats
         until=until_when(game),
