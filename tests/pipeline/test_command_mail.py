@@ -151,7 +151,8 @@ def test_every_command_of_a_mail_is_carried_out_and_answered_in_one_mail(
     text = body(answer)
     assert _seat(service).absent_until == date(2026, 4, 24)
     assert text.startswith('Your mail "holidays", line by line.\n\nResults:\n')
-    assert "> line 2: SET ABSENCE 2026-04-24\nalice in game g1 is marked away through" in text
+    away = "> line 2: SET ABSENCE 2026-04-24\nalice in game g1 is marked away from now through"
+    assert away in text
     assert "> line 3: SET PASSWORD a*******\nThe password of alice in game g1 is changed" in text
     assert "Ignored:\n  line 5: signature (1 line)\n" in text
     assert "abcdefgh" not in text and text.count("\n-- \n") == 1
