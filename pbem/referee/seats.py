@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 
 from pbem.deadlines.stored import describe
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
+from pbem.referee import welcomes
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -42,7 +44,9 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
     # of a change to a deadline they never had.
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
-    ctx.send(address, f"you now play {seat.name}", _welcome(ctx, seat, password, deadline))
+    welcome = partial(_welcome, ctx, seat, password)
+    letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
+    welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
         before,
@@ -89,10 +93,11 @@ def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -
     )
 
 
-def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> str:
+def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
     """The seat's new player gets its position and order template at once: they have had
-    none of its reports."""
+    none of its reports. The deadline as it is now."""
     turn = ctx.pending_turn()
+    deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
     return password_body(
         ctx.settings,
