@@ -73,12 +73,13 @@ def _for_the_turn(context: MailContext, game: Game, seat: Seat) -> dict[str, obj
     facts = facts_of(context.session, game, context.now)
     if facts is None or seat.name not in {s.name for s in facts.asked}:
         return {"turn": None}
+    waiting = [s.name for s in facts.required()]
     return {
         "turn": facts.turn.number,
         "deadline": describe(facts.turn.deadline, game.timezone),
         "orders_in": seat.name in facts.ordered,
-        "awaited": seat.name in {s.name for s in facts.required()},
-        "waiting": [s.name for s in facts.required()],
+        "awaited": seat.name in waiting,
+        "waiting": waiting,
         "resolves_now": facts.all_in(),
         "early": game.early_processing,
     }
