@@ -30,7 +30,7 @@ from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import PbemError, UsageError
 from pbem.games.commitment import new_seed
-from pbem.games.games import pending_turn, seats_of, waiting_seats
+from pbem.games.games import awaited, pending_turn, seats_of
 from pbem.games.lifecycle import (
     RESIGN_CHOICES,
     GameError,
@@ -475,10 +475,12 @@ def _game_show(args: argparse.Namespace) -> int:
         print(clock_cli.describe(game))
         turn = pending_turn(session, game)
         if turn is not None:
-            waiting = waiting_seats(session, game, turn)
+            turn_waits = awaited(session, game, turn, now=_now(args))
+            away = f"; away, not waited for: {', '.join(turn_waits.away)}"
             print(
                 f"turn {turn.number}, deadline {describe(turn.deadline, game.timezone)}, "
-                f"waiting for: {', '.join(waiting) or 'nobody'}"
+                f"waiting for: {', '.join(turn_waits.waiting) or 'nobody'}"
+                + (away if turn_waits.away else "")
             )
         if game.result:
             print(f"result: {loads(game.result)['reason']}")

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
 from sqlmodel import Session, select
 
 from engine import get_ruleset
-from pbem.clock.notices import deadline_letter, queue_once
+from pbem.clock.notices import News, deadline_letter, queue_news
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration, parse_offsets
 from pbem.games.games import seats_of, stored_orders
@@ -77,7 +78,8 @@ def _tell(
 ) -> None:
     if not seat.address:
         return  # an ejected seat has nobody to tell
-    letter = deadline_letter(
+    letter = partial(
+        deadline_letter,
         settings,
         news.game,
         news.turn.number,
@@ -88,7 +90,16 @@ def _tell(
         reason=news.reason,
         **facts,
     )
-    queue_once(session, settings, letter, now=news.now)
+    policy = facts.get("policy")
+    told = News(
+        "deadline policy changed" if policy else f"turn {news.turn.number}: new deadline",
+        f"The deadline policy was changed to {policy}."
+        if policy
+        else f"The deadline of turn {news.turn.number} was moved.",
+        news.reason,
+    )
+    key = (news.game.id, seat.address.lower())
+    queue_news(session, settings, key, letter, told, now=news.now)
 
 
 def _left(deadline: datetime | None, game: Game, now: datetime) -> str:

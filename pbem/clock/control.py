@@ -11,10 +11,11 @@ moves its deadline; orders that come meanwhile are kept for the turn that resume
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import partial
 
 from sqlmodel import Session, select
 
-from pbem.clock.notices import pause_letter, queue_once
+from pbem.clock.notices import News, pause_letter, queue_news
 from pbem.config import Settings
 from pbem.errors import PbemError
 from pbem.games.audit import audit
@@ -101,11 +102,15 @@ def tell(
     reason: str,
     now: datetime,
 ) -> None:
-    """Mail every seat that the game is paused, or running again with `turn` pending."""
+    """Mail every seat that the game is paused, or running again with `turn` pending (one
+    mail a seat with the other clock news of the transaction: pbem.clock.notices.queue_news)."""
+    what = "paused" if paused else "resumed"
+    news = News(f"game {what}", f"Game {game.id} was {what} at turn {turn.number}.", reason)
     for seat in seats_of(session, game.id):
         if not seat.address:
             continue
-        letter = pause_letter(
+        letter = partial(
+            pause_letter,
             settings,
             game,
             seat.address,
@@ -115,4 +120,5 @@ def tell(
             deadline=turn.deadline,
             at=now,
         )
-        queue_once(session, settings, letter, now=now)
+        key = (game.id, seat.address.lower())
+        queue_news(session, settings, key, letter, news, now=now)

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from engine import get_ruleset
 from pbem.deadlines.policy import absence_end, parse_offsets
-from pbem.games.games import pending_turn, seats_of, stored_orders
+from pbem.games.games import is_away, pending_turn, seats_of, still_waiting, stored_orders
 from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, loads, utc
 from pbem.store.models import ClockReminder
 
@@ -71,21 +71,18 @@ class Facts(Generic[G, T, S]):
         return self.game.paused_at is not None
 
     def absent(self, seat: S) -> bool:
-        until = seat.absent_until
-        return until is not None and self.now < absence_end(until, self.game.timezone)
+        return is_away(seat, self.game.timezone, self.now)
 
     def missing(self) -> list[S]:
         return [seat for seat in self.asked if seat.name not in self.ordered]
 
     def required(self) -> list[S]:
-        """Missing seats that early processing waits for: active (not abandoned, nor taken
-        out by a referee), and not away unless the game waits for absent seats."""
-        return [
-            seat
-            for seat in self.missing()
-            if seat.status == SeatStatus.ACTIVE
-            and (self.game.wait_for_absent or not self.absent(seat))
-        ]
+        """Missing seats that the turn waits for (pbem.games.games.still_waiting, which every
+        reply and page that names them asks too): active (not abandoned, nor taken out by a
+        referee), and not away unless the game waits for absent seats."""
+        names = [seat.name for seat in self.asked]
+        waiting = set(still_waiting(names, self.ordered, self.asked, self.game, self.now))
+        return [seat for seat in self.asked if seat.name in waiting]
 
     def blocking(self) -> list[S]:
         """Missing seats that hold the turn past its deadline (wait_for_absent): those away

@@ -4,10 +4,13 @@ cannot queue it twice (queue_once looks first; the outbox's Message-ID is unique
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session, select
 
 from engine import get_ruleset
@@ -35,11 +38,14 @@ def _letter(
     template: str,
     *id_parts: str,
     stale: Stale | None = None,
+    earlier: tuple[News, ...] = (),
     **facts: Any,
 ) -> Letter:
-    body = render(template, moderator=settings.mail.name, game=game.id, **facts)
+    told = [(news.line, news.reason) for news in earlier]
+    body = render(template, moderator=settings.mail.name, game=game.id, earlier=told, **facts)
     message_id = stable_message_id(template, game.id, *id_parts, to, domain=settings.mail.domain)
     stale = stale or Stale()
+    subject = "; ".join(dict.fromkeys([*(news.subject for news in earlier), subject]))
     return Letter(
         KIND,
         to,
@@ -61,13 +67,63 @@ class Stale:
     topic: str = ""
 
 
-def queue_once(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> None:
+def queue_once(
+    session: Session, settings: Settings, letter: Letter, *, now: datetime
+) -> Outbox | None:
     """Queue `letter` unless a mail with its Message-ID was queued before: a turn resolved
     again after a referee's rollback may abandon the same seat again, and a duplicate id
-    would fail the whole transaction."""
+    would fail the whole transaction. The row queued, if any."""
     query = select(Outbox.id).where(Outbox.message_id == letter.message_id)
     if session.exec(query).first() is None:
-        queue(session, settings, letter, now=now)
+        return queue(session, settings, letter, now=now)
+    return None
+
+
+@dataclass(frozen=True)
+class News:
+    """A change to the game's clock told to a seat (a pause, a resume, a moved deadline), as
+    a later notice of the same transaction recalls it above its own (queue_news)."""
+
+    subject: str  # the notice's subject, without the game's tag
+    line: str  # what happened, in the past tense: true whatever came after it
+    reason: str
+
+
+# The clock notices queued in a transaction, by its root transaction (held weakly: gone with
+# it): (game, address) -> the row and the news it told.
+_TOLD: weakref.WeakKeyDictionary[
+    SessionTransaction, dict[tuple[str, str], tuple[int, tuple[News, ...]]]
+] = weakref.WeakKeyDictionary()
+
+
+def queue_news(
+    session: Session,
+    settings: Settings,
+    key: tuple[str, str],
+    build: Callable[..., Letter],
+    news: News,
+    *,
+    now: datetime,
+) -> None:
+    """Queue the clock notice `build(earlier=...)` makes for `key` (its game and address):
+    one mail a seat and transaction. A notice queued to the same address about the same game
+    earlier in this transaction (a referee mail's RESUME, then its DEADLINE) is taken back
+    before anyone could send it, and the new one recalls its news, reasons and all, above its
+    own: the seat gets one mail, which says where things stand when it is sent, not one
+    already stale."""
+    transaction = session.get_transaction()
+    told = _TOLD.setdefault(transaction, {}) if transaction is not None else {}
+    earlier: tuple[News, ...] = ()
+    found = told.pop(key, None)
+    if found is not None:
+        row = session.get(Outbox, found[0])  # gone if a refused command's SAVEPOINT was undone
+        if row is not None and row.sent_at is None:
+            session.delete(row)
+            session.flush()
+            earlier = found[1]
+    queued = queue_once(session, settings, build(earlier=earlier), now=now)
+    if queued is not None and queued.id is not None:
+        told[key] = (queued.id, (*earlier, news))
 
 
 def reminder_letter(
@@ -137,6 +193,7 @@ def pause_letter(
     reason: str,
     deadline: datetime | None,
     at: datetime,
+    earlier: tuple[News, ...] = (),
 ) -> Letter:
     template = "paused" if paused else "resumed"
     return _letter(
@@ -149,6 +206,7 @@ def pause_letter(
         utc(at).isoformat(),
         # A resume queued while the pause notice still waits says what is true now.
         stale=Stale(topic="pause"),
+        earlier=earlier,
         turn=turn,
         reason=reason,
         deadline=when(deadline, game.timezone),
@@ -169,6 +227,7 @@ def deadline_letter(
     orders: str,
     left: str,
     policy: str = "",
+    earlier: tuple[News, ...] = (),
 ) -> Letter:
     """A changed deadline (or, with `policy`, a changed deadline policy) told to one seat;
     `orders` is "in", "missing" or "" (the turn asks the seat for none)."""
@@ -185,6 +244,7 @@ def deadline_letter(
         # is worthless (while paused the clock stands still: it names no moment then). The
         # policy holds for later turns: it never goes stale.
         stale=None if policy else Stale(at=_expiry(new, game), topic="deadline-moved"),
+        earlier=earlier,
         seat=seat,
         turn=turn,
         old=when(old, game.timezone),

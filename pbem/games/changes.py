@@ -80,6 +80,11 @@ def _watchers_of(session: Session) -> list[Watcher]:
 
 
 def _after_commit(session: Session) -> None:
+    # SQLAlchemy fires after_commit at a SAVEPOINT's release too (a referee mail runs each
+    # command in one): the change is not committed yet, and a watcher then drew the game as
+    # it was before it (the referee mail's REPLACE left the old seat's pages readable).
+    if session.in_nested_transaction():
+        return
     noted: set[str] = session.info.pop(_NOTED, set())
     if not noted:
         return
@@ -94,4 +99,7 @@ def _after_commit(session: Session) -> None:
 
 
 def _after_rollback(session: Session) -> None:
-    session.info.pop(_NOTED, None)
+    # A SAVEPOINT rolled back (a refused referee command) leaves the games the commands
+    # before it changed noted: at worst a game is written again unchanged.
+    if not session.in_nested_transaction():
+        session.info.pop(_NOTED, None)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any, Protocol
 
 from sqlmodel import Session, col, select
 
 from engine import get_ruleset
 from pbem.config import SecuritySettings
+from pbem.deadlines.policy import absence_end
 from pbem.deadlines.stored import next_deadline
 from pbem.games.seat_passwords import give_password
 from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
@@ -109,15 +111,34 @@ def stored_orders(session: Session, game_id: str, turn: int) -> dict[str, OrderS
     return {row.seat: row for row in session.exec(query)}
 
 
-def waiting_seats(
-    session: Session, game: Game, turn: Turn, state: dict[str, Any] | None = None
-) -> list[str]:
-    """Seats the pending turn still waits for, in the ruleset's order (names only).
-    `state` saves parsing the turn's state again when the caller has it."""
+@dataclass(frozen=True)
+class Awaited:
+    """Whom the pending turn waits for, and the seats without orders it does not wait for
+    because they are away: what every reply and page that names them says."""
+
+    waiting: list[str]
+    away: list[str]
+
+
+def awaited(
+    session: Session,
+    game: Game,
+    turn: Turn,
+    state: dict[str, Any] | None = None,
+    *,
+    now: datetime,
+) -> Awaited:
+    """The seats the pending turn still waits for at `now` (still_waiting), in the
+    ruleset's order, and those away it does not wait for (away_unawaited). `state` saves
+    parsing the turn's state again when the caller has it."""
     state = state if state is not None else loads(turn.state_before)
     expected = get_ruleset(game.ruleset).seats_to_order(state)
     have = stored_orders(session, game.id, turn.number)
-    return still_waiting(expected, have, seats_of(session, game.id))
+    seats = seats_of(session, game.id)
+    return Awaited(
+        still_waiting(expected, have, seats, game, now),
+        away_unawaited(expected, have, seats, game, now),
+    )
 
 
 class SeatLike(Protocol):
@@ -129,18 +150,65 @@ class SeatLike(Protocol):
     @property
     def status(self) -> SeatStatus: ...
 
+    @property
+    def absent_until(self) -> date | None: ...
+
+
+class GameLike(Protocol):
+    """What still_waiting reads of a game: a Game, or the clock's light read of one."""
+
+    @property
+    def timezone(self) -> str: ...
+
+    @property
+    def wait_for_absent(self) -> bool: ...
+
+
+def is_away(seat: SeatLike, zone: str, now: datetime) -> bool:
+    """Is the seat away at `now` (SET ABSENCE, through a day in the game's zone `zone`)?"""
+    until = seat.absent_until
+    return until is not None and utc(now) < absence_end(until, zone)
+
 
 def still_waiting(
-    expected: Sequence[str], have: Collection[str], seats: Sequence[SeatLike]
+    expected: Sequence[str],
+    have: Collection[str],
+    seats: Sequence[SeatLike],
+    game: GameLike,
+    now: datetime,
 ) -> list[str]:
-    """Of the seats a turn wants orders from (`expected`), those whose orders are not in
-    (`have`) and that somebody plays (`seats`: the game's)."""
+    """The one answer to "whom does the turn wait for?", for the clock (early resolution)
+    and for everything that tells it (check replies, STATUS, `game show`, the desk): of the
+    seats the turn wants orders from (`expected`), those whose orders are not in (`have`),
+    that somebody plays (`seats`: the game's) and, unless the game waits for absent seats,
+    that are not away at `now`."""
     # Nobody waits for a seat in civil disorder or without a player (see pbem/referee), nor
     # for one abandoned after missed turns (pbem/clock/nmr.py): its orders still count.
     # Nor for a seat the bot plays (pbem/referee/bots.py).
-    out = (*NO_PLAYER, SeatStatus.ABANDONED, SeatStatus.BOT)
-    absent = {s.name for s in seats if s.status in out}
-    return [seat for seat in expected if seat not in have and seat not in absent]
+    playing = {s.name: s for s in seats if s.status == SeatStatus.ACTIVE}
+    return [
+        name
+        for name in expected
+        if name not in have
+        and name in playing
+        and (game.wait_for_absent or not is_away(playing[name], game.timezone, now))
+    ]
+
+
+def away_unawaited(
+    expected: Sequence[str],
+    have: Collection[str],
+    seats: Sequence[SeatLike],
+    game: GameLike,
+    now: datetime,
+) -> list[str]:
+    """The seats without orders in that the turn does not wait for because they are away:
+    what a reply names beside still_waiting, so that nobody reads them as awaited."""
+    waiting = set(still_waiting(expected, have, seats, game, now))
+    playing = {s.name: s for s in seats if s.status == SeatStatus.ACTIVE}
+    return [
+        name for name in expected if name not in have and name in playing and name not in waiting
+    ]
 
 
 def add_seat(

@@ -5,6 +5,7 @@ it would have had sending them now, in reply to the mail they came in."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 from datetime import datetime
 
 from sqlmodel import Session
@@ -14,7 +15,7 @@ from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_facts, shown, verdict_of
 from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
-from pbem.games.games import find_seat, stored_orders, waiting_seats
+from pbem.games.games import awaited, find_seat, stored_orders
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, OrderSet, OutboxKind, Turn, dumps, loads
@@ -50,7 +51,7 @@ def check_held_orders(
         seat = find_seat(session, game.id, row.seat)
         if seat is None or not seat.address:
             continue
-        body = _check_reply(session, settings, game, turn, row, judged, resolves_now)
+        body = _check_reply(session, settings, game, turn, row, judged, resolves_now, now=now)
         queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
     return resolves_now
 
@@ -76,6 +77,8 @@ def _check_reply(
     row: OrderSet,
     judged: Judged,
     resolves_now: bool,
+    *,
+    now: datetime,
 ) -> str:
     check = check_facts(judged.lines, judged.parsed, judged.refused())
     check["ignored"] = sorted(check["ignored"] + judged.ignored())
@@ -93,7 +96,7 @@ def _check_reply(
         unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
-        waiting=waiting_seats(session, game, turn, state),
+        **asdict(awaited(session, game, turn, state, now=now)),
         paused=game.status == GameStatus.PAUSED,
         resolves_now=resolves_now,
         until=until_when(game),

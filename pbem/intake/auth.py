@@ -2,12 +2,16 @@
 address). Every failure quarantines the mail. A mail that does not prove its seat is refused
 to its sender alone; the seat's registered address, if it did not send it, is told that
 someone tried, but never by whom nor what they wrote (after a replacement, the new player
-must not read the old player's mail). Once the seat is proved, its answers go to its
-registered address."""
+must not read the old player's mail); not of a wrong password from the player the seat was
+taken from, nor of a mail written before its player took it. Once the seat is proved, its
+answers go to its registered address."""
 
 from __future__ import annotations
 
-from sqlmodel import func, select
+from datetime import UTC
+from email.utils import parsedate_to_datetime
+
+from sqlmodel import col, func, select
 
 from engine.words import nearest, normal
 from pbem.games.games import (
@@ -19,7 +23,7 @@ from pbem.games.games import (
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus
+from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus, utc
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -104,7 +108,12 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
     context.inbound.seat = seat.name
     password = envelope.password or ""
     if not _proves(context, seat, password):
-        _refuse_claim(context, seat, "password", _wrong_password(context, game, seat))
+        former = _former_player(context, seat)
+        # The seat's player is not told of a mail from the player it was taken from (who
+        # hears so), nor of one written before they took it: neither tried their seat.
+        tried = not former and not _sent_before_taken(context, seat)
+        error = _wrong_password(game, seat, former=former)
+        _refuse_claim(context, seat, "password", error, tell_seat=tried)
         return None
     if password not in context.passwords:
         context.passwords.append(password)
@@ -156,20 +165,12 @@ def no_game(context: MailContext, name: str) -> str:
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
 
 
-def _wrong_password(context: MailContext, game: Game, seat: Seat) -> str:
-    """The refusal of a wrong password. A sender the seat was taken from (a referee's
-    replace or eject mailed them "you no longer play" at this very address) is told so
-    again; anyone else hears only that the password is wrong, so that a stranger learns
+def _wrong_password(game: Game, seat: Seat, *, former: bool) -> str:
+    """The refusal of a wrong password. A sender the seat was taken from (`former`) is told
+    so again; anyone else hears only that the password is wrong, so that a stranger learns
     nothing of the seat's players."""
     wrong = f"wrong password for seat {seat.name} in game {game.id}"
-    farewell = select(Outbox.id).where(
-        Outbox.game_id == game.id,
-        func.lower(Outbox.recipient) == context.mail.sender.lower(),
-        Outbox.subject == f"[{game.id}] you no longer play {seat.name}",
-    )
-    if seat.address.lower() == context.mail.sender.lower():
-        return wrong
-    if context.session.exec(farewell.limit(1)).first() is None:
+    if not former:
         return wrong
     return (
         f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "
@@ -178,12 +179,49 @@ def _wrong_password(context: MailContext, game: Game, seat: Seat) -> str:
     )
 
 
-def _refuse_claim(context: MailContext, seat: Seat, reason: str, error: str) -> None:
+def _former_player(context: MailContext, seat: Seat) -> bool:
+    """Is the sender a player the seat was taken from: a referee's replace or eject mailed
+    them "you no longer play" at this very address?"""
+    sender = context.mail.sender.lower()
+    if seat.address.lower() == sender:
+        return False
+    farewell = select(Outbox.id).where(
+        Outbox.game_id == seat.game_id,
+        func.lower(Outbox.recipient) == sender,
+        Outbox.subject == f"[{seat.game_id}] you no longer play {seat.name}",
+    )
+    return context.session.exec(farewell.limit(1)).first() is not None
+
+
+def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
+    """Was the mail written (its Date) before the seat's player took the seat (the mail that
+    gave it to them)? Then it was no try at their seat; a mail without a readable Date is
+    taken as written now."""
+    taken = select(Outbox.created_at).where(
+        Outbox.game_id == seat.game_id,
+        func.lower(Outbox.recipient) == seat.address.lower(),
+        Outbox.subject == f"[{seat.game_id}] you now play {seat.name}",
+    )
+    at = context.session.exec(taken.order_by(col(Outbox.id).desc()).limit(1)).first()
+    if at is None:
+        return False
+    try:
+        written = parsedate_to_datetime(context.mail.headers.get("date", ""))
+    except (TypeError, ValueError):
+        return False
+    if written.tzinfo is None:  # "-0000": UTC, as RFC 5322 reads it
+        written = written.replace(tzinfo=UTC)
+    return written < utc(at)
+
+
+def _refuse_claim(
+    context: MailContext, seat: Seat, reason: str, error: str, *, tell_seat: bool = True
+) -> None:
     """A mail that claims the seat without proving it: refused to its sender alone. The
     seat's own address, if that is not the sender, is told that someone tried."""
     sender = context.mail.sender
     context.quarantine(reason, error, reply_to=sender)
-    if seat.address.lower() != sender.lower():
+    if tell_seat and seat.address.lower() != sender.lower():
         context.notify(
             seat.address,
             f"[{seat.game_id}] a mail for {seat.name} was refused",

@@ -124,7 +124,7 @@ REFEREE_COMMANDS: tuple[RefereeCommand, ...] = (
     RefereeCommand(
         "replace",
         "SEAT ADDRESS [GRACE]",
-        "a new player for a seat: new password, more time",
+        "a new player for a seat: new password, GRACE (48h) from now at least",
         seats.replace,
     ),
     RefereeCommand(

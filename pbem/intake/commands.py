@@ -14,13 +14,14 @@ from engine.words import nearest, normal
 from pbem.deadlines.stored import describe
 from pbem.games.attachments import report_attachments
 from pbem.games.games import (
+    awaited,
     find_game,
+    is_away,
     last_resolved_turn,
     pending_turn,
     seats_of,
     stored_orders,
     turn_of,
-    waiting_seats,
 )
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
@@ -32,7 +33,7 @@ from pbem.intake.own_password import set_password
 from pbem.intake.press import set_press
 from pbem.intake.start_again import send_start, wants_start
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, MailStatus, loads
+from pbem.store import Game, GameStatus, MailStatus, Seat, loads
 
 
 def status_command(context: MailContext, envelope: Envelope) -> None:
@@ -54,13 +55,8 @@ def status_command(context: MailContext, envelope: Envelope) -> None:
 def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     rows = seats_of(context.session, game.id)
     seats = [seat.name for seat in rows]
-    today = context.now.date()
     facts: dict[str, object] = {
-        "away": [
-            f"{seat.name} until {seat.absent_until.isoformat()}"
-            for seat in rows
-            if seat.absent_until is not None and seat.absent_until >= today
-        ],
+        "away": [],
         "game": game.id,
         "title": get_ruleset(game.ruleset).title,
         "status": game.status,
@@ -74,17 +70,29 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     )
     turn = turn or pending_turn(context.session, game)
     if turn is not None:
-        waiting = waiting_seats(context.session, game, turn)
+        turn_waits = awaited(context.session, game, turn, now=context.now)
         ordered = sorted(stored_orders(context.session, game.id, turn.number))
         facts.update(
             turn=turn.number,
             deadline=describe(turn.deadline, game.timezone),
-            waiting=waiting,
+            waiting=turn_waits.waiting,
             ordered=[seat for seat in seats if seat in ordered],
+            away=[
+                _away(seat, turn_waits.away)
+                for seat in rows
+                if is_away(seat, game.timezone, context.now)
+            ],
         )
     if game.result:
         facts["result"] = loads(game.result)["reason"]
     return facts
+
+
+def _away(seat: Seat, unawaited: list[str]) -> str:
+    """A seat away, as STATUS lists it: through when, and whether the turn waits for it."""
+    assert seat.absent_until is not None
+    until = f"{seat.name} until {seat.absent_until.isoformat()}"
+    return until + (" (not waited for)" if seat.name in unawaited else "")
 
 
 def orders_command(context: MailContext, envelope: Envelope) -> None:

@@ -19,7 +19,7 @@ from pbem.games.counted import (
     unchanged_template,
     until_when,
 )
-from pbem.games.games import still_waiting, stored_orders, taking_orders
+from pbem.games.games import away_unawaited, still_waiting, stored_orders, taking_orders
 from pbem.intake.advance import held, hold_reply, too_far
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -89,7 +89,8 @@ def _take_for_turn(
         notes=list(context.mail.notes),
         deadline=describe(turn.deadline, game.timezone),
         paused=game.status == GameStatus.PAUSED,
-        waiting=still_waiting(expected, have, seats),
+        waiting=still_waiting(expected, have, seats, game, context.now),
+        away=away_unawaited(expected, have, seats, game, context.now),
         resolves_now=resolves_now,
         until=until_when(game),
         **shown(check, context.settings.limits.max_problems_shown),

@@ -9,6 +9,7 @@ from pbem.clock.announce import Announcement, announce_deadline, announce_policy
 from pbem.deadlines.policy import PolicyError, game_zone, parse_policy
 from pbem.deadlines.stored import canonical, describe, interval
 from pbem.games.games import turn_of
+from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.pausing import pause_game, resume_game
@@ -78,7 +79,14 @@ def move_deadline(
         game.paused_left = max(int(left), 0)
         ctx.session.add(game)
     told = news(ctx, turn, reason)
-    return announce_deadline(ctx.session, ctx.settings, told, old=old, untold=untold)
+    # A seat given to a new player in this transaction: its welcome, written again, names
+    # the deadline as it is (pbem.referee.welcomes); no notice of a change to it.
+    newcomers = welcomes.welcomed(ctx.session, game.id)
+    missing = announce_deadline(
+        ctx.session, ctx.settings, told, old=old, untold=(*untold, *newcomers)
+    )
+    welcomes.renew(ctx.session, ctx.settings, game.id, now=ctx.now)
+    return missing
 
 
 def news(ctx: RefereeContext, turn: Turn, reason: str) -> Announcement:

@@ -17,7 +17,18 @@ from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.referee.command import RefereeCommand, RefereeError
-from pbem.store import Game, GameStatus, OutboxKind, Referee, RefereeNote, Seat, Turn, dumps, utc
+from pbem.store import (
+    Game,
+    GameStatus,
+    Outbox,
+    OutboxKind,
+    Referee,
+    RefereeNote,
+    Seat,
+    Turn,
+    dumps,
+    utc,
+)
 
 
 @dataclass(frozen=True)
@@ -64,8 +75,9 @@ class RefereeContext:
 
     def send(
         self, to: str, subject: str, body: str, *, kind: OutboxKind = OutboxKind.REFEREE
-    ) -> None:
-        """Queue a mail; its Message-ID is stable for this command use."""
+    ) -> tuple[Letter, Outbox]:
+        """Queue a mail; its Message-ID is stable for this command use. The letter and its
+        row."""
         self.sent += 1
         message_id = stable_message_id(
             "referee", self.game.id, self.origin, str(self.sent), domain=self.settings.mail.domain
@@ -73,7 +85,7 @@ class RefereeContext:
         letter = Letter(
             kind, to, f"[{self.game.id}] {subject}", body, message_id, game_id=self.game.id
         )
-        queue(self.session, self.settings, letter, now=self.now)
+        return letter, queue(self.session, self.settings, letter, now=self.now)
 
 
 def run_command(

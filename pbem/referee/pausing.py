@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem.clock.control import ClockError, pause, resume
+from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 
@@ -33,3 +34,5 @@ def _on_clock(action: Callable[..., Any], ctx: RefereeContext, reason: str, noti
         )
     except ClockError as error:
         raise RefereeError(str(error)) from None
+    # A welcome of this transaction names the deadline a resume has just set.
+    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
+from functools import partial
 
 from pbem.deadlines.stored import describe
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
+from pbem.referee import welcomes
 from pbem.referee.clock import duration, move_deadline
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import Seat, SeatStatus, utc
+from pbem.store import GameStatus, Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
@@ -42,7 +44,9 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
     # of a change to a deadline they never had.
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
-    ctx.send(address, f"you now play {seat.name}", _welcome(ctx, seat, password, deadline))
+    welcome = partial(_welcome, ctx, seat, password)
+    letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
+    welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
         before,
@@ -59,12 +63,21 @@ def _address(text: str) -> str:
 
 
 def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -> str:
-    """The grace period goes on the pending deadline (or on now, if that is later); every
-    seat but the `newcomer`'s is told of the new deadline."""
+    """The new player has at least the grace period from the moment they take the seat: a
+    pending deadline sooner than that moves to it (never sooner), and every seat but the
+    `newcomer`'s is told of the new deadline. While paused the clock stands still: the time
+    left at the resume is made at least the grace."""
     turn = ctx.pending_turn()
-    if turn.deadline is not None:
-        new = max(utc(turn.deadline), utc(ctx.now)) + grace
-        move_deadline(ctx, turn, new, reason, untold=(newcomer,))
+    if turn.deadline is None:
+        return describe(None, ctx.game.timezone)
+    old = utc(turn.deadline)
+    left = ctx.game.paused_left
+    if ctx.game.status == GameStatus.PAUSED and left is not None:
+        wanted = old + grace - timedelta(seconds=left)  # the time left then is the grace
+    else:
+        wanted = utc(ctx.now) + grace
+    if wanted > old:
+        move_deadline(ctx, turn, wanted, reason, untold=(newcomer,))
     return describe(turn.deadline, ctx.game.timezone)
 
 
@@ -80,10 +93,11 @@ def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -
     )
 
 
-def _welcome(ctx: RefereeContext, seat: Seat, password: str, deadline: str) -> str:
+def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
     """The seat's new player gets its position and order template at once: they have had
-    none of its reports."""
+    none of its reports. The deadline as it is now."""
     turn = ctx.pending_turn()
+    deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
     return password_body(
         ctx.settings,

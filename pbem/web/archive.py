@@ -766,7 +766,8 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
     """Each game's turn, deadline and whose orders are in: the running games read as the
     clock reads them every pass (pbem.clock.due.running_facts: four queries, the seats asked
     remembered by their state's digest), the paused ones one by one."""
-    running = {facts.game.id: facts for facts in running_facts(session, utcnow())}
+    now = utcnow()
+    running = {facts.game.id: facts for facts in running_facts(session, now)}
     rows = {}
     for game in games:
         facts = running.get(game.id)
@@ -776,9 +777,10 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
         if facts is not None:
             asked = [seat.name for seat in facts.asked]
             sent = [seat for seat in asked if seat in facts.ordered]
-            # As `game show` and the players' mail say: not a seat nobody plays (civil
-            # disorder after a RESIGN, ejected, abandoned, the bot's).
-            waiting = still_waiting(asked, facts.ordered, facts.asked)
+            # As the clock, `game show` and the players' mail say (still_waiting): not a seat
+            # nobody plays (civil disorder after a RESIGN, ejected, abandoned, the bot's),
+            # nor one away unless the game waits for absent seats.
+            waiting = [seat.name for seat in facts.required()]
             deadline = describe(facts.turn.deadline, game.timezone)
         else:
             pending = _pending(session, game)
@@ -786,7 +788,8 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
                 expected = seats_asked(game.ruleset, pending.state_before)
                 have = stored_orders(session, game.id, pending.number)
                 sent = [seat for seat in expected if seat in have]
-                waiting = still_waiting(list(expected), have, seats_of(session, game.id))
+                seats = seats_of(session, game.id)
+                waiting = still_waiting(expected, have, seats, game, now)
                 deadline = describe(pending.deadline, game.timezone)
         rows[game.id] = {
             "id": game.id,

@@ -80,9 +80,10 @@ class Referee:
         self.table.forced(out, before)
 
     def replace(self, bot: Bot, newcomer: Player, reason: str) -> Bot:
-        """The seat given to a new player (by mail, 24 h of grace); the new player's bot,
+        """The seat given to a new player (by mail, 5 days of grace: longer than any turn of
+        the campaign, so the deadline moves and every seat is told); the new player's bot,
         who learns the password from the mail that brings it, after the next pass."""
-        self.mail(f"REPLACE {bot.seat} {newcomer.address} 24h", reason=reason)
+        self.mail(f"REPLACE {bot.seat} {newcomer.address} 5d", reason=reason)
         turn = self.table.position().number
         name = f"{bot.seat}2"
         self.table.event(

@@ -36,15 +36,57 @@ def test_set_absence_is_stored_and_answered(service: Service) -> None:
     assert command(service, "bob", "SET ABSENCE 2026-03-10", NOW) == "answered"
     assert seat(service, "bob").absent_until == date(2026, 3, 10)
     assert _last_reply(service) == (
-        "bob in game g1 is marked away through 2026-03-10 (UTC time).\n\n"
+        "bob in game g1 is marked away from now through 2026-03-10 (UTC time).\n\n"
         "Turns go on while you are away. A turn played without your orders\n"
         "does not count as a missed turn while you are away.\n"
         "You get no reminders while you are away. Orders you send still count.\n\n"
+        "Turn 1 does not wait for your orders while you are away: it is resolved\n"
+        "at its deadline, 2026-03-03 12:00 UTC, or sooner, as soon as every seat\n"
+        "it waits for has sent orders (still to send: alice).\n\n"
         "Back early? Send SET ABSENCE NONE on the line after your GAME line.\n" + SIGNATURE
     )
     assert command(service, "bob", "SET ABSENCE NONE", NOW + HOUR) == "answered"
     assert seat(service, "bob").absent_until is None
-    assert _last_reply(service).startswith("bob in game g1 is no longer marked away.")
+    assert _last_reply(service) == (
+        "bob in game g1 is no longer marked away. Welcome back.\n\n"
+        "Turn 1 waits for your orders: the deadline is 2026-03-03 12:00 UTC.\n" + SIGNATURE
+    )
+
+
+def test_the_last_awaited_seat_going_away_is_told_the_turn_is_resolved_now(
+    service: Service,
+) -> None:
+    """Issue 43's fresh-eyes test: SET ABSENCE from the last seat the turn waited for
+    resolved it at once, and the answer did not say so."""
+    clock_game(service)
+    orders(service, "alice", "ADD 2", NOW)
+    command(service, "bob", "SET ABSENCE 2026-03-10", NOW + HOUR)
+    told = " ".join(_last_reply(service).split())
+    assert (
+        "Turn 1 does not wait for your orders while you are away, and every other seat it "
+        "waits for has sent theirs: it is resolved now, before its deadline, without new "
+        "orders from you. Your report follows."
+    ) in told
+    [turn] = run(service, NOW + HOUR).turns  # as the answer said
+    assert turn.turn == 1
+
+
+def test_a_seat_away_whose_orders_are_in_is_told_they_are_played(service: Service) -> None:
+    clock_game(service)
+    orders(service, "bob", "ADD 1", NOW)
+    command(service, "bob", "SET ABSENCE 2026-03-10", NOW + HOUR)
+    assert "Your orders for turn 1 are in: they are played.\n" in _last_reply(service)
+
+
+def test_an_absence_starts_at_once_and_takes_no_start_date(service: Service) -> None:
+    clock_game(service)
+    assert command(service, "bob", "SET ABSENCE 2026-03-05 2026-03-10", NOW) == "quarantined"
+    with transaction(service.db) as session:
+        [refused] = session.exec(select(Quarantine)).all()
+    assert refused.error == (
+        "SET ABSENCE takes one word: the last day away, or NONE. An absence starts at once, "
+        "when the mail is read: send it when you leave"
+    )
 
 
 def test_a_bad_absence_is_refused_with_the_form(service: Service) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
-from pbem.games.games import pending_turn, waiting_seats
+from pbem.games.games import awaited, pending_turn
 from pbem.games.service import Service
 from pbem.store import AuditLog, Game, loads, transaction
 from tests.clock.support import (
@@ -122,7 +122,7 @@ def test_an_abandoned_seat_is_not_waited_for_nor_reminded(service: Service) -> N
         assert game is not None
         pending = pending_turn(session, game)
         assert pending is not None
-        assert waiting_seats(session, game, pending) == ["alice"]
+        assert awaited(session, game, pending, now=DEADLINE + TURN).waiting == ["alice"]
     orders(service, "alice", "ADD 1", DEADLINE + TURN - HOUR)
     [turn] = run(service, DEADLINE + TURN - HOUR).turns  # early: all active seats are in
     assert (turn.turn, turn.orders) == (2, 1)

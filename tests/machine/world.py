@@ -24,7 +24,7 @@ from sqlmodel import col, select
 from engine import get_ruleset
 from pbem.clock.run import run_due
 from pbem.config import SecuritySettings, Settings
-from pbem.games.games import stored_orders, turn_of, waiting_seats
+from pbem.games.games import awaited, stored_orders, turn_of
 from pbem.games.lifecycle import GameSpec, PressOptions, SeatSpec, create_game
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -199,7 +199,7 @@ class World:
                 have = tuple(sorted(stored_orders(session, GAME, turn.number)))
                 state = loads(turn.state_before)
                 asked = tuple(self.ruleset.seats_to_order(state))
-                waiting = tuple(waiting_seats(session, game, turn, state))
+                waiting = tuple(awaited(session, game, turn, state, now=self.now).waiting)
             today = self.now.date()
             return Facts(
                 status=str(game.status),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from itertools import count
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ _IDS = count(1)
 ALICE = "GAME g1 SEAT alice PASSWORD pw-alice\n"
 
 
-def _send(service: Service, now: datetime, text: str, **kwargs: str) -> Receipt:
+def _send(service: Service, now: datetime, text: str, **kwargs: Any) -> Receipt:
     kwargs.setdefault("sender", "alice@example.org")
     return receive(service, mail(text, message_id=f"c{next(_IDS)}@x", **kwargs), now=now)
 
@@ -50,6 +51,9 @@ def _flat(text: str) -> str:
 def test_an_old_players_mail_is_refused_to_them_alone_after_a_replacement(
     service: Service, now: datetime
 ) -> None:
+    """Fresh-eyes test (issue 43): the new player was warned "a mail for bob came with a
+    wrong password" of the old player's mail. The old player hears they no longer play the
+    seat; the new one is told only of a mail written after they took it, by someone else."""
     referee_game(service, now)
     replaced = receive(
         service, referee_mail("REPLACE bob newbob@example.org BECAUSE bob left"), now=now
@@ -63,16 +67,21 @@ def test_an_old_players_mail_is_refused_to_them_alone_after_a_replacement(
         subject="my plan against alice",
     )
     assert old.status == "quarantined"
-    refusal = [row for row in old.replies if row.recipient == "bob@example.org"]
-    assert len(refusal) == 1
-    assert "wrong password for seat bob in game g1" in body(refusal[0])
+    [refusal] = _by_recipient(old, "bob@example.org")  # the new player hears nothing of it
+    assert "wrong password for seat bob in game g1: you no longer play bob;" in _flat(body(refusal))
+    written_before = {"Date": "Sun, 01 Mar 2026 11:00:00 +0000"}  # an hour before the REPLACE
+    early = _send(service, now, "GAME g1 SEAT bob PASSWORD guess\n", headers=written_before)
+    _by_recipient(early, "alice@example.org")
+    stranger = _send(
+        service, now, "GAME g1 SEAT bob PASSWORD guess\nADD 3\n", sender="eve@example.org"
+    )
     # The seat's new player learns that someone tried: not who, nor what they wrote.
-    [notice] = [row for row in old.replies if row.recipient == "newbob@example.org"]
+    refused, notice = _by_recipient(stranger, "eve@example.org", "newbob@example.org")
+    assert "no longer" not in body(refused)
     text = body(notice)
     assert "wrong password" in text
-    for private in ("my plan against alice", "bob@example.org", "ADD 3", "pw-bob"):
+    for private in ("eve@example.org", "ADD 3", "guess"):
         assert private not in text and private not in notice.subject
-    assert {row.recipient for row in old.replies} == {"bob@example.org", "newbob@example.org"}
 
 
 def test_the_old_password_proves_nothing_after_set_password(
@@ -142,7 +151,8 @@ def test_every_command_of_a_mail_is_carried_out_and_answered_in_one_mail(
     text = body(answer)
     assert _seat(service).absent_until == date(2026, 4, 24)
     assert text.startswith('Your mail "holidays", line by line.\n\nResults:\n')
-    assert "> line 2: SET ABSENCE 2026-04-24\nalice in game g1 is marked away through" in text
+    away = "> line 2: SET ABSENCE 2026-04-24\nalice in game g1 is marked away from now through"
+    assert away in text
     assert "> line 3: SET PASSWORD a*******\nThe password of alice in game g1 is changed" in text
     assert "Ignored:\n  line 5: signature (1 line)\n" in text
     assert "abcdefgh" not in text and text.count("\n-- \n") == 1

@@ -73,8 +73,8 @@ def test_status_of_a_paused_game_with_a_seat_away(service: Service, now: datetim
         "now, and the deadline is set again, with the time that was left, when\n"
         "play resumes.\n"
         "Orders in from: nobody yet\n"
-        "Still to send orders: alice, bob\n"
-        "Away: alice until 2026-03-10\n"
+        "Still to send orders: bob\n"
+        "Away: alice until 2026-03-10 (not waited for)\n"
     )
 
 

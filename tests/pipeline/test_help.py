@@ -66,7 +66,7 @@ def test_help_is_the_handbooks_text(service: Service, now: datetime) -> None:
         section = find_title(document(HANDBOOK), title)
         assert section is not None
         assert mail_text(section.markdown) in answer
-    assert "SET ABSENCE <YYYY-MM-DD>      you are away through that day\n" in answer
+    assert "SET ABSENCE <YYYY-MM-DD>      you are away from now through that day\n" in answer
     assert "SET ABSENCE NONE              you are back\n" in answer
 
 

@@ -92,7 +92,7 @@ def test_the_outgoing_player_is_told_once(
     service: Service, now: datetime, via: Channel, command: str
 ) -> None:
     _game(service, now)
-    args = ("bob", "newbob@example.org") if command == "replace" else ("bob",)
+    args = ("bob", "newbob@example.org", "72h") if command == "replace" else ("bob",)
     via.run(command, *args, reason="bob has left the club")
     farewell = [row for row in outbox(service) if row.subject == "[g1] you no longer play bob"]
     assert [row.recipient for row in farewell] == ["bob@example.org"]

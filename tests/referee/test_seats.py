@@ -29,7 +29,7 @@ def _password(mail_body: str) -> str:
 
 def test_replace_a_seats_player(service: Service, now: datetime, via: Channel) -> None:
     referee_game(service, now)
-    result = via.run("replace", "bob", "Carol@Example.org", "24h", reason="bob left the game")
+    result = via.run("replace", "bob", "Carol@Example.org", "72h", reason="bob left the game")
     assert result == (
         "bob is now played by carol@example.org; password mailed; deadline 2026-03-04 12:00 UTC"
     )
@@ -128,6 +128,39 @@ def test_replace_gives_a_grace_period_from_now_when_late(
     assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 8, 12, tzinfo=UTC)
 
 
+def test_the_grace_is_counted_from_the_replacement(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Fresh-eyes test: the grace was added to the old deadline, a day before it 48h gave the
+    new player three days. It is the new player's time from the moment they take the seat."""
+    referee_game(service, now)  # the deadline: 2026-03-03 12:00
+    via.now = now + timedelta(days=1)
+    result = via.run("replace", "bob", "carol@example.org")  # 48h from 2026-03-02 12:00
+    assert result.endswith("deadline 2026-03-04 12:00 UTC")
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 4, 12, tzinfo=UTC)
+
+
+def test_a_later_deadline_stays_and_nobody_is_told_of_a_change(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)  # the deadline: 2026-03-03 12:00, two days from now
+    via.run("replace", "bob", "carol@example.org", "24h")
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 3, 12, tzinfo=UTC)
+    assert [row.subject for row in outbox(service, "clock")] == []  # no new deadline to tell
+
+
+def test_a_replacement_while_paused_leaves_the_grace_at_the_resume(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    via.now = now + timedelta(hours=36)  # 12h left
+    via.run("pause")
+    via.run("replace", "bob", "carol@example.org", "48h")
+    via.now = now + timedelta(days=10)
+    via.run("resume")
+    assert utc(turns(service)[0].deadline or now) == via.now + timedelta(hours=48)
+
+
 def test_the_referee_moves_an_address_at_once(
     service: Service, now: datetime, via: Channel
 ) -> None:
@@ -148,7 +181,7 @@ def test_a_new_player_gets_the_position_and_order_template_at_once(
     the deadline, bob's holdings, the map and the template for turn 1 (not a pointer to a
     report she never had); the other seat hears of the new deadline."""
     referee_game(service, now)
-    via.run("replace", "bob", "carol@example.org", "24h", reason="bob left the game")
+    via.run("replace", "bob", "carol@example.org", "72h", reason="bob left the game")
     [welcome] = [row for row in outbox(service) if row.recipient == "carol@example.org"]
     text = body(welcome)
     assert "The deadline of turn 1 is 2026-03-04 12:00 UTC.\n" in text

@@ -16,7 +16,7 @@ from sqlmodel import select
 
 from pbem.config import Settings
 from pbem.console.referee import run as run_referee
-from pbem.games.games import pending_turn, waiting_seats
+from pbem.games.games import awaited, pending_turn
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.referee.roles import give_passwords
@@ -133,7 +133,7 @@ def test_a_resigned_seat_in_civil_disorder_is_not_awaited_at_the_desk(
         assert game is not None
         turn = pending_turn(session, game)
         assert turn is not None
-        shown = waiting_seats(session, game, turn)  # what `game show` says
+        shown = awaited(session, game, turn, now=now).waiting  # what `game show` says
     assert shown == ["alice", "bob"]
     site = write_site(service)
     index = (_desk(service, site, "ann@ref.example") / "index.html").read_text()
