@@ -43,6 +43,7 @@ from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
 from pbem.store import Game, Referee, Seat, Turn, reading, transaction, utc
+from pbem.store.games import lock
 from pbem.store.models import ClockReminder
 
 log = logging.getLogger(__name__)
@@ -134,7 +135,7 @@ def _guarded(
 
 
 def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts[Game, Turn, Seat] | None:
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    game = lock(session, game_id)
     return facts_of(session, game, now) if game is not None else None
 
 

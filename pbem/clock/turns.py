@@ -48,6 +48,7 @@ from pbem.store import (
     transaction,
     utc,
 )
+from pbem.store.games import lock
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,7 @@ def resolve_turn(
     still due once the game row is locked (another process may have resolved it). `forced`:
     a referee resolves it by hand; before its deadline, that is a forced turn
     (pbem.clock.forced), which charges no seat a missed turn."""
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    game = lock(session, game_id)
     if game is None:
         raise TurnError(f"there is no game {game_id}")
     if only_if_due and not is_due(session, game, now=now):

@@ -13,6 +13,7 @@ from pbem.config import SecuritySettings
 from pbem.deadlines.stored import next_deadline
 from pbem.games.seat_passwords import give_password
 from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store.games import lock_fresh
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
 # (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
@@ -45,28 +46,13 @@ def seat_named(seats: list[Seat], name: str) -> Seat | None:
 
 
 def find_game(session: Session, game_id: str, *, lock: bool = False) -> Game | None:
-    """The game, `lock`ed: read (again) under its row's lock (PostgreSQL; SQLite's write
-    transaction holds the whole database), so that it is as the last commit left it and a
-    turn being resolved in another process finishes first, or waits for this transaction."""
+    """The game, `lock`ed: held and read again (pbem.store.games.lock_fresh), so that it is as
+    the last commit left it and a turn being resolved in another process finishes first, or
+    waits for this transaction."""
     # Game ids are stored lower-cased, and players may type them in any case.
     if lock:
-        return session.get(Game, game_id.lower(), with_for_update=True, populate_existing=True)
+        return lock_fresh(session, game_id)
     return session.get(Game, game_id.lower())
-
-
-def game_with_turn(session: Session, game_id: str) -> tuple[Game, Turn | None] | None:
-    """find_game(lock=True) and the game's current turn (its `game.turn` row, if any) in one
-    statement: an order mail reads both, and a deadline wave has thousands."""
-    current = (col(Turn.game_id) == col(Game.id)) & (col(Turn.number) == col(Game.turn))
-    query = (
-        select(Game, Turn)
-        .outerjoin(Turn, current)
-        .where(col(Game.id) == game_id.lower())
-        .with_for_update(of=Game)  # not the turn: it may be missing (the outer join)
-        .execution_options(populate_existing=True)
-    )
-    found = session.exec(query).first()
-    return (found[0], found[1]) if found is not None else None
 
 
 def taking_orders(game: Game, turn: Turn | None) -> Turn | None:

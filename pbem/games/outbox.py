@@ -257,7 +257,7 @@ def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
 def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[Delivery, str]:
     """Try one row, held while the transport works (pbem.store.outbox_hold): (what became of
     it, the error if any)."""
-    with hold_outbox_row(service.db, service.deferred, row_id, _SENDING) as held:
+    with hold_outbox_row(service.store, row_id, _SENDING) as held:
         sending = held.sending
         if sending is None or not is_due(sending, now):
             return Delivery.SKIPPED, ""  # gone, sent by another drain, or in another daemon's hands

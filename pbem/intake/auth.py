@@ -13,13 +13,13 @@ from engine.words import nearest, normal
 from pbem.games.games import (
     NO_PLAYER,
     find_game,
-    game_with_turn,
     seat_named,
 )
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus
+from pbem.store.games import lock_with_turn
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -43,7 +43,7 @@ def find_running_game(
     # Locked at its first read: whatever the mail does to the game, no turn of it is
     # resolved meanwhile (orders are never stored for a turn resolved in between).
     if turn:
-        game, context.turn = game_with_turn(context.session, envelope.game) or (None, None)
+        game, context.turn = lock_with_turn(context.session, envelope.game) or (None, None)
     else:
         game = find_game(context.session, envelope.game, lock=True)
     if game is None:

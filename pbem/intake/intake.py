@@ -35,7 +35,6 @@ from pbem.store import (
     transient,
     utc,
 )
-from pbem.store.db import new_session
 
 
 @dataclass
@@ -78,12 +77,12 @@ def receive(
     now: datetime,
     commit: bool = True,
     looked: Looked | None = None,
-    deferred: bool = False,
+    batch: bool = False,
 ) -> Receipt:
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
-    `looked`: the mail's look_ahead, done already. `deferred`: commit on Service.deferred_db,
-    whose commits may not be on disk yet; the caller makes them durable (make_durable)
-    before it marks the mail done."""
+    `looked`: the mail's look_ahead, done already. `batch`: commit as part of a batch
+    (Service.store.batch), whose commits may not be on disk yet; the caller settles the
+    batch (Service.store.settle) before it marks the mail done."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
         if looked is None:
@@ -92,7 +91,7 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        engine = service.deferred_db if deferred else service.db
+        engine = service.store.batch() if batch else service.db
         receipt = _receive(service, engine, raw, mail, now, commit)
         if looked.remembered and receipt.status == MailStatus.QUARANTINED:
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
@@ -121,23 +120,15 @@ def receive(
 def _receive(
     service: Service, engine: Engine, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
 ) -> Receipt:
-    with new_session(engine) as session:
-        tx = session.begin()
-        try:
-            # Written at the mail's first flush (with its reply, or at the commit), with its
-            # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
-            # unrecorded; if it was recorded since (the same mail twice in the inbox, another
-            # daemon), the Message-ID's unique index says so at that flush (see receive).
-            inbound = _record(session, raw, mail, now)
-            context = MailContext(session, service.settings, inbound, mail, now)
-            handle(context)
-            receipt = _receipt(context)
-            if commit:
-                tx.commit()
-            return receipt
-        finally:
-            if tx.is_active:
-                tx.rollback()
+    with transaction(engine, keep=commit) as session:
+        # Written at the mail's first flush (with its reply, or at the commit), with its
+        # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
+        # unrecorded; if it was recorded since (the same mail twice in the inbox, another
+        # daemon), the Message-ID's unique index says so at that flush (see receive).
+        inbound = _record(session, raw, mail, now)
+        context = MailContext(session, service.settings, inbound, mail, now)
+        handle(context)
+        return _receipt(context)
 
 
 def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]:

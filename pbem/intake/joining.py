@@ -29,6 +29,7 @@ from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import hash_password
 from pbem.store import Game, GameStatus, JoinRequest, MailStatus, utc
+from pbem.store.games import lock_found
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def confirm_join(context: MailContext, code: str) -> bool:
     context.session.delete(found)
     game = find_game(context.session, found.game_id)
     if game is not None:  # two CONFIRMs for the last seat must not both get it
-        context.session.refresh(game, with_for_update=True)
+        lock_found(context.session, game)
     refusal = _refusal(context, found.game_id, found.seat, game)
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)

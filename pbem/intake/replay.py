@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import need, number
-from pbem.store import InboundMessage, Quarantine
+from pbem.store import InboundMessage, Quarantine, savepoint
 
 
 def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
@@ -23,7 +23,7 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     quarantine_id = number(args[0], "a quarantine id")
     _check_game(ctx, quarantine_id)
     try:
-        with ctx.session.begin_nested():  # a failing replay leaves the entry as it was
+        with savepoint(ctx.session):  # a failing replay leaves the entry as it was
             receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
     except QuarantineError as error:
         raise RefereeError(str(error)) from None

@@ -36,6 +36,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.store.db import reading_rows, transaction
+from pbem.store.engines import Databases
 from pbem.store.models import Outbox
 
 R = TypeVar("R")
@@ -69,19 +70,14 @@ class HeldRow:
 
 
 @contextmanager
-def hold_outbox_row(
-    db: Engine, deferred: Engine | None, row_id: int, columns: Sequence[Any]
-) -> Iterator[HeldRow]:
+def hold_outbox_row(databases: Databases, row_id: int, columns: Sequence[Any]) -> Iterator[HeldRow]:
     """The row `row_id` held while the block sends its mail (see the module docstring)."""
+    db = databases.db
     if db.dialect.name == "postgresql":
-        with deferred_or(db, deferred).begin() as connection:
+        with databases.batch().begin() as connection:
             yield _claimed(connection, row_id, columns)
         return
     yield _alone(db, row_id, columns)
-
-
-def deferred_or(db: Engine, deferred: Engine | None) -> Engine:
-    return deferred if deferred is not None else db
 
 
 def _claimed(connection: Connection, row_id: int, columns: Sequence[Any]) -> HeldRow:
