@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from pbem.store.models import Game, Turn
+from pbem.store.models import Game, Referee, Turn
 
 
 def lock(session: Session, game_id: str) -> Game | None:
@@ -42,3 +42,9 @@ def lock_with_turn(session: Session, game_id: str) -> tuple[Game, Turn | None] |
     )
     found = session.exec(query).first()
     return (found[0], found[1]) if found is not None else None
+
+
+def referees_of(session: Session, game_id: str) -> list[Referee]:
+    """The game's referees, in the order they were added."""
+    query = select(Referee).where(Referee.game_id == game_id).order_by(col(Referee.id))
+    return list(session.exec(query))

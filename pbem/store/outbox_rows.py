@@ -1,17 +1,21 @@
-"""Which outbox rows a drain pass sends, and in what order: the rows waiting and due now, and
-after an outage, the deferred rows a success makes due again at once (a flush, as Postfix
-flushes a destination's queue once it takes mail again)."""
+"""The outbox aggregate's rows (the domain's side: pbem.games.outbox): which rows a drain
+pass sends, and in what order (the rows waiting and due now, and after an outage, the
+deferred rows a success makes due again at once, a flush, as Postfix flushes a
+destination's queue once it takes mail again); the counts of the reply limit; the unsent
+mail dropped, stale or stopped; the stopped addresses."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Protocol
+from collections.abc import Callable, Collection
+from datetime import datetime, timedelta
+from typing import Any, Protocol, cast
 
-from sqlalchemy import func, or_
+from sqlalchemy import ColumnElement, CursorResult, Update, func, or_, update
 from sqlmodel import Session, col, select
 
-from pbem.mail.delivery import RetryPolicy
-from pbem.store import Outbox, utc
+from pbem.store.db import utc
+from pbem.store.models import MailStop, Outbox
+from pbem.store.statuses import OutboxKind
 
 REPLY, BULK = 0, 1  # Outbox.priority: replies to a person who just wrote go out first
 
@@ -87,15 +91,17 @@ def last_sent_before(session: Session, now: datetime) -> datetime | None:
     return utc(found) if found is not None else None
 
 
-def deferred_at(retry: RetryPolicy, row: Outbox) -> datetime:
+# The delay a row deferred `attempts` times was given (the retry policy's).
+Delay = Callable[[int], timedelta]
+
+
+def deferred_at(delay: Delay, row: Outbox) -> datetime:
     """When a deferred row was last deferred (its retry time less the delay it was given)."""
     assert row.next_attempt_at is not None
-    return utc(row.next_attempt_at) - retry.delay(row.attempts)
+    return utc(row.next_attempt_at) - delay(row.attempts)
 
 
-def flush_deferred(
-    session: Session, retry: RetryPolicy, now: datetime, *, since: datetime | None
-) -> int:
+def flush_deferred(session: Session, delay: Delay, now: datetime, *, since: datetime | None) -> int:
     """Make due now every row deferred after `since` (the last success before this one): the
     server failed it while it failed mail as a whole, and has just taken a mail again. A row
     deferred while the server took other mail (greylisting, a full mailbox) keeps its delay.
@@ -103,7 +109,7 @@ def flush_deferred(
     query = select(Outbox).where(*waiting(), col(Outbox.next_attempt_at) > utc(now))
     flushed = 0
     for row in session.exec(query):
-        moment = deferred_at(retry, row)
+        moment = deferred_at(delay, row)
         # Not one deferred in this very pass (at `now`): it failed while the server worked.
         if (since is None or moment > since) and moment < utc(now):
             row.next_attempt_at = None
@@ -131,3 +137,75 @@ def queued_since(session: Session, after: int | None) -> tuple[int, set[str]]:
         col(Outbox.id) > after, col(Outbox.game_id).is_not(None), col(Outbox.priority) != REPLY
     )
     return newest, {game for game in session.exec(rows.distinct()) if game is not None}
+
+
+def sent(row_id: int, now: datetime) -> Update:
+    """The statement that records a row sent at `now`, if it is still waiting."""
+    return (
+        update(Outbox)
+        .where(col(Outbox.id) == row_id, *waiting())
+        .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
+    )
+
+
+def count_to(
+    session: Session, recipient: str, since: datetime, limit: int, *, replies: bool = False
+) -> int:
+    """How many mails (`replies`: replies) were queued to `recipient` (lower case) after
+    `since`, counted up to `limit`: an address may have had thousands. Without `replies`
+    the count reads the (recipient, created_at) index alone."""
+    where = [col(Outbox.recipient) == recipient, col(Outbox.created_at) > since]
+    if replies:
+        where.append(col(Outbox.kind) == OutboxKind.REPLY)
+    rows = select(Outbox.recipient).where(*where).limit(limit).subquery()
+    return session.exec(select(func.count()).select_from(rows)).one()
+
+
+def room_for_replies(
+    address: ColumnElement[str], since: datetime, limit: int
+) -> ColumnElement[bool]:
+    """SQL, true when `address` (a column of the query's own rows, an ASCII address) has had
+    fewer than `limit` mails queued after `since`: count_to's, read with the row that holds
+    the address. It stops at the limit too: is there a limit-th row?"""
+    recent = (col(Outbox.recipient) == func.lower(address), col(Outbox.created_at) > since)
+    nth = select(Outbox.id).where(*recent).offset(limit - 1).limit(1).scalar_subquery()
+    return nth.is_(None)
+
+
+def drop_topic(session: Session, topic: str, reason: str, now: datetime) -> int:
+    """Drop the unsent mail of `topic`, giving `reason`. How many."""
+    return _drop(session, col(Outbox.topic) == topic, reason, now)
+
+
+def drop_topics_starting(
+    session: Session, starts: Collection[str], reason: str, now: datetime
+) -> int:
+    """Drop the unsent mail whose topic starts with any of `starts`, giving `reason`."""
+    about = or_(*(col(Outbox.topic).startswith(start, autoescape=True) for start in starts))
+    return _drop(session, about, reason, now)
+
+
+def _drop(session: Session, which: ColumnElement[bool], reason: str, now: datetime) -> int:
+    query = (
+        update(Outbox)
+        .where(which, *waiting())
+        .values(dropped_at=utc(now), next_attempt_at=None, last_error=reason)
+    )
+    # An UPDATE gives a CursorResult; Session.execute is typed with the general Result.
+    return cast(CursorResult[Any], session.execute(query)).rowcount
+
+
+def drop_waiting_to(session: Session, recipient: str, reason: str, now: datetime) -> None:
+    """Drop the mail waiting to `recipient` (lower case), giving `reason`."""
+    to_it = update(Outbox).where(col(Outbox.recipient) == recipient, *waiting())
+    session.exec(to_it.values(dropped_at=utc(now), last_error=reason))
+
+
+def is_stop_recorded(session: Session, address: str) -> bool:
+    """Is `address` (lower case) among the stopped addresses?"""
+    return session.get(MailStop, address) is not None
+
+
+def stopped_addresses(session: Session, limit: int) -> list[str]:
+    """Up to `limit` stopped addresses (lower case)."""
+    return list(session.exec(select(MailStop.address).limit(limit)))
