@@ -13,7 +13,7 @@ from functools import partial
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.games.games import seat_named, seats_of_games
 from pbem.games.seat_passwords import looks_proved, proved_at_once
@@ -35,6 +35,7 @@ from pbem.store import (
     transient,
     utc,
 )
+from pbem.store.inbound import which_recorded
 
 
 @dataclass
@@ -153,7 +154,7 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     seats: dict[str, list[Seat]] = {}
     if unknown:
         with reading(service.db) as session:
-            recorded = _recorded(session, [mail.message_id for mail, _ in unknown])
+            recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
             seats = seats_of_games(session, games) if games else {}
     looks = []
@@ -212,7 +213,7 @@ def _record_failure(
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
     with transaction(service.db) as session:
-        if _recorded(session, [mail.message_id]):
+        if which_recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         inbound = _record(session, raw, mail, now)
         inbound.status = MailStatus.QUARANTINED
@@ -224,12 +225,6 @@ def _record_failure(
             )
         )
         return Receipt(mail.message_id, MailStatus.QUARANTINED, inbound.outcome)
-
-
-def _recorded(session: Session, message_ids: Sequence[str]) -> set[str]:
-    """Those of the Message-IDs that are recorded."""
-    query = select(InboundMessage.message_id).where(col(InboundMessage.message_id).in_(message_ids))
-    return set(session.exec(query))
 
 
 def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol, cast
 
 from sqlalchemy import ColumnElement, CursorResult, Update, func, or_, update
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.store.db import utc
@@ -209,3 +210,12 @@ def is_stop_recorded(session: Session, address: str) -> bool:
 def stopped_addresses(session: Session, limit: int) -> list[str]:
     """Up to `limit` stopped addresses (lower case)."""
     return list(session.exec(select(MailStop.address).limit(limit)))
+
+
+def listed(session: Session, *, include_sent: bool = False) -> list[Outbox]:
+    """The rows not sent (waiting, bounced or dropped; `include_sent`: every row ever
+    queued), oldest first, without the mails themselves."""
+    query = select(Outbox).options(defer(Outbox.raw)).order_by(col(Outbox.id))  # type: ignore[arg-type]
+    if not include_sent:
+        query = query.where(col(Outbox.sent_at).is_(None))
+    return list(session.exec(query))
