@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import get_ruleset
 from pbem.config import Settings
@@ -18,7 +18,8 @@ from pbem.games.counted import until_when
 from pbem.games.outbox import Letter, queue
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
+from pbem.store import Game, GameStatus, OutboxKind, Seat, utc
+from pbem.store.outbox_rows import is_queued
 from pbem.templates import render
 
 KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
@@ -65,8 +66,7 @@ def queue_once(session: Session, settings: Settings, letter: Letter, *, now: dat
     """Queue `letter` unless a mail with its Message-ID was queued before: a turn resolved
     again after a referee's rollback may abandon the same seat again, and a duplicate id
     would fail the whole transaction."""
-    query = select(Outbox.id).where(Outbox.message_id == letter.message_id)
-    if session.exec(query).first() is None:
+    if not is_queued(session, letter.message_id):
         queue(session, settings, letter, now=now)
 
 

@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem.clock.due import (
     Clock,
@@ -42,8 +42,8 @@ from pbem.games.games import seats_of
 from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.store import Game, Referee, Seat, Turn, reading, transaction, utc
-from pbem.store.games import lock
+from pbem.store import Game, Seat, Turn, reading, transaction, utc
+from pbem.store.games import lock, referees_of
 from pbem.store.models import ClockReminder
 
 log = logging.getLogger(__name__)
@@ -174,7 +174,7 @@ def _minute(moment: datetime) -> str:
 
 def _everyone(session: Session, game_id: str) -> list[str]:
     seats = [seat.address for seat in seats_of(session, game_id)]
-    referees = session.exec(select(Referee.address).where(Referee.game_id == game_id))
+    referees = [referee.address for referee in referees_of(session, game_id)]
     return seats + [address for address in referees if address not in seats]
 
 

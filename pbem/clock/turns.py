@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of, running_facts
@@ -39,7 +39,6 @@ from pbem.logs import log_context
 from pbem.store import (
     Game,
     GameStatus,
-    Referee,
     Seat,
     SeatStatus,
     Turn,
@@ -48,7 +47,7 @@ from pbem.store import (
     transaction,
     utc,
 )
-from pbem.store.games import lock
+from pbem.store.games import lock, referees_of
 
 log = logging.getLogger(__name__)
 
@@ -228,7 +227,7 @@ def _queue_mail(
     if not ended:
         return
     readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
-    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
+    referees = referees_of(session, game.id)
     readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
     drawn = EndPictures(session, game, turn)
     for seat_name, address, pictures in readers:

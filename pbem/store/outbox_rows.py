@@ -219,3 +219,10 @@ def listed(session: Session, *, include_sent: bool = False) -> list[Outbox]:
     if not include_sent:
         query = query.where(col(Outbox.sent_at).is_(None))
     return list(session.exec(query))
+
+
+def is_queued(session: Session, message_id: str) -> bool:
+    """Was a mail with this Message-ID queued (whatever became of it)?"""
+    return (
+        session.exec(select(Outbox.id).where(Outbox.message_id == message_id)).first() is not None
+    )

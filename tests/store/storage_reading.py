@@ -23,7 +23,8 @@ _BUILDERS = {"select", "update", "delete", "insert"}
 # Methods that run or build a statement whatever they are called on.
 _STATEMENT_METHODS = {"where", "filter", "filter_by", "with_for_update"}
 # Methods that run a statement on a session or a connection (a receiver so named).
-_SESSION_METHODS = {"exec", "execute", "get", "scalar", "scalars", "delete", "query"}
+# (Not `add` and `delete`: an entity handed to the session's unit of work, not a statement.)
+_SESSION_METHODS = {"exec", "execute", "get", "scalar", "scalars", "query"}
 _SESSIONS = {"session", "connection", "conn"}
 _LOCKS = {"with_for_update", "skip_locked", "nowait", "populate_existing"}
 # A database named: its dialect, its URL's backend, PostgreSQL's engine whose commits do
