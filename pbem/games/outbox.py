@@ -19,7 +19,6 @@ from email.message import EmailMessage
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement
 from sqlmodel import Session
 
 from pbem.config import Settings
@@ -45,7 +44,6 @@ from pbem.store.outbox_rows import (
     last_sent_before,
     next_rows,
 )
-from pbem.store.outbox_rows import room_for_replies as room_below
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
@@ -131,14 +129,12 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     return count_to(session, to.lower(), since, limit, replies=True) < limit
 
 
-def room_for_replies(
-    address: ColumnElement[str], settings: Settings, now: datetime
-) -> ColumnElement[bool]:
-    """SQL, true when `address` (a column of the query's own rows, an ASCII address) has had
-    fewer mails than the reply limit in the window: replies_allowed's first count, read with
-    the row that holds the address (a seat's: pbem.intake.context), a round trip fewer a mail.
+def reply_window(settings: Settings, now: datetime) -> tuple[datetime, int]:
+    """The reply limit at `now`: (since when mails are counted, how many are allowed).
+    replies_allowed's first count, read with the row that holds the address (a seat's:
+    pbem.intake.context, pbem.store.games.seats_with_room), a round trip fewer a mail.
     Past the limit, replies_allowed tells the replies apart."""
-    return room_below(address, _window_start(settings, now), settings.limits.replies_per_sender)
+    return _window_start(settings, now), settings.limits.replies_per_sender
 
 
 def queued_to(session: Session) -> set[str]:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import logging
 
-from sqlmodel import select
-
 from engine import get_ruleset
 from pbem.games.audit import JOINED, audit
 from pbem.games.games import add_seat, find_game, seats_of
@@ -29,7 +27,7 @@ from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import hash_password
 from pbem.store import Game, GameStatus, JoinRequest, MailStatus, utc
-from pbem.store.games import lock_found
+from pbem.store.games import join_request, lock_found
 
 log = logging.getLogger(__name__)
 
@@ -107,10 +105,7 @@ def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
 
 
 def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | None:
-    query = select(JoinRequest).where(
-        JoinRequest.game_id == game_id, JoinRequest.address == address
-    )
-    return context.session.exec(query).first()
+    return join_request(context.session, game_id, address)
 
 
 def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -> str:

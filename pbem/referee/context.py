@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.games.audit import audit
@@ -18,6 +18,7 @@ from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.store import Game, GameStatus, OutboxKind, Referee, RefereeNote, Seat, Turn, dumps, utc
+from pbem.store.games import referees_of
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,7 @@ class RefereeContext:
         return found
 
     def referees(self) -> list[Referee]:
-        query = select(Referee).where(Referee.game_id == self.game.id)
-        return list(self.session.exec(query.order_by(col(Referee.id))))
+        return referees_of(self.session, self.game.id)
 
     def send(
         self, to: str, subject: str, body: str, *, kind: OutboxKind = OutboxKind.REFEREE

@@ -10,10 +10,22 @@ again; how is the store's."""
 from __future__ import annotations
 
 from collections.abc import Collection
+from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
-from pbem.store.models import Game, OrderSet, Referee, RefereeNote, Seat, Turn
+from pbem.store.models import (
+    ClockReminder,
+    Game,
+    JoinRequest,
+    OrderSet,
+    Referee,
+    RefereeNote,
+    Seat,
+    Turn,
+)
+from pbem.store.outbox_rows import room_for_replies
+from pbem.store.statuses import GameStatus
 
 
 def lock(session: Session, game_id: str) -> Game | None:
@@ -103,3 +115,107 @@ def has_note(session: Session, game_id: str, turn: int, action: str) -> bool:
         RefereeNote.game_id == game_id, RefereeNote.turn == turn, RefereeNote.action == action
     )
     return session.exec(query).first() is not None
+
+
+def first_turn(session: Session, game_id: str) -> Turn | None:
+    query = select(Turn).where(Turn.game_id == game_id).order_by(col(Turn.number))
+    return session.exec(query).first()
+
+
+def open_for_signup(session: Session) -> list[Game]:
+    """The games open with seats to take by JOIN, by id."""
+    query = select(Game).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
+    return list(session.exec(query.order_by(col(Game.id))).all())
+
+
+def seats_at(session: Session, address: str) -> list[tuple[Seat, Game]]:
+    """The seats registered at `address` (lower case), each with its game, by game and
+    position."""
+    query = (
+        select(Seat, Game)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(Seat.address == address)
+        .order_by(col(Game.id), col(Seat.position))
+    )
+    return [(seat, game) for seat, game in session.exec(query).all()]
+
+
+def join_request(session: Session, game_id: str, address: str) -> JoinRequest | None:
+    """The JOIN from `address` waiting for its CONFIRM in the game."""
+    query = select(JoinRequest).where(
+        JoinRequest.game_id == game_id, JoinRequest.address == address
+    )
+    return session.exec(query).first()
+
+
+def reminders_sent(session: Session, game_id: str, turn: int) -> list[ClockReminder]:
+    """The reminders recorded sent for the game's turn."""
+    query = select(ClockReminder).where(
+        ClockReminder.game_id == game_id, ClockReminder.turn == turn
+    )
+    return list(session.exec(query))
+
+
+def seats_with_room(
+    session: Session, game_id: str, turn: int | None, *, since: datetime, limit: int
+) -> list[tuple[Seat, bool, OrderSet | None]]:
+    """The game's seats by position, in one statement: each with whether its address had
+    fewer than `limit` mails queued after `since` (room for a reply under the limit:
+    outbox_rows.room_for_replies), and with `turn` the orders stored for it that turn."""
+    room = room_for_replies(Seat.__table__.c.address, since, limit)  # type: ignore[attr-defined]
+    of_seat = (
+        (col(OrderSet.game_id) == col(Seat.game_id))
+        & (col(OrderSet.turn) == turn)
+        & (col(OrderSet.seat) == col(Seat.name))
+    )
+    query = (
+        select(Seat, room, OrderSet)
+        .outerjoin(OrderSet, of_seat)  # no row of it without a turn
+        .where(Seat.game_id == game_id)
+        .order_by(col(Seat.position))
+    )
+    return [(seat, under, orders) for seat, under, orders in session.exec(query).all()]
+
+
+def joins_from(session: Session, address: str) -> list[JoinRequest]:
+    """The JOINs from `address` (lower case) waiting for their CONFIRM, in any game."""
+    return list(session.exec(select(JoinRequest).where(JoinRequest.address == address)))
+
+
+def forget_joins_from(session: Session, address: str) -> None:
+    """Forget every JOIN from `address` (lower case) waiting for its CONFIRM."""
+    session.exec(delete(JoinRequest).where(col(JoinRequest.address) == address))
+
+
+def seats_moving_to(session: Session, address: str) -> list[Seat]:
+    """The seats whose address is to change to `address` (lower case) once confirmed."""
+    query = select(Seat).where(col(Seat.pending_address) == address, col(Seat.pending_code) != "")
+    return list(session.exec(query))
+
+
+def seats_in_play_at(session: Session, address: str) -> list[Seat]:
+    """The seats registered at `address` (lower case) in games not ended, by game and
+    position."""
+    query = (
+        select(Seat)
+        .join(Game, col(Game.id) == col(Seat.game_id))
+        .where(col(Seat.address) == address, col(Game.status) != GameStatus.ENDED)
+        .order_by(col(Seat.game_id), col(Seat.position))
+    )
+    return list(session.exec(query))
+
+
+def turns_after(session: Session, game_id: str, number: int) -> list[Turn]:
+    """The game's turns after turn `number`."""
+    query = select(Turn).where(Turn.game_id == game_id, col(Turn.number) > number)
+    return list(session.exec(query).all())
+
+
+def edit_notes(session: Session, game_id: str, turn: int) -> list[RefereeNote]:
+    """The referee's notes of the edits made to the game's turn `turn`, in their order."""
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == game_id,
+        RefereeNote.turn == turn,
+        RefereeNote.edit_path != "",
+    )
+    return list(session.exec(query.order_by(col(RefereeNote.id))))
