@@ -7,8 +7,6 @@ registered address."""
 
 from __future__ import annotations
 
-from sqlmodel import func, select
-
 from engine.words import nearest, normal
 from pbem.games.games import (
     NO_PLAYER,
@@ -18,8 +16,9 @@ from pbem.games.games import (
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus
-from pbem.store.games import lock_with_turn
+from pbem.store import Game, GameStatus, Seat, SeatStatus
+from pbem.store.games import games_known_to, lock_with_turn
+from pbem.store.outbox_rows import mailed
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -143,15 +142,7 @@ def no_game(context: MailContext, name: str) -> str:
     sender may know: a game open to JOIN (LIST names those to anyone), or one where the
     sender's address holds a seat or is a referee. A game the sender has no part in is never
     named, so that a stranger learns no game's id by guessing near it."""
-    sender = context.mail.sender.lower()
-    open_to_all = select(Game.id).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
-    seated = select(Seat.game_id).where(func.lower(Seat.address) == sender)
-    refereed = select(Referee.game_id).where(func.lower(Referee.address) == sender)
-    known = {
-        game_id
-        for query in (open_to_all, seated, refereed)
-        for game_id in context.session.exec(query)
-    }
+    known = games_known_to(context.session, context.mail.sender.lower())
     near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
 
@@ -162,14 +153,10 @@ def _wrong_password(context: MailContext, game: Game, seat: Seat) -> str:
     again; anyone else hears only that the password is wrong, so that a stranger learns
     nothing of the seat's players."""
     wrong = f"wrong password for seat {seat.name} in game {game.id}"
-    farewell = select(Outbox.id).where(
-        Outbox.game_id == game.id,
-        func.lower(Outbox.recipient) == context.mail.sender.lower(),
-        Outbox.subject == f"[{game.id}] you no longer play {seat.name}",
-    )
     if seat.address.lower() == context.mail.sender.lower():
         return wrong
-    if context.session.exec(farewell.limit(1)).first() is None:
+    farewell = f"[{game.id}] you no longer play {seat.name}"
+    if not mailed(context.session, game.id, context.mail.sender.lower(), farewell):
         return wrong
     return (
         f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "

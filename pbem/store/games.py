@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from datetime import datetime
 
-from sqlmodel import Session, col, delete, select
+from sqlmodel import Session, col, delete, func, select
 
 from pbem.store.models import (
+    ArchivedTurn,
     ClockReminder,
     Game,
     JoinRequest,
@@ -219,3 +220,40 @@ def edit_notes(session: Session, game_id: str, turn: int) -> list[RefereeNote]:
         RefereeNote.edit_path != "",
     )
     return list(session.exec(query.order_by(col(RefereeNote.id))))
+
+
+def games_known_to(session: Session, address: str) -> set[str]:
+    """The ids of the games `address` (lower case) may know of: those open to JOIN, and
+    those where it holds a seat or is a referee (either stored in any case)."""
+    open_to_all = select(Game.id).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
+    seated = select(Seat.game_id).where(func.lower(Seat.address) == address)
+    refereed = select(Referee.game_id).where(func.lower(Referee.address) == address)
+    return {game_id for query in (open_to_all, seated, refereed) for game_id in session.exec(query)}
+
+
+def last_orders_before(session: Session, game_id: str, seat: str, before: int) -> OrderSet | None:
+    """The seat's latest orders stored for a turn before turn `before`."""
+    query = (
+        select(OrderSet)
+        .where(OrderSet.game_id == game_id, OrderSet.seat == seat, OrderSet.turn < before)
+        .order_by(col(OrderSet.turn).desc())
+    )
+    return session.exec(query).first()
+
+
+def public_notes(session: Session, game_id: str, turn: int) -> list[RefereeNote]:
+    """The referee's public notes of the game's turn, in their order."""
+    query = select(RefereeNote).where(
+        RefereeNote.game_id == game_id, RefereeNote.turn == turn, col(RefereeNote.public)
+    )
+    return list(session.exec(query.order_by(col(RefereeNote.id))))
+
+
+def times_played_before(session: Session, game_id: str, number: int) -> int:
+    """How many times turn `number` was played and then rolled back (archived resolved)."""
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id,
+        ArchivedTurn.number == number,
+        col(ArchivedTurn.resolved_at).is_not(None),
+    )
+    return session.exec(query).one()

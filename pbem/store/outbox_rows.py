@@ -226,3 +226,13 @@ def is_queued(session: Session, message_id: str) -> bool:
     return (
         session.exec(select(Outbox.id).where(Outbox.message_id == message_id)).first() is not None
     )
+
+
+def mailed(session: Session, game_id: str, recipient: str, subject: str) -> bool:
+    """Was a mail of the game with this subject queued to `recipient` (lower case)?"""
+    query = select(Outbox.id).where(
+        Outbox.game_id == game_id,
+        func.lower(Outbox.recipient) == recipient,
+        Outbox.subject == subject,
+    )
+    return session.exec(query.limit(1)).first() is not None
