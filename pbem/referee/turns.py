@@ -12,14 +12,13 @@ from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
 from pbem.games.games import seats_of, turn_of
-from pbem.referee import archive
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
 from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.words import exactly, number
-from pbem.store import GameStatus, Turn, dumps, loads, utc
+from pbem.store import GameStatus, Turn, archive, dumps, loads, utc
 from pbem.store.games import edit_notes, turns_after
 
 

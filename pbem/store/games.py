@@ -212,14 +212,24 @@ def turns_after(session: Session, game_id: str, number: int) -> list[Turn]:
     return list(session.exec(query).all())
 
 
-def edit_notes(session: Session, game_id: str, turn: int) -> list[RefereeNote]:
-    """The referee's notes of the edits made to the game's turn `turn`, in their order."""
-    query = select(RefereeNote).where(
-        RefereeNote.game_id == game_id,
-        RefereeNote.turn == turn,
-        RefereeNote.edit_path != "",
-    )
+def edit_notes(session: Session, game_id: str, turn: int | None = None) -> list[RefereeNote]:
+    """The referee's notes of the edits made to the game's turn `turn` (None: to any turn),
+    in their order."""
+    query = select(RefereeNote).where(RefereeNote.game_id == game_id, RefereeNote.edit_path != "")
+    if turn is not None:
+        query = query.where(RefereeNote.turn == turn)
     return list(session.exec(query.order_by(col(RefereeNote.id))))
+
+
+def turns_of(session: Session, game_id: str) -> list[Turn]:
+    """The game's turns in play, in order."""
+    query = select(Turn).where(Turn.game_id == game_id).order_by(col(Turn.number))
+    return list(session.exec(query).all())
+
+
+def all_games(session: Session) -> list[Game]:
+    """Every game, by id."""
+    return list(session.exec(select(Game).order_by(col(Game.id))))
 
 
 def games_known_to(session: Session, address: str) -> set[str]:

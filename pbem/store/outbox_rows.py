@@ -236,3 +236,15 @@ def mailed(session: Session, game_id: str, recipient: str, subject: str) -> bool
         Outbox.subject == subject,
     )
     return session.exec(query.limit(1)).first() is not None
+
+
+def count_unsent(session: Session) -> int:
+    """How many rows are neither sent nor bounced (waiting, or dropped)."""
+    unsent = col(Outbox.sent_at).is_(None), col(Outbox.bounced_at).is_(None)
+    return len(list(session.exec(select(Outbox.id).where(*unsent))))
+
+
+def first_of_kind_to(session: Session, kind: OutboxKind, recipient: str) -> Outbox | None:
+    """A mail of `kind` queued to `recipient` (lower case), if any."""
+    query = select(Outbox).where(Outbox.kind == kind, Outbox.recipient == recipient)
+    return session.exec(query).first()
