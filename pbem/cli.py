@@ -12,8 +12,6 @@ from functools import partial
 from importlib import metadata
 from pathlib import Path
 
-from sqlmodel import col, select
-
 from engine import all_rulesets, get_ruleset
 from engine.registry import UnknownRuleset, plugin_errors
 from engine.ruleset import EditError, OptionError, OptionSpec
@@ -53,10 +51,7 @@ from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
 from pbem.store import (
     Game,
-    InboundMessage,
     MailStatus,
-    Outbox,
-    Referee,
     loads,
     make_engine,
     transaction,
@@ -64,7 +59,10 @@ from pbem.store import (
     utc,
     utcnow,
 )
+from pbem.store.games import all_games, game_named, referees_of
+from pbem.store.inbound import first_recorded
 from pbem.store.migrate import check_present, check_reachable, not_ready, pending_revisions
+from pbem.store.outbox_rows import count_unsent
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
 
@@ -449,7 +447,7 @@ def _pair(text: str, sep: str) -> tuple[str, str]:
 def _game_list(args: argparse.Namespace) -> int:
     service = _service(args)
     with transaction(service.db) as session:
-        games = list(session.exec(select(Game).order_by(col(Game.id))))
+        games = all_games(session)
         for game in games:
             seats = seat_count(len(seats_of(session, game.id)), game.signup_seats)
             print(f"{game.id:<20} {game.ruleset:<20} {game.status:<8} turn {game.turn:<4} {seats}")
@@ -461,7 +459,7 @@ def _game_list(args: argparse.Namespace) -> int:
 def _game_show(args: argparse.Namespace) -> int:
     service = _service(args)
     with transaction(service.db) as session:
-        game = session.get(Game, args.id.lower())
+        game = game_named(session, args.id)
         if game is None:
             raise GameError(f"there is no game {args.id}")
         print(f"game {game.id}: {game.ruleset}, {game.status}")
@@ -486,8 +484,7 @@ def _game_show(args: argparse.Namespace) -> int:
             print(f"result: {loads(game.result)['reason']}")
         for seat in seats_of(session, game.id):
             print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}")
-        referees = select(Referee).where(Referee.game_id == game.id).order_by(col(Referee.id))
-        for referee in session.exec(referees):
+        for referee in referees_of(session, game.id):
             # A referee without a password cannot act by mail yet (docs/referee.md).
             can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
             print(f"  referee {referee.address}{can}")
@@ -553,8 +550,7 @@ def _first_received(service: Service, message_id: str) -> str:
     """What a duplicate repeats: the mail of its Message-ID, when it came and what became
     of it."""
     with transaction(service.db) as session:
-        query = select(InboundMessage).where(InboundMessage.message_id == message_id)
-        first = session.exec(query).first()
+        first = first_recorded(session, message_id)
         if first is None:  # recorded by another daemon meanwhile, and rolled back since
             return f"a duplicate of the mail {message_id}"
         when = describe(first.received_at, "UTC")
@@ -572,8 +568,7 @@ def _outbox_flush(args: argparse.Namespace) -> int:
     finally:
         sender.close()
     with transaction(service.db) as session:
-        unsent = col(Outbox.sent_at).is_(None), col(Outbox.bounced_at).is_(None)
-        waiting = len(list(session.exec(select(Outbox.id).where(*unsent))))
+        waiting = count_unsent(session)
     print(
         f"{report.sent} sent, {report.failed} failed, {report.bounced} bounced, {waiting} waiting"
     )

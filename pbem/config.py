@@ -18,8 +18,6 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError, model_validator
 from pydantic.dataclasses import dataclass
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 from pbem.deadlines.policy import check_zone, parse_duration, parse_policy
 from pbem.errors import PbemError
@@ -35,6 +33,7 @@ from pbem.mail.settings import (
     first_within_last,
 )
 from pbem.passwords import DEFAULT_COST, MAX_COST, MIN_COST
+from pbem.store.db import anchored_url
 
 CONFIG_ENV = "PBEM_CONFIG"
 ENV_PREFIX = "PBEM_"
@@ -298,24 +297,10 @@ def anchored(settings: Settings, folder: Path) -> Settings:
         if value and not Path(value).is_absolute():
             place = changed.get(section, getattr(settings, section))
             changed[section] = replace(place, **{key: str(folder / value)})
-    url = _anchored_url(settings.database.url, folder)
+    url = anchored_url(settings.database.url, folder)
     if url != settings.database.url:
         changed["database"] = replace(settings.database, url=url)
     return replace(settings, **changed)
-
-
-def _anchored_url(url: str, folder: Path) -> str:
-    """A SQLite URL's relative file made one in `folder`; any other URL as it is."""
-    try:
-        parsed = make_url(url)
-    except ArgumentError:  # not a URL: refused when the database is opened, in its words
-        return url
-    database = parsed.database
-    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
-        return url
-    if database.startswith("file:") or Path(database).is_absolute():
-        return url
-    return parsed.set(database=str(folder / database)).render_as_string(hide_password=False)
 
 
 def settings_from_dict(data: dict[str, Any]) -> Settings:

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import get_ruleset
 from pbem.clock.notices import News, deadline_letter, queue_news
@@ -21,6 +21,7 @@ from pbem.config import Settings
 from pbem.deadlines.policy import format_duration, parse_offsets
 from pbem.games.games import seats_of, stored_orders
 from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
+from pbem.store.games import reminders_sent
 from pbem.store.models import ClockReminder
 
 
@@ -117,10 +118,9 @@ def _rearm_reminders(
     seats without orders (this mail told them); those still ahead are sent again."""
     if turn.deadline is None:
         return
-    query = select(ClockReminder).where(
-        ClockReminder.game_id == game.id, ClockReminder.turn == turn.number
-    )
-    sent = {(row.seat, row.before_seconds): row for row in session.exec(query)}
+    sent = {
+        (row.seat, row.before_seconds): row for row in reminders_sent(session, game.id, turn.number)
+    }
     for offset in parse_offsets(game.reminders):
         seconds = int(offset.total_seconds())
         passed = utc(turn.deadline) - offset <= utc(now)

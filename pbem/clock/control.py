@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem.clock.notices import News, pause_letter, queue_news
 from pbem.config import Settings
@@ -21,6 +21,7 @@ from pbem.errors import PbemError
 from pbem.games.audit import audit
 from pbem.games.games import seats_of, turn_of
 from pbem.store import Game, GameStatus, Turn, utc
+from pbem.store.games import lock
 
 
 class ClockError(PbemError, ValueError):
@@ -82,8 +83,7 @@ def resume(
 
 
 def _locked(session: Session, game_id: str) -> tuple[Game, Turn]:
-    query = select(Game).where(Game.id == game_id.lower()).with_for_update()
-    game = session.exec(query).first()
+    game = lock(session, game_id.lower())
     if game is None:
         raise ClockError(f"there is no game {game_id}")
     turn = turn_of(session, game.id, game.turn)

@@ -6,21 +6,20 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict, defaultdict
+from collections import OrderedDict
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Generic, Protocol, TypeVar, cast
+from typing import Generic, Protocol, TypeVar, cast
 
-from sqlalchemy import and_
-from sqlalchemy.sql.expression import ColumnClause
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine import get_ruleset
 from pbem.deadlines.policy import absence_end, parse_offsets
 from pbem.games.games import is_away, pending_turn, seats_of, still_waiting, stored_orders
-from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, loads, utc
-from pbem.store.models import ClockReminder
+from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
+from pbem.store.clock_rows import running_rows
+from pbem.store.games import reminders_sent
 
 
 class GameView(Protocol):
@@ -204,48 +203,29 @@ def running_facts(
     session: Session, now: datetime, only: Collection[str] | None = None
 ) -> Iterator[Clock]:
     """The Facts of every running game (or of those `only` names), in four queries whatever
-    their number. Read as plain rows, not entities: building 16,000 entities for a thousand
-    games took most of a second. What is decided from them is done on the game's rows read
-    again under its lock (facts_of)."""
-    game, turn, seat = Game.__table__.c, Turn.__table__.c, Seat.__table__.c  # type: ignore[attr-defined]
-    running = game.status == GameStatus.RUNNING
-    if only is not None:
-        running = and_(running, game.id.in_(sorted(only)))
-    games = session.exec(select(*_columns(game, GameView)).where(running).order_by(game.id)).all()
-    pending = and_(turn.game_id == game.id, turn.number == game.turn)
-    turn_rows = select(turn.game_id, *_columns(turn, TurnView)).join_from(Turn, Game, pending)
-    turns = {row.game_id: row for row in session.exec(turn_rows.where(running))}
-    seats: dict[str, list[SeatView]] = defaultdict(list)
-    seat_rows = select(seat.game_id, *_columns(seat, SeatView)).join_from(Seat, Game)
-    for row in session.exec(seat_rows.where(running).order_by(seat.game_id, seat.position)):
-        seats[row.game_id].append(cast(SeatView, row))
-    ordered: dict[str, set[str]] = defaultdict(set)
-    this_turn = and_(col(OrderSet.game_id) == col(Game.id), col(OrderSet.turn) == col(Game.turn))
-    for game_id, seat_name in session.exec(
-        select(OrderSet.game_id, OrderSet.seat).join(Game, this_turn).where(running)
-    ):
-        ordered[game_id].add(seat_name)
-    for row in games:
-        if row.id in turns:
+    their number, read as plain rows (pbem.store.clock_rows). What is decided from them is
+    done on the game's rows read again under its lock (facts_of)."""
+    read = running_rows(
+        session, only, game=_names(GameView), turn=_names(TurnView), seat=_names(SeatView)
+    )
+    for row in read.games:
+        if row.id in read.turns:
             yield facts_from(
                 cast(GameView, row),
-                cast(TurnView, turns[row.id]),
-                seats[row.id],
-                frozenset(ordered[row.id]),
+                cast(TurnView, read.turns[row.id]),
+                [cast(SeatView, seat) for seat in read.seats[row.id]],
+                frozenset(read.ordered[row.id]),
                 now,
             )
 
 
-def _columns(table: Any, view: type) -> list[ColumnClause[Any]]:
-    """The table's columns a view names."""
-    return [table[name] for name in view.__annotations__]
+def _names(view: type) -> list[str]:
+    """The columns a view names."""
+    return list(view.__annotations__)
 
 
 def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, int]]:
-    query = select(ClockReminder).where(
-        ClockReminder.game_id == game_id, ClockReminder.turn == turn
-    )
-    return {(row.seat, row.before_seconds) for row in session.exec(query)}
+    return {(row.seat, row.before_seconds) for row in reminders_sent(session, game_id, turn)}
 
 
 def reminders_due(facts: Facts[G, T, S], sent: set[tuple[str, int]]) -> list[tuple[S, timedelta]]:

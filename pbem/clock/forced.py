@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem.deadlines.stored import describe
 from pbem.store import Game, RefereeNote, Turn, utc
+from pbem.store.games import has_note
 
 ACTION = "forced"  # the action of the referee note that marks a forced turn
 
@@ -32,10 +33,7 @@ def early(turn: Turn, now: datetime) -> bool:
 
 
 def was_forced(session: Session, game_id: str, number: int) -> bool:
-    query = select(RefereeNote.id).where(
-        RefereeNote.game_id == game_id, RefereeNote.turn == number, RefereeNote.action == ACTION
-    )
-    return session.exec(query).first() is not None
+    return has_note(session, game_id, number, ACTION)
 
 
 def note_forced(session: Session, game: Game, turn: Turn, forced: Forced, now: datetime) -> None:

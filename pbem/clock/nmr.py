@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine import Ruleset
 from engine.words import plural
@@ -35,7 +35,8 @@ from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
-from pbem.store import Game, OrderSet, Referee, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store import Game, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store.games import last_orders_before, referees_of, seats_of, turns_after
 
 
 def orders_for_missing(
@@ -62,12 +63,7 @@ def missing_mode(session: Session, game: Game, turn: Turn, seat: Seat) -> str:
 
 
 def _last_orders(session: Session, game_id: str, before: int, seat: str) -> OrderSet | None:
-    query = (
-        select(OrderSet)
-        .where(OrderSet.game_id == game_id, OrderSet.seat == seat, OrderSet.turn < before)
-        .order_by(col(OrderSet.turn).desc())
-    )
-    return session.exec(query).first()
+    return last_orders_before(session, game_id, seat, before)
 
 
 def note_misses(
@@ -149,8 +145,7 @@ def _cut_short(
 def _tell_referees(
     session: Session, settings: Settings, game: Game, turn: Turn, seat: Seat, now: datetime
 ) -> None:
-    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
-    for referee in referees:
+    for referee in referees_of(session, game.id):
         letter = abandoned_letter(settings, game, turn.number, seat, referee.address)
         queue_once(session, settings, letter, now=now)
     missed = plural(seat.missed, "turn")
@@ -162,12 +157,11 @@ def undo_misses(session: Session, game_id: str, target: int) -> None:
     """Before a rollback to the start of turn `target`: every seat's count of missed turns goes
     back to what it was when that turn opened (as turn `target` - 1 recorded it), and a seat
     that the undone turns abandoned is active again, so that a rerun counts each miss once."""
-    query = select(Turn).where(Turn.game_id == game_id, col(Turn.number) >= target - 1)
-    recorded = {row.number: loads(row.nmr or "{}") for row in session.exec(query)}
+    from_before = turns_after(session, game_id, target - 2)  # turn target - 1 and after
+    recorded = {row.number: loads(row.nmr or "{}") for row in from_before}
     before = recorded.get(target - 1, {})
     undone = [entries for number, entries in recorded.items() if number >= target]
-    seats = session.exec(select(Seat).where(Seat.game_id == game_id))
-    for seat in seats:
+    for seat in seats_of(session, game_id):
         seat.missed = before.get(seat.name, {}).get("missed", 0)
         if any(entries.get(seat.name, {}).get("newly_abandoned") for entries in undone):
             seat.status = SeatStatus.ACTIVE

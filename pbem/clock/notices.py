@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import SessionTransaction
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import get_ruleset
 from pbem.config import Settings
@@ -22,6 +22,7 @@ from pbem.games.outbox import Letter, queue
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
+from pbem.store.outbox_rows import is_queued, take_back_unsent
 from pbem.templates import render
 
 KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
@@ -73,10 +74,9 @@ def queue_once(
     """Queue `letter` unless a mail with its Message-ID was queued before: a turn resolved
     again after a referee's rollback may abandon the same seat again, and a duplicate id
     would fail the whole transaction. The row queued, if any."""
-    query = select(Outbox.id).where(Outbox.message_id == letter.message_id)
-    if session.exec(query).first() is None:
-        return queue(session, settings, letter, now=now)
-    return None
+    if is_queued(session, letter.message_id):
+        return None
+    return queue(session, settings, letter, now=now)
 
 
 @dataclass(frozen=True)
@@ -115,12 +115,9 @@ def queue_news(
     told = _TOLD.setdefault(transaction, {}) if transaction is not None else {}
     earlier: tuple[News, ...] = ()
     found = told.pop(key, None)
-    if found is not None:
-        row = session.get(Outbox, found[0])  # gone if a refused command's SAVEPOINT was undone
-        if row is not None and row.sent_at is None:
-            session.delete(row)
-            session.flush()
-            earlier = found[1]
+    # The row is gone if a refused command's SAVEPOINT was undone.
+    if found is not None and take_back_unsent(session, found[0]):
+        earlier = found[1]
     queued = queue_once(session, settings, build(earlier=earlier), now=now)
     if queued is not None and queued.id is not None:
         told[key] = (queued.id, (*earlier, news))

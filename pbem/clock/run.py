@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem.clock.due import (
     Clock,
@@ -43,7 +43,8 @@ from pbem.games.games import seats_of
 from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.store import Game, Referee, Seat, Turn, reading, transaction, utc
+from pbem.store import Game, Seat, Turn, reading, transaction, utc
+from pbem.store.games import lock, referees_of
 from pbem.store.models import ClockReminder
 
 log = logging.getLogger(__name__)
@@ -152,7 +153,7 @@ def _guarded(
 
 
 def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts[Game, Turn, Seat] | None:
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    game = lock(session, game_id)
     return facts_of(session, game, now) if game is not None else None
 
 
@@ -191,7 +192,7 @@ def _minute(moment: datetime) -> str:
 
 def _everyone(session: Session, game_id: str) -> list[str]:
     seats = [seat.address for seat in seats_of(session, game_id)]
-    referees = session.exec(select(Referee.address).where(Referee.game_id == game_id))
+    referees = [referee.address for referee in referees_of(session, game_id)]
     return seats + [address for address in referees if address not in seats]
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of, running_facts
@@ -40,7 +40,6 @@ from pbem.logs import log_context
 from pbem.store import (
     Game,
     GameStatus,
-    Referee,
     Seat,
     SeatStatus,
     Turn,
@@ -49,6 +48,7 @@ from pbem.store import (
     transaction,
     utc,
 )
+from pbem.store.games import lock, referees_of
 
 log = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ def resolve_turn(
     still due once the game row is locked (another process may have resolved it). `forced`:
     a referee resolves it by hand; before its deadline, that is a forced turn
     (pbem.clock.forced), which charges no seat a missed turn."""
-    game = session.exec(select(Game).where(Game.id == game_id).with_for_update()).first()
+    game = lock(session, game_id)
     if game is None:
         raise TurnError(f"there is no game {game_id}")
     if only_if_due and not is_due(session, game, now=now):
@@ -232,7 +232,7 @@ def _queue_mail(
     if not ended:
         return
     readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
-    referees = session.exec(select(Referee).where(Referee.game_id == game.id))
+    referees = referees_of(session, game.id)
     readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
     drawn = EndPictures(session, game, turn)
     for seat_name, address, pictures in readers:

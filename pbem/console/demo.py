@@ -15,8 +15,6 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
-from sqlmodel import select
-
 from engine import get_ruleset
 from pbem.config import MaildirSettings, SecuritySettings, Settings
 from pbem.errors import PbemError
@@ -27,16 +25,15 @@ from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
 from pbem.mail.maildir import MaildirInbox, MaildirSender
 from pbem.store import (
-    Game,
     MailStatus,
-    Outbox,
     OutboxKind,
-    Turn,
     loads,
     make_engine,
     transaction,
     upgrade,
 )
+from pbem.store.games import game_named, turn_of
+from pbem.store.outbox_rows import first_of_kind_to
 
 GAME_ID = "demo"
 NAMES = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
@@ -117,7 +114,7 @@ def _mail_bot_orders(
 ) -> list[str] | None:
     """Write each waiting bot's order mail into the inbox; None when the game is over."""
     with transaction(service.db) as session:
-        game = session.get(Game, GAME_ID)
+        game = game_named(session, GAME_ID)
         turn = pending_turn(session, game) if game else None
         if game is None or turn is None:
             return None
@@ -155,11 +152,9 @@ def _progress(waiting: list[str], report: PollReport) -> str:
 
 def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
     with transaction(service.db) as session:
-        game = session.get(Game, GAME_ID)
+        game = game_named(session, GAME_ID)
         assert game is not None
-        last = session.exec(
-            select(Turn).where(Turn.game_id == GAME_ID, Turn.number == game.turn)
-        ).first()
+        last = turn_of(session, GAME_ID, game.turn)
         assert last is not None
         ruleset = get_ruleset(game.ruleset)
         state = loads(last.state_after or last.state_before)
@@ -190,10 +185,7 @@ def _save_pictures(service: Service, folder: Path, address: str) -> list[Path]:
     """The pictures attached to `address`'s game-end mail, written beside the database for a
     newcomer to open."""
     with transaction(service.db) as session:
-        query = select(Outbox).where(
-            Outbox.kind == OutboxKind.GAME_END, Outbox.recipient == address
-        )
-        row = session.exec(query).first()
+        row = first_of_kind_to(session, OutboxKind.GAME_END, address)
         raw = row.raw if row is not None else b""
     saved = []
     for part in as_message(raw).iter_attachments() if raw else ():

@@ -13,7 +13,8 @@ from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext, run_command
 from pbem.referee.roles import is_referee
-from pbem.store import Game, transaction
+from pbem.store import transaction
+from pbem.store.games import game_named
 
 
 def add_parser(
@@ -45,7 +46,7 @@ def add_parser(
 
 def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
     with transaction(service.db) as session:
-        game = session.get(Game, args.game.lower())
+        game = game_named(session, args.game)
         if game is None:
             raise RefereeError(f"there is no game {args.game}")
         if args.actor and not is_referee(session, game.id, args.actor):

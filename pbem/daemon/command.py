@@ -6,9 +6,6 @@ import argparse
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy.orm import defer
-from sqlmodel import col, select
-
 from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.start import migrate_at_start, reach_database, stop_requests
@@ -23,6 +20,7 @@ from pbem.logs import configure_logging
 from pbem.store import Outbox, transaction, utc, utcnow
 from pbem.store.daemon_lock import only_daemon
 from pbem.store.migrate import check_present
+from pbem.store.outbox_rows import listed
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -130,12 +128,8 @@ def summary(report: PollReport) -> list[str]:
 
 def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
     """`pbem outbox list`: mail not sent (waiting, bounced or dropped), oldest first."""
-    # Not the mails themselves: `--all` lists every row ever queued.
-    query = select(Outbox).options(defer(Outbox.raw)).order_by(col(Outbox.id))  # type: ignore[arg-type]
-    if not include_sent:
-        query = query.where(col(Outbox.sent_at).is_(None))
     with transaction(service.db) as session:
-        rows = list(session.exec(query))
+        rows = listed(session, include_sent=include_sent)
     lines = [
         f"{row.id:>6} {utc(row.created_at):%Y-%m-%d %H:%M} {row.kind:<9} {row.recipient:<28} "
         f"{outbox_state(row):<22} {row.attempts:>2} {row.last_error[:60]}"

@@ -28,11 +28,11 @@ from datetime import datetime
 from pbem.daemon.transport import PacedSender
 from pbem.daemon.wake import Flag, Wake
 from pbem.games.outbox import drain
-from pbem.games.outbox_rows import next_send_time, reply_due
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
 from pbem.store import reading, utc
+from pbem.store.outbox_rows import next_send_time, reply_due
 
 log = logging.getLogger(__name__)
 

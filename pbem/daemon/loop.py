@@ -149,7 +149,7 @@ class Daemon:
             self.clocks.start()
             if self.archive is not None:
                 self.archive.start()
-                engines = (self.service.db, self.service.deferred)
+                engines = self.service.store.engines()
                 unwatch(engines)  # the archive's writes go by its runner, not the committer
                 watch(engines, self.archive.changed)
             schedule.start()
@@ -157,7 +157,7 @@ class Daemon:
             log.info("%s: stopping", self.stop_reason)
         finally:
             if self.archive is not None:
-                unwatch((self.service.db, self.service.deferred))
+                unwatch(self.service.store.engines())
             schedule.shutdown()
             self._stop_runners(courier)
             self.sender.close()

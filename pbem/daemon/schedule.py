@@ -37,9 +37,9 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from pbem.clock.due import Clock, wakeups, wakeups_of
-from pbem.games.outbox_rows import next_send_time, queued_since
 from pbem.games.service import Service
 from pbem.store import reading, utc
+from pbem.store.outbox_rows import next_send_time, queued_since
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine import Ruleset, get_ruleset
 from pbem.games.report_data import as_bytes, map_of, report_data
@@ -19,6 +19,7 @@ from pbem.mail.compose import Attachment
 from pbem.pictures import MapPicture, campaign_chart
 from pbem.pictures.chart import History
 from pbem.store import Game, Seat, Turn, loads
+from pbem.store.games import played_turns
 
 PNG = "image/png"
 JSON = "application/json"
@@ -103,8 +104,7 @@ def _chart(session: Session, view: ResolvedTurn) -> tuple[Attachment, ...]:
 
 def history(session: Session, game: Game, ruleset: Ruleset) -> History | None:
     """Every seat's standing at the start and after each resolved turn."""
-    query = select(Turn).where(Turn.game_id == game.id, col(Turn.state_after).is_not(None))
-    turns = session.exec(query.order_by(col(Turn.number))).all()
+    turns = played_turns(session, game.id)
     if not turns:
         return None
     start = ruleset.standings(loads(turns[0].state_before))

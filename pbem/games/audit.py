@@ -8,9 +8,11 @@ import textwrap
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 
 from pbem.store import AuditLog, utc
+from pbem.store.audit import details_and_actors
+from pbem.store.audit import newest_entries as newest_entries  # read by the log's readers
 
 WIDTH = 72  # a mail's line
 INDENT = "    "
@@ -30,18 +32,7 @@ JOINED = "seat-joined"  # a player took a seat by JOIN, with a password of their
 def joined_seats(session: Session, game_id: str) -> set[tuple[str, str]]:
     """(seat, address) of each seat taken by JOIN: that player chose the seat's password; a
     seat given by the referee (or its new player after a replacement) got it from them."""
-    query = select(AuditLog.detail, AuditLog.actor).where(
-        AuditLog.game_id == game_id, AuditLog.action == JOINED
-    )
-    return {(seat, actor.lower()) for seat, actor in session.exec(query)}
-
-
-def newest_entries(session: Session, game_id: str, count: int) -> tuple[list[AuditLog], int]:
-    """The game's newest `count` entries, oldest first, and how many the game has in all."""
-    mine = AuditLog.game_id == game_id
-    total = session.exec(select(func.count()).select_from(AuditLog).where(mine)).one()
-    query = select(AuditLog).where(mine).order_by(col(AuditLog.id).desc()).limit(count)
-    return list(reversed(session.exec(query).all())), total
+    return {(seat, actor.lower()) for seat, actor in details_and_actors(session, game_id, JOINED)}
 
 
 def entry_lines(entry: AuditLog, width: int | None = WIDTH) -> list[str]:

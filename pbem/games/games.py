@@ -7,32 +7,24 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine import get_ruleset
 from pbem.config import SecuritySettings
 from pbem.deadlines.policy import absence_end
 from pbem.deadlines.stored import next_deadline
 from pbem.games.seat_passwords import give_password
-from pbem.store import Game, GameStatus, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store.games import game_named, lock_fresh
+from pbem.store.games import last_resolved_turn as last_resolved_turn
+from pbem.store.games import seats_of as seats_of
+from pbem.store.games import seats_of_games as seats_of_games
+from pbem.store.games import stored_orders as stored_orders
+from pbem.store.games import turn_of as turn_of
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
 # (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
 NO_PLAYER = (SeatStatus.DISORDER, SeatStatus.EJECTED)
-
-
-def seats_of(session: Session, game_id: str) -> list[Seat]:
-    query = select(Seat).where(Seat.game_id == game_id).order_by(col(Seat.position))
-    return list(session.exec(query))
-
-
-def seats_of_games(session: Session, game_ids: Collection[str]) -> dict[str, list[Seat]]:
-    """The seats of each of the games, in one query (a game with none is left out)."""
-    query = select(Seat).where(col(Seat.game_id).in_(game_ids)).order_by(col(Seat.position))
-    seats: dict[str, list[Seat]] = {}
-    for seat in session.exec(query):
-        seats.setdefault(seat.game_id, []).append(seat)
-    return seats
 
 
 def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
@@ -47,28 +39,13 @@ def seat_named(seats: list[Seat], name: str) -> Seat | None:
 
 
 def find_game(session: Session, game_id: str, *, lock: bool = False) -> Game | None:
-    """The game, `lock`ed: read (again) under its row's lock (PostgreSQL; SQLite's write
-    transaction holds the whole database), so that it is as the last commit left it and a
-    turn being resolved in another process finishes first, or waits for this transaction."""
+    """The game, `lock`ed: held and read again (pbem.store.games.lock_fresh), so that it is as
+    the last commit left it and a turn being resolved in another process finishes first, or
+    waits for this transaction."""
     # Game ids are stored lower-cased, and players may type them in any case.
     if lock:
-        return session.get(Game, game_id.lower(), with_for_update=True, populate_existing=True)
-    return session.get(Game, game_id.lower())
-
-
-def game_with_turn(session: Session, game_id: str) -> tuple[Game, Turn | None] | None:
-    """find_game(lock=True) and the game's current turn (its `game.turn` row, if any) in one
-    statement: an order mail reads both, and a deadline wave has thousands."""
-    current = (col(Turn.game_id) == col(Game.id)) & (col(Turn.number) == col(Game.turn))
-    query = (
-        select(Game, Turn)
-        .outerjoin(Turn, current)
-        .where(col(Game.id) == game_id.lower())
-        .with_for_update(of=Game)  # not the turn: it may be missing (the outer join)
-        .execution_options(populate_existing=True)
-    )
-    found = session.exec(query).first()
-    return (found[0], found[1]) if found is not None else None
+        return lock_fresh(session, game_id)
+    return game_named(session, game_id)
 
 
 def taking_orders(game: Game, turn: Turn | None) -> Turn | None:
@@ -90,25 +67,6 @@ def paused_turn(session: Session, game: Game) -> Turn | None:
     if game.status != GameStatus.PAUSED:
         return None
     return taking_orders(game, turn_of(session, game.id, game.turn))
-
-
-def turn_of(session: Session, game_id: str, number: int) -> Turn | None:
-    query = select(Turn).where(Turn.game_id == game_id, Turn.number == number)
-    return session.exec(query).first()
-
-
-def last_resolved_turn(session: Session, game_id: str) -> Turn | None:
-    query = (
-        select(Turn)
-        .where(Turn.game_id == game_id, col(Turn.resolved_at).is_not(None))
-        .order_by(col(Turn.number).desc())
-    )
-    return session.exec(query).first()
-
-
-def stored_orders(session: Session, game_id: str, turn: int) -> dict[str, OrderSet]:
-    query = select(OrderSet).where(OrderSet.game_id == game_id, OrderSet.turn == turn)
-    return {row.seat: row for row in session.exec(query)}
 
 
 @dataclass(frozen=True)

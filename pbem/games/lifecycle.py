@@ -23,6 +23,7 @@ from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.store import Game, GameStatus, Referee, Turn, dumps, loads, utc
+from pbem.store.games import game_named
 
 # What RESIGN does to a seat (pbem.intake.resign).
 RESIGN_CHOICES = ("replace", "disorder", "bot")
@@ -134,7 +135,7 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
 def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
     if not spec.id or not spec.id.replace("-", "").replace("_", "").isalnum():
         raise GameError(f"a game id is letters, digits, - and _, not {spec.id!r}")
-    if session.get(Game, spec.id.lower()) is not None:
+    if game_named(session, spec.id) is not None:
         raise GameError(f"there is already a game {spec.id}")
     if len(str(spec.seed)) > SEED_DIGITS:
         raise GameError(f"a seed has at most {SEED_DIGITS} digits, not {len(str(spec.seed))}")

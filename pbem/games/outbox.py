@@ -19,22 +19,11 @@ from email.message import EmailMessage
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlalchemy import ColumnElement, Update, func, update
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.changes import QUIET_KINDS, note_changed
-from pbem.games.outbox_rows import (
-    BULK,
-    REPLY,
-    flush_deferred,
-    is_due,
-    is_waiting,
-    last_sent_before,
-    next_rows,
-    waiting,
-)
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
@@ -42,8 +31,19 @@ from pbem.games.stops import STOPPED, is_stopped, unsubscribe_line
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
-from pbem.store import Outbox, OutboxKind, Referee, reading, transaction, utc
+from pbem.store import Outbox, OutboxKind, reading, transaction, utc
+from pbem.store.games import referees_of
 from pbem.store.outbox_hold import HeldRow, hold_outbox_row
+from pbem.store.outbox_rows import (
+    BULK,
+    REPLY,
+    count_to,
+    flush_deferred,
+    is_due,
+    is_waiting,
+    last_sent_before,
+    next_rows,
+)
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
@@ -121,30 +121,20 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     restarts and holds across processes."""
     since = _window_start(settings, now)
     limit = settings.limits.replies_per_sender
-    recent = (col(Outbox.recipient) == to.lower(), col(Outbox.created_at) > since)
     # Every mail to the address is counted first, from the (recipient, created_at) index
     # alone: under the limit, its replies are too. Only past it are the replies told apart,
     # reading the rows. Each count stops at the limit: an address may have had thousands.
-    if _count_to(session, recent, limit) < limit:
+    if count_to(session, to.lower(), since, limit) < limit:
         return True
-    return _count_to(session, (*recent, col(Outbox.kind) == OutboxKind.REPLY), limit) < limit
+    return count_to(session, to.lower(), since, limit, replies=True) < limit
 
 
-def room_for_replies(
-    address: ColumnElement[str], settings: Settings, now: datetime
-) -> ColumnElement[bool]:
-    """SQL, true when `address` (a column of the query's own rows, an ASCII address) has had
-    fewer mails than the reply limit in the window: replies_allowed's first count, read with
-    the row that holds the address (a seat's: pbem.intake.context), a round trip fewer a mail.
-    Past the limit, replies_allowed tells the replies apart. It stops at the limit too: is
-    there a limit-th row?"""
-    recent = (
-        col(Outbox.recipient) == func.lower(address),
-        col(Outbox.created_at) > _window_start(settings, now),
-    )
-    limit = settings.limits.replies_per_sender
-    nth = select(Outbox.id).where(*recent).offset(limit - 1).limit(1).scalar_subquery()
-    return nth.is_(None)
+def reply_window(settings: Settings, now: datetime) -> tuple[datetime, int]:
+    """The reply limit at `now`: (since when mails are counted, how many are allowed).
+    replies_allowed's first count, read with the row that holds the address (a seat's:
+    pbem.intake.context, pbem.store.games.seats_with_room), a round trip fewer a mail.
+    Past the limit, replies_allowed tells the replies apart."""
+    return _window_start(settings, now), settings.limits.replies_per_sender
 
 
 def queued_to(session: Session) -> set[str]:
@@ -154,12 +144,6 @@ def queued_to(session: Session) -> set[str]:
 
 def _window_start(settings: Settings, now: datetime) -> datetime:
     return utc(now) - timedelta(minutes=settings.limits.reply_window_minutes)
-
-
-def _count_to(session: Session, where: tuple[ColumnElement[bool], ...], limit: int) -> int:
-    """How many outbox rows match `where`, counted up to `limit`."""
-    rows = select(Outbox.recipient).where(*where).limit(limit).subquery()
-    return session.exec(select(func.count()).select_from(rows)).one()
 
 
 class Delivery(StrEnum):
@@ -248,7 +232,7 @@ def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
     """After the pass's first success: make the mail deferred during the outage due (tried
     in this pass); how many."""
     with transaction(service.db) as session:
-        flushed = flush_deferred(session, service.settings.outbox.retry, now, since=last_sent)
+        flushed = flush_deferred(session, service.settings.outbox.retry.delay, now, since=last_sent)
     if flushed:
         log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
     return flushed
@@ -257,7 +241,7 @@ def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
 def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tuple[Delivery, str]:
     """Try one row, held while the transport works (pbem.store.outbox_hold): (what became of
     it, the error if any)."""
-    with hold_outbox_row(service.db, service.deferred, row_id, _SENDING) as held:
+    with hold_outbox_row(service.store, row_id, _SENDING) as held:
         sending = held.sending
         if sending is None or not is_due(sending, now):
             return Delivery.SKIPPED, ""  # gone, sent by another drain, or in another daemon's hands
@@ -301,19 +285,10 @@ def _record_sent(
 ) -> tuple[Delivery, str]:
     """A sent mail recorded in one statement (as _record would: the hot path of a drain),
     unless another drain recorded the row meanwhile."""
-    if not held.record_sent(_sent(row_id, now)):
+    if not held.record_sent(now):
         log.warning("outbox: another drain recorded %s meanwhile", message_id or f"row {row_id}")
         return Delivery.SKIPPED, ""
     return Delivery.SENT, ""
-
-
-def _sent(row_id: int, now: datetime) -> Update:
-    """The statement that records a row sent (as _record would), if it is still waiting."""
-    return (
-        update(Outbox)
-        .where(col(Outbox.id) == row_id, *waiting())
-        .values(attempts=col(Outbox.attempts) + 1, sent_at=utc(now), next_attempt_at=None)
-    )
 
 
 def _drop(row: Outbox, now: datetime) -> tuple[Delivery, str]:
@@ -383,8 +358,7 @@ def _bounce(session: Session, settings: Settings, row: Outbox, now: datetime) ->
     audit(session, now, "pipeline", "mail-bounced", row.game_id, detail)
     if row.kind == OutboxKind.BOUNCE or row.game_id is None:
         return  # a notice about a notice could bounce back and forth for ever
-    query = select(Referee).where(Referee.game_id == row.game_id).order_by(col(Referee.id))
-    for referee in session.exec(query):
+    for referee in referees_of(session, row.game_id):
         if referee.address.lower() != row.recipient:
             queue(session, settings, _bounce_notice(settings, row, referee.address), now=now)
 

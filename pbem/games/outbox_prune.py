@@ -17,14 +17,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
-
-from sqlalchemy import Connection, func, update
-from sqlmodel import col, select
 
 from pbem.config import Settings
 from pbem.games.service import Service
-from pbem.store import Outbox, reading_rows, utc
+from pbem.store import utc
+from pbem.store.outbox_prune import any_kept_before, drop_oldest, kept_before
 
 log = logging.getLogger(__name__)
 # Rows pruned a transaction: a report with its picture and data is about 60 kB, so a batch
@@ -48,25 +45,12 @@ def cutoff(settings: Settings, now: datetime) -> datetime | None:
     return utc(now) - timedelta(days=days) if days else None
 
 
-def _kept_before(before: datetime) -> tuple[Any, ...]:
-    """Sent before `before`, bytes still kept: the condition of ix_outbox_kept, and a range
-    on its column."""
-    return (
-        col(Outbox.pruned_at).is_(None),
-        col(Outbox.sent_at).is_not(None),
-        col(Outbox.sent_at) < utc(before),
-    )
-
-
 def prunable(service: Service, now: datetime) -> Pruned:
     """What a prune at `now` would drop (`pbem outbox prune --dry-run`)."""
     before = cutoff(service.settings, now)
     if before is None:
         return Pruned()
-    query = select(func.count(), func.coalesce(func.sum(func.length(Outbox.raw)), 0))
-    with reading_rows(service.db) as connection:
-        mails, size = connection.execute(query.where(*_kept_before(before))).one()
-    return Pruned(mails, size)
+    return Pruned(*kept_before(service.db, before))
 
 
 def prune(service: Service, now: datetime, *, enough: Callable[[], bool] = lambda: False) -> Pruned:
@@ -74,48 +58,16 @@ def prune(service: Service, now: datetime, *, enough: Callable[[], bool] = lambd
     transaction, until none is left or `enough` says so (asked after each batch: one batch
     at least is pruned, so that a busy daemon still works a backlog off)."""
     before = cutoff(service.settings, now)
-    if before is None or not _any_kept_before(service, before):
+    if before is None or not any_kept_before(service.db, before):
         return Pruned()
     mails = size = 0
     while True:
-        with service.db.begin() as connection:
-            count, freed = _batch(connection, before, now)
+        count, freed = drop_oldest(service.db, before, now, BATCH)
         mails, size = mails + count, size + freed
         if count < BATCH:
             return Pruned(mails, size)
         if enough():
             return Pruned(mails, size, left=True)
-
-
-def _any_kept_before(service: Service, before: datetime) -> bool:
-    """Whether any mail is due to be pruned, read without the write lock: most looks find
-    none, and on SQLite a writer waits its turn behind every other (in a deadline wave the
-    clocks thread waited 7 s there, its turns with it)."""
-    with reading_rows(service.db) as connection:
-        found = connection.execute(select(Outbox.id).where(*_kept_before(before)).limit(1))
-        return found.first() is not None
-
-
-def _batch(connection: Connection, before: datetime, now: datetime) -> tuple[int, int]:
-    """Prune the oldest BATCH rows sent before `before`: (how many, their bytes). On
-    PostgreSQL rows another daemon is pruning are skipped, not waited for."""
-    oldest = (
-        select(Outbox.id, func.length(Outbox.raw))
-        .where(*_kept_before(before))
-        .order_by(col(Outbox.sent_at))
-        .limit(BATCH)
-        .with_for_update(skip_locked=True)
-    )
-    rows = connection.execute(oldest).all()
-    if not rows:
-        return 0, 0
-    dropped = (
-        update(Outbox)
-        .where(col(Outbox.id).in_([row_id for row_id, _ in rows]))
-        .values(raw=b"", pruned_at=utc(now))
-    )
-    connection.execute(dropped)
-    return len(rows), sum(size or 0 for _, size in rows)
 
 
 def prune_when_due(

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlalchemy import func
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.games.games import stored_orders
 from pbem.games.played import BOT, played_of
-from pbem.store import ArchivedTurn, Game, RefereeNote, Turn, loads
+from pbem.store import Game, Turn, loads
+from pbem.store.games import public_notes, times_played_before, turn_of
 from pbem.templates import wrap
 
 
@@ -68,22 +68,14 @@ class ResolvedTurn:
 def _revision(session: Session, game_id: str, number: int) -> int:
     """How many times the turn was played before, and rolled back: a branch keeps a turn
     pending at its rollback too, never played and never reported, which does not count."""
-    query = select(func.count()).where(
-        ArchivedTurn.game_id == game_id,
-        ArchivedTurn.number == number,
-        col(ArchivedTurn.resolved_at).is_not(None),
-    )
-    return session.exec(query).one()
+    return times_played_before(session, game_id, number)
 
 
 def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
     """The public referee notes of the turn, unless the game opted out of them."""
     if not game.announce_referee_actions:
         return ()
-    query = select(RefereeNote).where(
-        RefereeNote.game_id == game.id, RefereeNote.turn == number, col(RefereeNote.public)
-    )
-    notes = session.exec(query.order_by(col(RefereeNote.id)))
+    notes = public_notes(session, game.id, number)
     # A turn forced on the command line may come without a reason (pbem.clock.forced).
     return tuple(
         wrap(f"{note.effect}. Why: {note.reason}" if note.reason else f"{note.effect}.")
@@ -97,5 +89,4 @@ def _following_turn(
     if ruleset.outcome(after) is not None:
         return None
     number = ruleset.turn_number(after)
-    query = select(Turn).where(Turn.game_id == game.id, Turn.number == number)
-    return session.exec(query).first()
+    return turn_of(session, game.id, number)

@@ -16,12 +16,12 @@ Replies to players, reports and game-end mails carry neither and are never dropp
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol, cast
+from typing import Protocol
 
-from sqlalchemy import CursorResult, or_, update
-from sqlmodel import Session, col
+from sqlmodel import Session
 
 from pbem.store import Outbox, OutboxKind, utc
+from pbem.store.outbox_rows import drop_topic, drop_topics_starting
 
 NEVER_DROPPED = frozenset({OutboxKind.REPLY, OutboxKind.REPORT, OutboxKind.GAME_END})
 TURN_NOTICES = ("reminder", "deadline-moved")  # about the pending turn only
@@ -41,34 +41,14 @@ def topic(kind: str, game_id: str, address: str) -> str:
 
 def supersede(session: Session, topic: str, by: str, *, now: datetime) -> int:
     """Drop the unsent mail of `topic`: `by` (a Message-ID) replaces it. How many."""
-    return _drop(session, col(Outbox.topic) == topic, f"superseded by a newer notice {by}", now)
+    return drop_topic(session, topic, f"superseded by a newer notice {by}", now)
 
 
 def drop_turn_notices(session: Session, game_id: str, turn: int, *, now: datetime) -> int:
     """Drop the unsent reminders and deadline notices of `game_id`: its pending turn `turn`
     has just been resolved, so they can only be about that turn (or an older one). How many."""
-    about = or_(
-        *(
-            col(Outbox.topic).startswith(topic(kind, game_id, ""), autoescape=True)
-            for kind in TURN_NOTICES
-        )
-    )
-    return _drop(session, about, f"stale: turn {turn} was resolved", now)
-
-
-def _drop(session: Session, which: Any, reason: str, now: datetime) -> int:
-    query = (
-        update(Outbox)
-        .where(
-            which,
-            col(Outbox.sent_at).is_(None),
-            col(Outbox.bounced_at).is_(None),
-            col(Outbox.dropped_at).is_(None),
-        )
-        .values(dropped_at=utc(now), next_attempt_at=None, last_error=reason)
-    )
-    # An UPDATE gives a CursorResult; Session.execute is typed with the general Result.
-    return cast(CursorResult[Any], session.execute(query)).rowcount
+    starts = [topic(kind, game_id, "") for kind in TURN_NOTICES]
+    return drop_topics_starting(session, starts, f"stale: turn {turn} was resolved", now)
 
 
 class Expiring(Protocol):

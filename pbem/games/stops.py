@@ -22,11 +22,11 @@ from datetime import datetime
 from typing import cast
 from urllib.parse import quote
 
-from sqlalchemy import Engine, update
-from sqlmodel import Session, col, select
+from sqlalchemy import Engine
+from sqlmodel import Session
 
-from pbem.games.outbox_rows import waiting
-from pbem.store import MailStop, Outbox, utc
+from pbem.store import MailStop, utc
+from pbem.store.outbox_rows import drop_waiting_to, is_stop_recorded, stopped_addresses
 from pbem.store.site_key import site_key, site_key_of
 
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
@@ -66,7 +66,7 @@ def is_stopped(session: Session, address: str) -> bool:
     stops = _stops(session)
     key = address.strip().lower()
     if key not in stops.known and not stops.whole:
-        stops.known[key] = session.get(MailStop, key) is not None
+        stops.known[key] = is_stop_recorded(session, key)
     return stops.known.get(key, False)
 
 
@@ -78,8 +78,7 @@ class _Stops:
 
 def _stops(session: Session) -> _Stops:
     if _STOPS not in session.info:
-        query = select(MailStop.address).limit(_READ_WHOLE + 1)
-        found = list(session.exec(query))
+        found = stopped_addresses(session, _READ_WHOLE + 1)
         whole = len(found) <= _READ_WHOLE
         session.info[_STOPS] = _Stops(dict.fromkeys(found, True) if whole else {}, whole)
     return cast(_Stops, session.info[_STOPS])
@@ -92,6 +91,5 @@ def stop(session: Session, address: str, now: datetime) -> bool:
         return False
     session.add(MailStop(address=key, stopped_at=utc(now)))
     _stops(session).known[key] = True
-    to_it = update(Outbox).where(col(Outbox.recipient) == key, *waiting())
-    session.exec(to_it.values(dropped_at=utc(now), last_error=STOPPED))
+    drop_waiting_to(session, key, STOPPED, now)
     return True

@@ -11,19 +11,18 @@ from __future__ import annotations
 from datetime import UTC
 from email.utils import parsedate_to_datetime
 
-from sqlmodel import col, func, select
-
 from engine.words import nearest, normal
 from pbem.games.games import (
     NO_PLAYER,
     find_game,
-    game_with_turn,
     seat_named,
 )
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Outbox, Referee, Seat, SeatStatus, utc
+from pbem.store import Game, GameStatus, Seat, SeatStatus, utc
+from pbem.store.games import games_known_to, lock_with_turn
+from pbem.store.outbox_rows import last_queued_at, mailed
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -47,7 +46,7 @@ def find_running_game(
     # Locked at its first read: whatever the mail does to the game, no turn of it is
     # resolved meanwhile (orders are never stored for a turn resolved in between).
     if turn:
-        game, context.turn = game_with_turn(context.session, envelope.game) or (None, None)
+        game, context.turn = lock_with_turn(context.session, envelope.game) or (None, None)
     else:
         game = find_game(context.session, envelope.game, lock=True)
     if game is None:
@@ -152,15 +151,7 @@ def no_game(context: MailContext, name: str) -> str:
     sender may know: a game open to JOIN (LIST names those to anyone), or one where the
     sender's address holds a seat or is a referee. A game the sender has no part in is never
     named, so that a stranger learns no game's id by guessing near it."""
-    sender = context.mail.sender.lower()
-    open_to_all = select(Game.id).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
-    seated = select(Seat.game_id).where(func.lower(Seat.address) == sender)
-    refereed = select(Referee.game_id).where(func.lower(Referee.address) == sender)
-    known = {
-        game_id
-        for query in (open_to_all, seated, refereed)
-        for game_id in context.session.exec(query)
-    }
+    known = games_known_to(context.session, context.mail.sender.lower())
     near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
 
@@ -185,24 +176,16 @@ def _former_player(context: MailContext, seat: Seat) -> bool:
     sender = context.mail.sender.lower()
     if seat.address.lower() == sender:
         return False
-    farewell = select(Outbox.id).where(
-        Outbox.game_id == seat.game_id,
-        func.lower(Outbox.recipient) == sender,
-        Outbox.subject == f"[{seat.game_id}] you no longer play {seat.name}",
-    )
-    return context.session.exec(farewell.limit(1)).first() is not None
+    farewell = f"[{seat.game_id}] you no longer play {seat.name}"
+    return mailed(context.session, seat.game_id, sender, farewell)
 
 
 def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
     """Was the mail written (its Date) before the seat's player took the seat (the mail that
     gave it to them)? Then it was no try at their seat; a mail without a readable Date is
     taken as written now."""
-    taken = select(Outbox.created_at).where(
-        Outbox.game_id == seat.game_id,
-        func.lower(Outbox.recipient) == seat.address.lower(),
-        Outbox.subject == f"[{seat.game_id}] you now play {seat.name}",
-    )
-    at = context.session.exec(taken.order_by(col(Outbox.id).desc()).limit(1)).first()
+    welcome = f"[{seat.game_id}] you now play {seat.name}"
+    at = last_queued_at(context.session, seat.game_id, seat.address.lower(), welcome)
     if at is None:
         return False
     try:

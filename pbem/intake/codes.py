@@ -14,10 +14,9 @@ import hmac
 import secrets
 from datetime import datetime, timedelta
 
-from sqlmodel import col, select
-
 from pbem.intake.context import MailContext
 from pbem.store import JoinRequest, Seat, utc
+from pbem.store.games import joins_from, seats_moving_to
 
 CONFIRM_FORM = "CONFIRM <the code mailed to your address>"
 CONFIRM_HOURS = 72
@@ -48,14 +47,14 @@ def matches(stored: str, code: str) -> bool:
 
 def waiting_joins(context: MailContext, address: str) -> list[JoinRequest]:
     """The JOINs from `address` (lower-cased) whose code is still fresh."""
-    query = select(JoinRequest).where(JoinRequest.address == address)
-    return [r for r in context.session.exec(query) if still_fresh(r.asked_at, context.now)]
+    found = joins_from(context.session, address)
+    return [r for r in found if still_fresh(r.asked_at, context.now)]
 
 
 def waiting_changes(context: MailContext, address: str) -> list[Seat]:
     """The seats moving to `address` (lower-cased) whose code is still fresh."""
-    query = select(Seat).where(col(Seat.pending_address) == address, col(Seat.pending_code) != "")
-    return [s for s in context.session.exec(query) if still_fresh(s.pending_since, context.now)]
+    found = seats_moving_to(context.session, address)
+    return [s for s in found if still_fresh(s.pending_since, context.now)]
 
 
 def wrong_code(context: MailContext, address: str) -> str:

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.config import Settings
-from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, room_for_replies
+from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, reply_window
 from pbem.intake.answer import Answer, Held, Refusal
 from pbem.intake.reasons import REASONS
 from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
@@ -24,12 +24,12 @@ from pbem.store import (
     Outbox,
     OutboxKind,
     Quarantine,
-    Referee,
     Seat,
     Turn,
     flushed_id,
     utc,
 )
+from pbem.store.games import referees_of, seats_with_room
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
@@ -79,24 +79,13 @@ class MailContext:
 
     def read_seats(self, game_id: str) -> list[Seat]:
         """The game's seats, into `seats`, and whether each address is under the reply limit
-        (room_for_replies), in one statement: the seat is who an order mail's reply goes to.
+        (reply_window), in one statement: the seat is who an order mail's reply goes to.
         Only an ASCII address is judged by the database's lower(), which may fold other
         letters unlike Python's. With `turn` read (order mail), the orders stored for it come
         too, into `turn_orders`: each order set is a seat's, under its name (unique a turn)."""
-        room = room_for_replies(Seat.__table__.c.address, self.settings, self.now)  # type: ignore[attr-defined]
+        since, limit = reply_window(self.settings, self.now)
         turn = self.turn.number if self.turn is not None else None
-        of_seat = (
-            (col(OrderSet.game_id) == col(Seat.game_id))
-            & (col(OrderSet.turn) == turn)
-            & (col(OrderSet.seat) == col(Seat.name))
-        )
-        query = (
-            select(Seat, room, OrderSet)
-            .outerjoin(OrderSet, of_seat)  # no row of it without a turn
-            .where(Seat.game_id == game_id)
-            .order_by(col(Seat.position))
-        )
-        rows = self.session.exec(query).all()
+        rows = seats_with_room(self.session, game_id, turn, since=since, limit=limit)
         self.seats, self._seats_of = [seat for seat, _, _ in rows], game_id
         self._room = {
             seat.address.lower() for seat, under, _ in rows if under and seat.address.isascii()
@@ -168,8 +157,7 @@ class MailContext:
         rate limited: the referees need to know). `purpose` keeps its Message-IDs apart from
         the other mail this one causes."""
         body = render(template, moderator=self.settings.mail.name, **context)
-        referees = self.session.exec(select(Referee).where(Referee.game_id == game_id))
-        for referee in referees:
+        for referee in referees_of(self.session, game_id):
             message_id = stable_message_id(
                 purpose, self.mail.message_id, referee.address, domain=self.settings.mail.domain
             )

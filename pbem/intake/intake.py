@@ -13,7 +13,7 @@ from functools import partial
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.games.games import seat_named, seats_of_games
 from pbem.games.seat_passwords import looks_proved, proved_at_once
@@ -36,7 +36,7 @@ from pbem.store import (
     transient,
     utc,
 )
-from pbem.store.db import new_session
+from pbem.store.inbound import which_recorded
 
 
 @dataclass
@@ -79,12 +79,12 @@ def receive(
     now: datetime,
     commit: bool = True,
     looked: Looked | None = None,
-    deferred: bool = False,
+    batch: bool = False,
 ) -> Receipt:
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
-    `looked`: the mail's look_ahead, done already. `deferred`: commit on Service.deferred_db,
-    whose commits may not be on disk yet; the caller makes them durable (make_durable)
-    before it marks the mail done."""
+    `looked`: the mail's look_ahead, done already. `batch`: commit as part of a batch
+    (Service.store.batch), whose commits may not be on disk yet; the caller settles the
+    batch (Service.store.settle) before it marks the mail done."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
         if looked is None:
@@ -93,7 +93,7 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        engine = service.deferred_db if deferred else service.db
+        engine = service.store.batch() if batch else service.db
         receipt = _receive(service, engine, raw, mail, now, commit)
         if looked.remembered and receipt.status == MailStatus.QUARANTINED:
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
@@ -123,23 +123,15 @@ def _receive(
     service: Service, engine: Engine, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
 ) -> Receipt:
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
-    with log_context(message=mail.message_id), new_session(engine) as session:
-        tx = session.begin()
-        try:
-            # Written at the mail's first flush (with its reply, or at the commit), with its
-            # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
-            # unrecorded; if it was recorded since (the same mail twice in the inbox, another
-            # daemon), the Message-ID's unique index says so at that flush (see receive).
-            inbound = _record(session, raw, mail, now)
-            context = MailContext(session, service.settings, inbound, mail, now)
-            handle(context)
-            receipt = _receipt(context)
-            if commit:
-                tx.commit()
-            return receipt
-        finally:
-            if tx.is_active:
-                tx.rollback()
+    with log_context(message=mail.message_id), transaction(engine, keep=commit) as session:
+        # Written at the mail's first flush (with its reply, or at the commit), with its
+        # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
+        # unrecorded; if it was recorded since (the same mail twice in the inbox, another
+        # daemon), the Message-ID's unique index says so at that flush (see receive).
+        inbound = _record(session, raw, mail, now)
+        context = MailContext(session, service.settings, inbound, mail, now)
+        handle(context)
+        return _receipt(context)
 
 
 def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]:
@@ -164,7 +156,7 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     seats: dict[str, list[Seat]] = {}
     if unknown:
         with reading(service.db) as session:
-            recorded = _recorded(session, [mail.message_id for mail, _ in unknown])
+            recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
             seats = seats_of_games(session, games) if games else {}
     looks = []
@@ -223,7 +215,7 @@ def _record_failure(
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
     with transaction(service.db) as session:
-        if _recorded(session, [mail.message_id]):
+        if which_recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         inbound = _record(session, raw, mail, now)
         inbound.status = MailStatus.QUARANTINED
@@ -235,12 +227,6 @@ def _record_failure(
             )
         )
         return Receipt(mail.message_id, MailStatus.QUARANTINED, inbound.outcome)
-
-
-def _recorded(session: Session, message_ids: Sequence[str]) -> set[str]:
-    """Those of the Message-IDs that are recorded."""
-    query = select(InboundMessage.message_id).where(col(InboundMessage.message_id).in_(message_ids))
-    return set(session.exec(query))
 
 
 def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:

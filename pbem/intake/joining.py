@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import logging
 
-from sqlmodel import select
-
 from engine import get_ruleset
 from pbem.games.audit import JOINED, audit
 from pbem.games.games import add_seat, find_game, seats_of
@@ -29,6 +27,7 @@ from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import hash_password
 from pbem.store import Game, GameStatus, JoinRequest, MailStatus, utc
+from pbem.store.games import join_request, lock_found
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +72,7 @@ def confirm_join(context: MailContext, code: str) -> bool:
     context.session.delete(found)
     game = find_game(context.session, found.game_id)
     if game is not None:  # two CONFIRMs for the last seat must not both get it
-        context.session.refresh(game, with_for_update=True)
+        lock_found(context.session, game)
     refusal = _refusal(context, found.game_id, found.seat, game)
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)
@@ -106,10 +105,7 @@ def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
 
 
 def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | None:
-    query = select(JoinRequest).where(
-        JoinRequest.game_id == game_id, JoinRequest.address == address
-    )
-    return context.session.exec(query).first()
+    return join_request(context.session, game_id, address)
 
 
 def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -> str:

@@ -4,13 +4,12 @@ is the sender's own games (pbem.intake.own_games)."""
 
 from __future__ import annotations
 
-from sqlmodel import col, select
-
 from engine import get_ruleset
 from pbem.intake.context import MailContext
 from pbem.intake.own_games import own_games
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, MailStatus
+from pbem.store import MailStatus
+from pbem.store.games import open_for_signup
 
 MINE = "mine"  # LIST MINE
 
@@ -27,8 +26,7 @@ def list_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _open_games(context: MailContext) -> None:
-    query = select(Game).where(Game.status == GameStatus.OPEN, Game.signup_seats > 0)
-    games = context.session.exec(query.order_by(col(Game.id))).all()
+    games = open_for_signup(context.session)
     rows = [
         {
             "game": game.id,

@@ -5,13 +5,12 @@ mail with a forged From only shows the address's owner their own games."""
 
 from __future__ import annotations
 
-from sqlmodel import col, select
-
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
 from pbem.games.games import NO_PLAYER, paused_turn, pending_turn, stored_orders
 from pbem.intake.context import MailContext
 from pbem.store import Game, GameStatus, MailStatus, Seat, SeatStatus, Turn, loads
+from pbem.store.games import seats_at
 
 
 def own_games(context: MailContext) -> None:
@@ -19,14 +18,8 @@ def own_games(context: MailContext) -> None:
     if not sender:
         context.quarantine("envelope", "the mail has no address to look seats up by", reply_to="")
         return
-    query = (
-        select(Seat, Game)
-        .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(Seat.address == sender)
-        .order_by(col(Game.id), col(Seat.position))
-    )
     playing, ended = [], []
-    for seat, game in context.session.exec(query).all():
+    for seat, game in seats_at(context.session, sender):
         if game.status == GameStatus.ENDED:
             ended.append(f"{game.id} (seat {seat.name})")
         else:

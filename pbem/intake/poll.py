@@ -25,7 +25,6 @@ from pbem.intake.ahead import Ahead
 from pbem.intake.intake import Looked, Receipt, receive
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
-from pbem.store import make_durable
 from pbem.store.claims import Claims
 
 log = logging.getLogger(__name__)
@@ -116,9 +115,8 @@ def take_in(
 
 def _mark_done(service: Service, inbox: Inbox, done: list[str]) -> None:
     """Mark the mails done once their commits are on disk: theirs did not wait for it
-    (Service.deferred), and a mail marked done is never taken in again."""
-    if service.deferred is not None:
-        make_durable(service.db)
+    (Service.store's batch), and a mail marked done is never taken in again."""
+    service.store.settle()
     inbox.mark_done(*done)
 
 
@@ -138,7 +136,7 @@ def _mark_done_failing(service: Service, inbox: Inbox, done: list[str]) -> None:
 def _take_one(service: Service, item: InboxItem, now: datetime, looked: Looked | None) -> Receipt:
     """Receive one mail (`looked` at ahead, or not); the caller marks it done."""
     with log_context(message=item.key):
-        receipt = receive(service, item.raw, now=now, looked=looked, deferred=True)
+        receipt = receive(service, item.raw, now=now, looked=looked, batch=True)
     with log_context(game=receipt.game_id or "-", message=receipt.message_id):
         log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
     return receipt

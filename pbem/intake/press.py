@@ -32,14 +32,14 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlmodel import col, func, select
-
 from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of
 from pbem.games.outbox import Letter, queue
 from pbem.intake.context import MailContext
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, MailStatus, OutboxKind, Press, Seat, utc
+from pbem.store.games import game_named
+from pbem.store.press import press_by_message_ids, press_sent_since, wrote_anonymously
 from pbem.templates import render
 
 _START = re.compile(r"^\s*press\s+to\s+(.+?)\s*$", re.I)
@@ -120,9 +120,8 @@ def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
     if not wanted:
         return None
     sender = context.mail.sender.lower()
-    query = select(Press).where(col(Press.message_id).in_(wanted)).order_by(col(Press.id).desc())
-    for original in context.session.exec(query).all():
-        game = context.session.get(Game, original.game_id)
+    for original in press_by_message_ids(context.session, wanted):
+        game = game_named(context.session, original.game_id)
         replier = find_seat(context.session, original.game_id, original.recipient)
         writer = find_seat(context.session, original.game_id, original.sender)
         if game and replier and writer and replier.address.lower() == sender:
@@ -131,13 +130,7 @@ def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
 
 
 def _wrote_anonymously(context: MailContext, game: Game, seat: Seat, to: Seat) -> bool:
-    query = select(Press.id).where(
-        Press.game_id == game.id,
-        Press.sender == seat.name,
-        Press.recipient == to.name,
-        col(Press.anonymous).is_(True),
-    )
-    return context.session.exec(query.limit(1)).first() is not None
+    return wrote_anonymously(context.session, game.id, seat.name, to.name)
 
 
 def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | None:
@@ -210,12 +203,7 @@ def _refused(context: MailContext, game: Game, block: Block) -> str:
 
 def _sent_lately(context: MailContext, game: Game) -> int:
     since = utc(context.now) - timedelta(minutes=context.settings.limits.reply_window_minutes)
-    query = select(func.count()).where(
-        Press.game_id == game.id,
-        Press.sender == (context.inbound.seat or ""),
-        col(Press.created_at) > since,
-    )
-    return int(context.session.exec(query).one())
+    return press_sent_since(context.session, game.id, context.inbound.seat or "", since)
 
 
 def _mutes(target: Seat, sender: str, anonymous: bool) -> bool:

@@ -8,7 +8,7 @@ import traceback
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.errors import PbemError
@@ -18,6 +18,7 @@ from pbem.intake.dispatch import handle
 from pbem.intake.intake import Receipt
 from pbem.mail.reading import read_mail
 from pbem.store import InboundMessage, MailStatus, Quarantine, transaction, utc
+from pbem.store.inbound import quarantine_entries, quarantined
 
 
 class QuarantineError(PbemError, LookupError):
@@ -37,22 +38,20 @@ class QuarantineEntry:
 
 
 def entries(session: Session, *, include_released: bool = False) -> list[QuarantineEntry]:
-    query = select(Quarantine, InboundMessage).join(
-        InboundMessage, col(Quarantine.inbound_id) == col(InboundMessage.id)
-    )
-    if not include_released:
-        query = query.where(col(Quarantine.released_at).is_(None))
-    rows = session.exec(query.order_by(col(Quarantine.id)))
+    rows = quarantine_entries(session, include_released=include_released)
     return [_entry(q, m) for q, m in rows]
 
 
 def entry(session: Session, quarantine_id: int) -> tuple[QuarantineEntry, bytes]:
-    row = session.get(Quarantine, quarantine_id)
-    if row is None:
-        raise QuarantineError(f"no quarantine entry {quarantine_id}")
-    inbound = session.get(InboundMessage, row.inbound_id)
-    assert inbound is not None  # a foreign key guarantees it
+    row, inbound = _found(session, quarantine_id)
     return _entry(row, inbound), inbound.raw
+
+
+def _found(session: Session, quarantine_id: int) -> tuple[Quarantine, InboundMessage]:
+    found = quarantined(session, quarantine_id)
+    if found is None:
+        raise QuarantineError(f"no quarantine entry {quarantine_id}")
+    return found
 
 
 def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
@@ -80,14 +79,10 @@ def replay_in(
 
 
 def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMessage:
-    row = session.get(Quarantine, quarantine_id)
-    if row is None:
-        raise QuarantineError(f"no quarantine entry {quarantine_id}")
+    row, inbound = _found(session, quarantine_id)
     if row.released_at is not None:
         raise QuarantineError(f"quarantine entry {quarantine_id} was replayed already")
     row.released_at = utc(now)
-    inbound = session.get(InboundMessage, row.inbound_id)
-    assert inbound is not None
     inbound.attempts += 1
     inbound.status = MailStatus.RECEIVED
     inbound.outcome = ""
@@ -96,10 +91,9 @@ def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMess
 
 def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
     with transaction(service.db) as session:
-        row = session.get(Quarantine, quarantine_id)
-        assert row is not None
-        inbound = session.get(InboundMessage, row.inbound_id)
-        assert inbound is not None
+        found = quarantined(session, quarantine_id)
+        assert found is not None
+        row, inbound = found
         session.add(
             Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
         )

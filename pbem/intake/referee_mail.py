@@ -23,7 +23,8 @@ from pbem.mail.envelope import Envelope
 from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.referee.context import RefereeContext, run_command
 from pbem.referee.roles import referee_by_password
-from pbem.store import Game, MailStatus, Referee
+from pbem.store import Game, MailStatus, Referee, savepoint
+from pbem.store.games import lock_found
 
 _BECAUSE = re.compile(r"\s+because\s+", re.IGNORECASE)
 
@@ -76,7 +77,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
         return None
     context.inbound.game_id = game.id
     # Taken before any command: a turn being resolved elsewhere finishes first, or waits.
-    context.session.refresh(game, with_for_update=True)
+    lock_found(context.session, game)
     referee = referee_by_password(
         context.session, game.id, envelope.password, cost=context.settings.security.password_cost
     )
@@ -161,7 +162,7 @@ def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: 
         context.session, context.settings, game, referee.address, context.now, origin
     )
     try:
-        with context.session.begin_nested():  # a refused command leaves nothing behind
+        with savepoint(context.session):  # a refused command leaves nothing behind
             result = run_command(ctx, command, item.args, item.reason)
     except RefereeError as error:
         reply.unprocessed.append((item.no, item.line, f"refused: {error}"))

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import need, number
-from pbem.store import InboundMessage, Quarantine
+from pbem.store import savepoint
+from pbem.store.inbound import quarantined
 
 
 def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
@@ -23,7 +24,7 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     quarantine_id = number(args[0], "a quarantine id")
     _check_game(ctx, quarantine_id)
     try:
-        with ctx.session.begin_nested():  # a failing replay leaves the entry as it was
+        with savepoint(ctx.session):  # a failing replay leaves the entry as it was
             receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
     except QuarantineError as error:
         raise RefereeError(str(error)) from None
@@ -41,7 +42,6 @@ def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
         found, _ = entry(ctx.session, quarantine_id)
     except QuarantineError as error:
         raise RefereeError(str(error)) from None
-    row = ctx.session.get(Quarantine, found.id)
-    inbound = ctx.session.get(InboundMessage, row.inbound_id) if row else None
-    if inbound is None or inbound.game_id != ctx.game.id:
+    held = quarantined(ctx.session, found.id)
+    if held is None or held[1].game_id != ctx.game.id:
         raise RefereeError(f"quarantine entry {quarantine_id} is not mail for game {ctx.game.id}")

@@ -5,14 +5,13 @@ from the game's first turn, with its map picture."""
 
 from __future__ import annotations
 
-from sqlmodel import col, select
-
 from pbem.games.attachments import StartPictures
 from pbem.games.audit import joined_seats
 from pbem.games.games import last_resolved_turn
 from pbem.games.reports import start_letter
 from pbem.intake.context import MailContext
-from pbem.store import Game, MailStatus, Seat, Turn, loads
+from pbem.store import Game, MailStatus, Seat, loads
+from pbem.store.games import first_turn
 
 START = "start"  # REPORT START
 
@@ -25,8 +24,7 @@ def wants_start(context: MailContext, game: Game, args: tuple[str, ...]) -> bool
 
 
 def send_start(context: MailContext, game: Game, seat: Seat) -> None:
-    query = select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
-    first = context.session.exec(query).first()
+    first = first_turn(context.session, game.id)
     if first is None:
         why = f"game {game.id} has not begun: there is no start mail yet"
         context.quarantine("no-report", why, reply_to=seat.address)

@@ -13,12 +13,11 @@ from __future__ import annotations
 import logging
 import re
 
-from sqlmodel import col, delete, select
-
 from pbem.games.stops import is_stopped, stop, stop_token, token_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope, parse_envelope
-from pbem.store import Game, GameStatus, JoinRequest, MailStatus, Seat
+from pbem.store import MailStatus, Seat
+from pbem.store.games import forget_joins_from, seats_in_play_at
 
 log = logging.getLogger(__name__)
 # A subject that asks to stop: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
@@ -64,7 +63,7 @@ def stop_address(context: MailContext, token: str) -> None:
         )  # fmt: skip
         return
     stop(context.session, sender, context.now)
-    context.session.exec(delete(JoinRequest).where(col(JoinRequest.address) == sender))
+    forget_joins_from(context.session, sender)
     log.info("STOP: no more mail to %s", sender)
     context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
     for seat in _seats_in_play(context, sender):
@@ -80,10 +79,4 @@ def stop_address(context: MailContext, token: str) -> None:
 
 
 def _seats_in_play(context: MailContext, address: str) -> list[Seat]:
-    query = (
-        select(Seat)
-        .join(Game, col(Game.id) == col(Seat.game_id))
-        .where(col(Seat.address) == address, col(Game.status) != GameStatus.ENDED)
-        .order_by(col(Seat.game_id), col(Seat.position))
-    )
-    return list(context.session.exec(query))
+    return seats_in_play_at(context.session, address)

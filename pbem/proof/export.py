@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.errors import PbemError
 from pbem.games.commitment import commitment
 from pbem.games.games import find_game, seats_of
 from pbem.games.played import played_of
-from pbem.store import ArchivedTurn, Game, GameStatus, RefereeNote, Turn, loads
+from pbem.store import ArchivedTurn, Game, GameStatus, Turn, loads
+from pbem.store.archive import archived_turns
+from pbem.store.games import edit_notes, turns_of
 
 FORMAT = "pbem-game-export/1"
 
@@ -31,9 +33,7 @@ def export_game(session: Session, game_id: str) -> dict[str, Any]:
     if game is None:
         raise ExportError(f"there is no game {game_id}")
     ended = game.status == GameStatus.ENDED
-    live = session.exec(
-        select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
-    ).all()
+    live = turns_of(session, game.id)
     return {
         "format": FORMAT,
         "game": game.id,
@@ -68,9 +68,8 @@ def _turn(row: Turn | ArchivedTurn) -> dict[str, Any]:
 
 def _edits(session: Session, game: Game) -> dict[str, list[dict[str, str]]]:
     """The referee's state edits, by the turn they were made in, in the order made."""
-    query = select(RefereeNote).where(RefereeNote.game_id == game.id, RefereeNote.edit_path != "")
     edits: dict[str, list[dict[str, str]]] = {}
-    for note in session.exec(query.order_by(col(RefereeNote.id))):
+    for note in edit_notes(session, game.id):
         edits.setdefault(str(note.turn), []).append(
             {"path": note.edit_path, "value": note.edit_value}
         )
@@ -78,8 +77,7 @@ def _edits(session: Session, game: Game) -> dict[str, list[dict[str, str]]]:
 
 
 def _branches(session: Session, game: Game) -> list[dict[str, Any]]:
-    query = select(ArchivedTurn).where(ArchivedTurn.game_id == game.id)
-    rows = session.exec(query.order_by(col(ArchivedTurn.branch), col(ArchivedTurn.number)))
+    rows = archived_turns(session, game.id)
     branches: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         branches.setdefault(row.branch, []).append(_turn(row))

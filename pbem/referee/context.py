@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.games.audit import audit
@@ -29,6 +29,7 @@ from pbem.store import (
     dumps,
     utc,
 )
+from pbem.store.games import referees_of
 
 
 @dataclass(frozen=True)
@@ -70,8 +71,7 @@ class RefereeContext:
         return found
 
     def referees(self) -> list[Referee]:
-        query = select(Referee).where(Referee.game_id == self.game.id)
-        return list(self.session.exec(query.order_by(col(Referee.id))))
+        return referees_of(self.session, self.game.id)
 
     def send(
         self, to: str, subject: str, body: str, *, kind: OutboxKind = OutboxKind.REFEREE

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
@@ -13,6 +13,7 @@ from pbem.mail.compose import stable_message_id
 from pbem.passwords import hash_password, new_password, rehashed, verify_password
 from pbem.referee.mails import password_body
 from pbem.store import Game, OutboxKind, Referee
+from pbem.store.games import referees_of
 
 
 def add_referee(
@@ -29,9 +30,7 @@ def add_referee(
 def give_passwords(session: Session, settings: Settings, game: Game, *, now: datetime) -> int:
     """A password, by mail, for each referee of the game that has none yet (those named at
     `pbem game new`); how many were sent."""
-    waiting = session.exec(
-        select(Referee).where(Referee.game_id == game.id, Referee.password_hash == "")
-    ).all()
+    waiting = [r for r in referees_of(session, game.id) if r.password_hash == ""]
     for referee in waiting:
         _give_password(session, settings, game, referee, now=now)
     return len(waiting)
@@ -69,7 +68,7 @@ def referee_by_password(
     hash made at another `cost` is made anew (pbem.passwords.rehashed)."""
     if not password:
         return None
-    for referee in session.exec(select(Referee).where(Referee.game_id == game_id)):
+    for referee in referees_of(session, game_id):
         if verify_password(password, referee.password_hash):
             referee.password_hash = rehashed(password, referee.password_hash, cost=cost) or (
                 referee.password_hash
@@ -79,5 +78,4 @@ def referee_by_password(
 
 
 def is_referee(session: Session, game_id: str, address: str) -> bool:
-    query = select(Referee).where(Referee.game_id == game_id, Referee.address == address.lower())
-    return session.exec(query).first() is not None
+    return address.lower() in {referee.address for referee in referees_of(session, game_id)}

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import col, select
-
 from pbem.clock.control import tell
 from pbem.clock.forced import Forced, was_forced
 from pbem.clock.nmr import undo_misses
@@ -14,14 +12,14 @@ from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
 from pbem.games.games import seats_of, stored_orders, turn_of
-from pbem.referee import archive
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
 from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.words import exactly, number
-from pbem.store import GameStatus, RefereeNote, Turn, dumps, loads, utc
+from pbem.store import GameStatus, Turn, archive, dumps, loads, utc
+from pbem.store.games import edit_notes, turns_after
 
 
 def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
@@ -92,8 +90,7 @@ def _played(first: int, last: int) -> str:
 
 def _take_out_of_play(ctx: RefereeContext, target: int) -> None:
     """The archive holds them now: the live tables keep turns up to `target` only."""
-    later = select(Turn).where(Turn.game_id == ctx.game.id, col(Turn.number) > target)
-    for row in ctx.session.exec(later).all():
+    for row in turns_after(ctx.session, ctx.game.id, target):
         ctx.session.delete(row)
     for orders in archive.live_orders_from(ctx.session, ctx.game.id, target + 1):
         ctx.session.delete(orders)
@@ -197,13 +194,8 @@ def _rerun_turn(ctx: RefereeContext, branch: int) -> str:
 def _apply_edits(ctx: RefereeContext) -> list[str]:
     """The edits a referee made during the turn just opened, made again, in their order."""
     turn = ctx.pending_turn()
-    query = select(RefereeNote).where(
-        RefereeNote.game_id == ctx.game.id,
-        RefereeNote.turn == turn.number,
-        RefereeNote.edit_path != "",
-    )
     state, problems = loads(turn.state_before), []
-    for note in ctx.session.exec(query.order_by(col(RefereeNote.id))):
+    for note in edit_notes(ctx.session, ctx.game.id, turn.number):
         try:
             state = apply_edit(ctx.game.ruleset, state, note.edit_path, note.edit_value)
         except RefereeError as error:

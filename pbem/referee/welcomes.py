@@ -17,6 +17,7 @@ from sqlmodel import Session
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
 from pbem.store import Outbox
+from pbem.store.outbox_rows import take_back_unsent
 
 Rebuild = Callable[[], str]  # the welcome's body, from the database as it is now
 
@@ -51,12 +52,10 @@ def renew(session: Session, settings: Settings, game_id: str, *, now: datetime) 
         return
     seats = _WELCOMES.get(transaction, {}).get(game_id, {})
     for seat, (letter, row_id, rebuild) in list(seats.items()):
-        row = session.get(Outbox, row_id)  # gone if a refused command's SAVEPOINT was undone
-        if row is None or row.sent_at is not None:
+        # The row is gone if a refused command's SAVEPOINT was undone.
+        if not take_back_unsent(session, row_id):
             seats.pop(seat)
             continue
-        session.delete(row)
-        session.flush()
         again = replace(letter, body=rebuild())
         queued = queue(session, settings, again, now=now)
         seats[seat] = (again, queued.id or row_id, rebuild)

@@ -11,11 +11,20 @@ from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, Engine, ExceptionContext, create_engine, event
-from sqlalchemy.exc import DBAPIError, DisconnectionError, InterfaceError, OperationalError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    DisconnectionError,
+    InterfaceError,
+    OperationalError,
+)
 from sqlalchemy.exc import TimeoutError as SATimeoutError
+from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
@@ -251,10 +260,24 @@ def new_session(engine: Engine) -> Session:
 
 
 @contextmanager
-def transaction(engine: Engine) -> Iterator[Session]:
-    """One session in one transaction: committed if the block ends normally, else rolled back."""
-    with new_session(engine) as session, session.begin():
-        yield session
+def transaction(engine: Engine, *, keep: bool = True) -> Iterator[Session]:
+    """One session in one transaction: committed if the block ends normally, else rolled back.
+    With keep=False it is rolled back however the block ends (`pbem check`: nothing kept)."""
+    with new_session(engine) as session:
+        tx = session.begin()
+        try:
+            yield session
+            if keep:
+                tx.commit()
+        finally:
+            if tx.is_active:
+                tx.rollback()
+
+
+def savepoint(session: Session) -> SessionTransaction:
+    """A part of the session's transaction that can fail alone: `with savepoint(session):`
+    rolls back what the block did if it raises, and leaves the rest of the transaction."""
+    return session.begin_nested()
 
 
 @contextmanager
@@ -280,6 +303,20 @@ def _reader(engine: Engine) -> Iterator[Connection]:
     with engine.connect() as connection:
         connection.execution_options(**{_READING: True})
         yield connection
+
+
+def anchored_url(url: str, folder: Path) -> str:
+    """A SQLite URL's relative file made one in `folder`; any other URL as it is."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:  # not a URL: refused when the database is opened, in its words
+        return url
+    database = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not database or database == ":memory:":
+        return url
+    if database.startswith("file:") or Path(database).is_absolute():
+        return url
+    return parsed.set(database=str(folder / database)).render_as_string(hide_password=False)
 
 
 def dumps(value: Any) -> str:

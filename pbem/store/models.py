@@ -162,7 +162,7 @@ class Quarantine(SQLModel, table=True):
     released_at: datetime | None = None  # set when replayed
 
 
-# An outbox row still to send (pbem.games.outbox_rows.waiting): on PostgreSQL the rows a drain
+# An outbox row still to send (pbem.store.outbox_rows.waiting): on PostgreSQL the rows a drain
 # reads, in its order, from an index of their own (the outbox keeps a row of every mail sent).
 # SQLite's planner reads them by ix_outbox_sent_at (sent_at IS NULL) and would not use it.
 _WAITING = text("sent_at IS NULL AND bounced_at IS NULL AND dropped_at IS NULL")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, Row, Update
@@ -36,7 +37,9 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from pbem.store.db import reading_rows, transaction
+from pbem.store.engines import Databases
 from pbem.store.models import Outbox
+from pbem.store.outbox_rows import sent
 
 R = TypeVar("R")
 Change = Callable[[Session, Outbox], R]
@@ -56,11 +59,13 @@ class HeldRow:
     sent_unrecorded: bool
     _record_sent: Callable[[Update], bool]
     _change: Callable[[Change[Any]], Any]
+    row_id: int
 
-    def record_sent(self, statement: Update) -> bool:
-        """Run the UPDATE that records the row sent; whether it changed the row (False:
-        another drain recorded it meanwhile)."""
-        return self._record_sent(statement)
+    def record_sent(self, now: datetime) -> bool:
+        """Record the row sent at `now`, in one statement (the hot path of a drain), if it
+        is still waiting; whether it changed the row (False: another drain recorded it
+        meanwhile)."""
+        return self._record_sent(sent(self.row_id, now))
 
     def change(self, work: Change[R]) -> R | None:
         """`work(session, row)` on the row locked, in a transaction; None if the row is gone."""
@@ -69,19 +74,14 @@ class HeldRow:
 
 
 @contextmanager
-def hold_outbox_row(
-    db: Engine, deferred: Engine | None, row_id: int, columns: Sequence[Any]
-) -> Iterator[HeldRow]:
+def hold_outbox_row(databases: Databases, row_id: int, columns: Sequence[Any]) -> Iterator[HeldRow]:
     """The row `row_id` held while the block sends its mail (see the module docstring)."""
+    db = databases.db
     if db.dialect.name == "postgresql":
-        with deferred_or(db, deferred).begin() as connection:
+        with databases.batch().begin() as connection:
             yield _claimed(connection, row_id, columns)
         return
     yield _alone(db, row_id, columns)
-
-
-def deferred_or(db: Engine, deferred: Engine | None) -> Engine:
-    return deferred if deferred is not None else db
 
 
 def _claimed(connection: Connection, row_id: int, columns: Sequence[Any]) -> HeldRow:
@@ -100,7 +100,7 @@ def _claimed(connection: Connection, row_id: int, columns: Sequence[Any]) -> Hel
             session.flush()
             return done
 
-    return HeldRow(sending, False, record_sent, change)
+    return HeldRow(sending, False, record_sent, change, row_id)
 
 
 def _alone(db: Engine, row_id: int, columns: Sequence[Any]) -> HeldRow:
@@ -122,4 +122,4 @@ def _alone(db: Engine, row_id: int, columns: Sequence[Any]) -> HeldRow:
             row = session.get(Outbox, row_id, with_for_update=True, options=keep)
             return None if row is None else work(session, row)
 
-    return HeldRow(sending, key in _SENT_UNRECORDED, record_sent, change)
+    return HeldRow(sending, key in _SENT_UNRECORDED, record_sent, change, row_id)

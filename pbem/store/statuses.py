@@ -43,7 +43,7 @@ class MailStatus(StrEnum):
 class OutboxKind(StrEnum):
     """What an outbox row is (Outbox.kind, pbem.games.outbox.Letter.kind)."""
 
-    REPLY = "reply"  # to a mail just received: sent first (pbem.games.outbox_rows.REPLY)
+    REPLY = "reply"  # to a mail just received: sent first (pbem.store.outbox_rows.REPLY)
     REPORT = "report"  # a turn's report, or the game's start
     GAME_END = "game-end"
     CLOCK = "clock"  # deadlines, reminders, pause and resume (pbem.clock.notices)

@@ -150,7 +150,7 @@ def archive_on_change(service: Service, hand_on: Callable[[str], None] | None = 
     own). Nothing with `[web] enabled = false`."""
     if not service.settings.web.enabled:
         return
-    engines = (service.db, service.deferred)
+    engines = service.store.engines()
     unwatch(engines)  # one watcher a database, however often a command asks
     if hand_on is not None:
         watch(engines, hand_on)

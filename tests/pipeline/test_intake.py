@@ -15,7 +15,6 @@ from sqlmodel import select
 
 from pbem import passwords
 from pbem.config import LimitSettings, SecuritySettings
-from pbem.games.games import game_with_turn
 from pbem.games.service import Service
 from pbem.intake import finding, intake
 from pbem.intake.context import MailContext
@@ -25,6 +24,7 @@ from pbem.mail import envelope
 from pbem.mail.reading import read_mail
 from pbem.passwords import verify_password
 from pbem.store import InboundMessage, Seat, loads, transaction
+from pbem.store.games import lock_with_turn
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
@@ -484,7 +484,7 @@ def test_a_mail_context_reads_the_seats_and_the_turns_orders_when_first_asked(
     with transaction(service.db) as session:
         row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
         context = MailContext(session, service.settings, row, read_mail(raw), now)
-        game, context.turn = game_with_turn(session, "g1") or (None, None)
+        game, context.turn = lock_with_turn(session, "g1") or (None, None)
         assert game is not None
         assert list(context.orders_of_turn("g1")) == ["bob"]
         assert [seat.name for seat in context.seats_of("g1")] == ["alice", "bob"]

@@ -17,12 +17,12 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from pbem.games.outbox import READ_AHEAD, Letter, drain, queue
-from pbem.games.outbox_rows import next_rows
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
 from pbem.store import make_engine, transaction, upgrade
+from pbem.store.outbox_rows import next_rows
 from tests.conftest import quick_settings
 from tests.support.games import new_game, outbox
 from tests.support.mails import mail

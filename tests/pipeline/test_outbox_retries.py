@@ -15,11 +15,11 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.games.outbox import DrainReport, drain
-from pbem.games.outbox_rows import next_send_time
 from pbem.games.service import Service
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.mail.maildir import MaildirSender
 from pbem.store import AuditLog, transaction
+from pbem.store.outbox_rows import next_send_time
 from tests.support.games import body, new_game, outbox
 
 DEFERRED = TemporaryFailure("smtp: 451 4.3.0 try later", code=451)

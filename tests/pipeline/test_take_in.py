@@ -27,8 +27,9 @@ from pbem.intake.poll import PollReport, take_in
 from pbem.logs import ContextFilter
 from pbem.mail.imap import ImapUnavailable
 from pbem.mail.maildir import MaildirInbox
-from pbem.store import transaction
+from pbem.store import engines, transaction
 from pbem.store.claims import Claims
+from pbem.store.engines import Databases
 from tests.support.games import inbound, new_game, outbox
 from tests.support.mails import mail, order_mail
 
@@ -277,11 +278,12 @@ def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_th
     url = service.db.url.render_as_string(hide_password=False)
     from_settings = Service.from_settings(replace(service.settings, database=DatabaseSettings(url)))
     if service.db.dialect.name == "sqlite":
-        assert from_settings.deferred is None and from_settings.deferred_db is from_settings.db
+        store = from_settings.store
+        assert store.deferred is None and store.batch() is from_settings.db
         return
-    deferred = from_settings.deferred
+    deferred = from_settings.store.deferred
     assert deferred is not None
-    durable = Service(service.db, service.settings, deferred=deferred)
+    durable = Service(service.db, service.settings, databases=Databases(service.db, deferred))
     with deferred.connect() as connection, service.db.connect() as usual:
         assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
         assert usual.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
@@ -298,7 +300,7 @@ def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_th
 
     event.listen(deferred, "commit", committed)
     logged: list[str] = []  # the log's end when the mails were all committed
-    real_durable = poll.make_durable
+    real_durable = engines.make_durable
 
     def make_durable(engine: Engine) -> None:
         with service.db.connect() as connection:
@@ -312,7 +314,7 @@ def test_mails_committed_without_waiting_for_the_disk_are_made_durable_before_th
         commits.append("mark")
         assert marked == tuple(keys)
 
-    monkeypatch.setattr(poll, "make_durable", make_durable)
+    monkeypatch.setattr(engines, "make_durable", make_durable)
     monkeypatch.setattr(inbox, "mark_done", mark_done)
     try:
         assert take_in(durable, inbox, now=now) == {"accepted": 3}

@@ -1,6 +1,7 @@
 """Branches: a rollback copies the turns and orders it undoes into the archive tables under a
 new branch number before it takes them out of play. Nothing is ever deleted from the archive,
-and a rerun takes its inputs (orders, edits) from there."""
+and a rerun takes its inputs (orders, edits) from there. The referee's rollback and rerun
+(pbem.referee.turns) and the game export (pbem.proof.export) read and write it here."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from pbem.store import ArchivedOrderSet, ArchivedTurn, OrderSet, Turn, utc
+from pbem.store.db import utc
+from pbem.store.models import ArchivedOrderSet, ArchivedTurn, OrderSet, Turn
 
 
 def next_branch(session: Session, game_id: str) -> int:
@@ -102,3 +104,9 @@ def _orders(row: OrderSet | ArchivedOrderSet) -> dict[str, Any]:
         "version": row.version,
         "received_at": row.received_at,
     }
+
+
+def archived_turns(session: Session, game_id: str) -> list[ArchivedTurn]:
+    """Every archived turn of the game, by branch and number."""
+    query = select(ArchivedTurn).where(ArchivedTurn.game_id == game_id)
+    return list(session.exec(query.order_by(col(ArchivedTurn.branch), col(ArchivedTurn.number))))

@@ -1,0 +1,45 @@
+"""The inbound mail aggregate: a mail recorded (InboundMessage, its Message-ID unique) and
+its quarantine entries. The domain's side is pbem.intake (intake, quarantine, replay)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from pbem.store.models import InboundMessage, Quarantine
+
+
+def first_recorded(session: Session, message_id: str) -> InboundMessage | None:
+    """The mail recorded under this Message-ID (what a duplicate repeats), if any."""
+    query = select(InboundMessage).where(InboundMessage.message_id == message_id)
+    return session.exec(query).first()
+
+
+def which_recorded(session: Session, message_ids: Sequence[str]) -> set[str]:
+    """Those of the Message-IDs that are recorded."""
+    query = select(InboundMessage.message_id).where(col(InboundMessage.message_id).in_(message_ids))
+    return set(session.exec(query))
+
+
+def quarantine_entries(
+    session: Session, *, include_released: bool = False
+) -> list[tuple[Quarantine, InboundMessage]]:
+    """The quarantine's entries (those not replayed yet, unless `include_released`), each
+    with its mail, in the order they were made."""
+    query = select(Quarantine, InboundMessage).join(
+        InboundMessage, col(Quarantine.inbound_id) == col(InboundMessage.id)
+    )
+    if not include_released:
+        query = query.where(col(Quarantine.released_at).is_(None))
+    return [(q, m) for q, m in session.exec(query.order_by(col(Quarantine.id)))]
+
+
+def quarantined(session: Session, quarantine_id: int) -> tuple[Quarantine, InboundMessage] | None:
+    """The quarantine entry and its mail; None if there is no such entry."""
+    row = session.get(Quarantine, quarantine_id)
+    if row is None:
+        return None
+    inbound = session.get(InboundMessage, row.inbound_id)
+    assert inbound is not None  # a foreign key guarantees it
+    return row, inbound
