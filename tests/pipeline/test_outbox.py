@@ -18,10 +18,11 @@ from sqlalchemy.exc import OperationalError
 
 from pbem.games.outbox import READ_AHEAD, Letter, drain, queue
 from pbem.games.service import Service
+from pbem.games.stale import drop_turn_notices
 from pbem.intake.intake import receive
 from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
-from pbem.store import make_engine, transaction, upgrade
+from pbem.store import Outbox, OutboxKind, make_engine, transaction, upgrade
 from pbem.store.outbox_rows import next_rows
 from tests.conftest import quick_settings
 from tests.support.games import new_game, outbox
@@ -169,3 +170,57 @@ def test_a_drain_reads_the_waiting_rows_from_their_own_index(
         plan = session.connection().exec_driver_sql(f"{explain} {statement}", parameters)
         index = "ix_outbox_waiting" if explain == "EXPLAIN" else "ix_outbox_sent_at (sent_at=?)"
         assert index in " ".join(str(row) for row in plan)
+
+
+def test_a_resolved_turns_notices_are_found_by_their_topics_index_not_by_the_waiting_mail(
+    service: Service, now: datetime
+) -> None:
+    """Resolving a turn drops its unsent reminders (pbem.games.stale.drop_turn_notices). In a
+    deadline wave thousands of reports wait to be sent: on SQLite the drop used to read each
+    of them, bytes and all, at every resolved turn (LIKE uses no index there). It finds the
+    notices by the topic's index alone, and drops those of its game only: not g10's for g1,
+    nor a sent one."""
+
+    def notice(number: int, game: str, topic: str, *, sent: bool = False) -> Outbox:
+        return Outbox(
+            message_id=f"n{number}@x",
+            kind=OutboxKind.CLOCK,
+            recipient="a@example.org",
+            subject="s",
+            raw=b"x",
+            game_id=game,
+            created_at=now,
+            topic=topic,
+            sent_at=now if sent else None,
+        )
+
+    read: list[tuple[str, Any]] = []
+
+    def watch(_conn: object, _cursor: object, statement: str, parameters: Any, *_: object) -> None:
+        read.append((statement, parameters))
+
+    with transaction(service.db) as session:
+        rows = [
+            notice(1, "g1", "reminder g1 a@example.org"),
+            notice(2, "g1", "deadline-moved g1 b@example.org"),
+            notice(3, "g10", "reminder g10 a@example.org"),
+            notice(4, "g1", "reminder g1 c@example.org", sent=True),
+            notice(5, "g1", "REMINDER g1 a@example.org"),
+        ]
+        session.add_all(rows)
+        session.flush()
+        event.listen(service.db, "before_cursor_execute", watch)
+        try:
+            assert drop_turn_notices(session, "g1", 1, now=now) == 2
+        finally:
+            event.remove(service.db, "before_cursor_execute", watch)
+        dropped = [row.message_id for row in rows if session.get(Outbox, row.id).dropped_at]
+        assert dropped == ["n1@x", "n2@x"]
+        if service.db.dialect.name != "sqlite":
+            return  # LIKE there, and a planner of its own
+        for statement, parameters in read:
+            plan = session.connection().exec_driver_sql(
+                f"EXPLAIN QUERY PLAN {statement}", parameters
+            )
+            steps = " ".join(str(row) for row in plan)
+            assert "ix_outbox_topic" in steps or "PRIMARY KEY" in steps, steps
