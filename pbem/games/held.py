@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, select
 
 from engine import get_ruleset
 from pbem.config import Settings
@@ -17,7 +18,16 @@ from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
 from pbem.games.games import find_seat, stored_orders, waiting_seats
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, GameStatus, OrderSet, OutboxKind, Turn, dumps, loads
+from pbem.store import (
+    ArchivedTurn,
+    Game,
+    GameStatus,
+    OrderSet,
+    OutboxKind,
+    Turn,
+    dumps,
+    loads,
+)
 from pbem.templates import render
 
 
@@ -46,13 +56,25 @@ def check_held_orders(
         _keep_what_counts(session, row, judged)
         judged_rows.append((row, judged))
     resolves_now = bool(judged_rows) and opens_due()
+    again = _opened_before(session, game.id, turn.number) if judged_rows else 0
     for row, judged in judged_rows:
         seat = find_seat(session, game.id, row.seat)
         if seat is None or not seat.address:
             continue
         body = _check_reply(session, settings, game, turn, row, judged, resolves_now)
-        queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
+        letter = _letter(settings, game, seat.address, row, body, again)
+        queue(session, settings, letter, now=now)
     return resolves_now
+
+
+def _opened_before(session: Session, game_id: str, number: int) -> int:
+    """How many times the turn opened before, and a rollback took it back (each such time is
+    an archived copy of it): orders held for it again after a rollback, in a mail numbered
+    as the first, get a check reply of their own when it opens again."""
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    )
+    return session.exec(query).one()
 
 
 def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
@@ -106,8 +128,13 @@ def _note(row: OrderSet) -> str:
     return f"You sent these orders on {when} UTC; they were held until now."
 
 
-def _letter(settings: Settings, game: Game, to: str, row: OrderSet, body: str) -> Letter:
-    parts = ("held", game.id, str(row.turn), row.seat, str(row.version))
+def _letter(
+    settings: Settings, game: Game, to: str, row: OrderSet, body: str, again: int
+) -> Letter:
+    # The turn opened again after a rollback: a new Message-ID (the same one would fail the
+    # whole resolution, every time, and the turn would never be played).
+    again_part = (f"again-{again}",) if again else ()
+    parts = ("held", game.id, str(row.turn), row.seat, str(row.version), *again_part)
     return Letter(
         OutboxKind.REPLY,
         to,
