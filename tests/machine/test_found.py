@@ -114,8 +114,9 @@ def test_a_turn_opened_due_is_not_left_for_a_clock_tick(machine: Conversation) -
 def test_orders_held_again_after_a_rollback_let_their_turn_open_again(
     machine: Conversation,
 ) -> None:
-    """Found by the machine in Medieval Micromanager (in the bench's log: no invariant named
-    it, the turn just never resolved): orders held for turn 2, a rollback to turn 1, and the
+    """nothing-failed (found by the machine in Medieval Micromanager, in the bench's log before
+    that invariant was written: the turn just never resolved): orders held for turn 2, a
+    rollback to turn 1, and the
     same seat's orders held for turn 2 again, numbered as the first mail; when turn 2 opened
     again its held-orders check had the first one's Message-ID, the outbox refused it, and
     the whole resolution of turn 1 failed at every pass of the clock."""
