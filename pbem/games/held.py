@@ -18,7 +18,16 @@ from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
 from pbem.games.games import awaited, find_seat, stored_orders
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
-from pbem.store import Game, GameStatus, OrderSet, OutboxKind, Turn, dumps, loads
+from pbem.store import (
+    Game,
+    GameStatus,
+    OrderSet,
+    OutboxKind,
+    Turn,
+    archive,
+    dumps,
+    loads,
+)
 from pbem.templates import render
 
 
@@ -47,12 +56,14 @@ def check_held_orders(
         _keep_what_counts(session, row, judged)
         judged_rows.append((row, judged))
     resolves_now = bool(judged_rows) and opens_due()
+    again = archive.times_archived(session, game.id, turn.number) if judged_rows else 0
     for row, judged in judged_rows:
         seat = find_seat(session, game.id, row.seat)
         if seat is None or not seat.address:
             continue
         body = _check_reply(session, settings, game, turn, row, judged, resolves_now, now=now)
-        queue(session, settings, _letter(settings, game, seat.address, row, body), now=now)
+        letter = _letter(settings, game, seat.address, row, body, again)
+        queue(session, settings, letter, now=now)
     return resolves_now
 
 
@@ -109,8 +120,13 @@ def _note(row: OrderSet) -> str:
     return f"You sent these orders on {when} UTC; they were held until now."
 
 
-def _letter(settings: Settings, game: Game, to: str, row: OrderSet, body: str) -> Letter:
-    parts = ("held", game.id, str(row.turn), row.seat, str(row.version))
+def _letter(
+    settings: Settings, game: Game, to: str, row: OrderSet, body: str, again: int
+) -> Letter:
+    # The turn opened again after a rollback: a new Message-ID (the same one would fail the
+    # whole resolution, every time, and the turn would never be played).
+    again_part = (f"again-{again}",) if again else ()
+    parts = ("held", game.id, str(row.turn), row.seat, str(row.version), *again_part)
     return Letter(
         OutboxKind.REPLY,
         to,

@@ -56,6 +56,16 @@ def branch_end(session: Session, game_id: str, branch: int) -> int:
     return session.exec(query).one() or 0
 
 
+def times_archived(session: Session, game_id: str, number: int) -> int:
+    """How many times the turn opened before and a rollback took it back (each such time is
+    an archived copy of it): orders held for it again after a rollback, in a mail numbered
+    as the first, get a check reply of their own when it opens again."""
+    query = select(func.count()).where(
+        ArchivedTurn.game_id == game_id, ArchivedTurn.number == number
+    )
+    return session.exec(query).one()
+
+
 def archived_turn(session: Session, game_id: str, branch: int, number: int) -> ArchivedTurn | None:
     query = select(ArchivedTurn).where(
         ArchivedTurn.game_id == game_id,

@@ -258,6 +258,16 @@ def _says_sooner(text: str) -> bool:
     return any(word in flat for word in ("sooner", "as soon as", "earlier", "once every"))
 
 
+# -- nothing failed behind the mail -----------------------------------------------------
+
+
+def nothing_failed(step: Step, record: Record) -> None:
+    """No work failed in the step: a turn whose resolution raises is rolled back, logged and
+    tried again at every pass, so the game never goes on, and no mail says so."""
+    if step.errors:
+        raise Violation("nothing-failed", f"at {step.actor}'s {step.action}: {step.errors[0]}")
+
+
 Invariant = Callable[[Step, Record], None]
 INVARIANTS: tuple[Invariant, ...] = (
     answered_once,
@@ -265,4 +275,5 @@ INVARIANTS: tuple[Invariant, ...] = (
     secrets_kept,
     facts_true,
     resolved_as_told,
+    nothing_failed,
 )

@@ -109,3 +109,23 @@ def test_a_turn_opened_due_is_not_left_for_a_clock_tick(machine: Conversation) -
     machine.orders(seat=SECOND)
     assert machine.world.facts().resolved == 2
     machine.tick(minutes=5)
+
+
+def test_orders_held_again_after_a_rollback_let_their_turn_open_again(
+    machine: Conversation,
+) -> None:
+    """nothing-failed (found by the machine in Medieval Micromanager, in the bench's log before
+    that invariant was written: the turn just never resolved): orders held for turn 2, a
+    rollback to turn 1, and the
+    same seat's orders held for turn 2 again, numbered as the first mail; when turn 2 opened
+    again its held-orders check had the first one's Message-ID, the outbox refused it, and
+    the whole resolution of turn 1 failed at every pass of the clock."""
+    machine.advance_orders(seat=FIRST, ahead=1)
+    for seat in SEATS:
+        machine.orders(seat=seat)
+    machine.rollback(back=1)
+    machine.advance_orders(seat=FIRST, ahead=1)
+    machine.referee(command="RESUME")
+    assert machine.world.facts().resolved == 1
+    [check] = [m for m in machine.steps[-1].queued if "your held orders" in m.subject]
+    assert check.recipient == machine.world.players[FIRST].address

@@ -14,6 +14,7 @@ from hypothesis.errors import Flaky
 from hypothesis.stateful import run_state_machine_as_test
 
 import pbem.clock.due
+import pbem.clock.turns
 import pbem.intake.context
 import pbem.intake.orders
 import pbem.intake.press
@@ -86,6 +87,14 @@ def _plant(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
         monkeypatch.setattr(pbem.intake.orders, "still_waiting", lambda *a: real(*a)[:-1])
     elif bug == "early-at-first-orders":
         monkeypatch.setattr(pbem.clock.due.Facts, "every_order_in", lambda self: bool(self.ordered))
+    elif bug == "clock-cannot-resolve":
+        monkeypatch.setattr(pbem.clock.turns, "resolve_turn", _fails_when_due)
+
+
+def _fails_when_due(*args: Any, **kwargs: Any) -> Any:
+    """The clock's resolution of a due turn raises, as a duplicate Message-ID made it (the
+    referee's PROCESS imported the real one by name and still works)."""
+    raise RuntimeError("planted: the turn cannot be resolved")
 
 
 CASES = [
@@ -95,6 +104,7 @@ CASES = [
     ("press-to-everyone", invariants.secrets_kept, "secrets"),
     ("one-seat-left-out", invariants.facts_true, "facts"),
     ("early-at-first-orders", invariants.resolved_as_told, "resolved-as-told"),
+    ("clock-cannot-resolve", invariants.nothing_failed, "nothing-failed"),
 ]
 
 

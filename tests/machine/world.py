@@ -9,6 +9,7 @@ database says, for the invariants (tests/machine/invariants.py) to compare.
 
 from __future__ import annotations
 
+import logging
 import re
 import shutil
 import tempfile
@@ -117,6 +118,24 @@ class Step:
     body: str = ""
     status: str = ""
     queued: list[Mail] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # what pbem logged as failed meanwhile
+
+
+class _Failures(logging.Handler):
+    """What pbem logs at ERROR: work that failed and was rolled back (a turn's resolution,
+    a clock's look), which the mail alone would not show."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        cause = f": {record.exc_info[1]!r}" if record.exc_info else ""
+        self.seen.append(f"{record.getMessage()}{cause}"[:300])
+
+    def take(self) -> list[str]:
+        seen, self.seen = self.seen, []
+        return seen
 
 
 def _settings() -> Settings:
@@ -156,6 +175,8 @@ class World:
         self.passwords_ever: set[str] = {p.password for p in self.players.values()}
         self.sequence = 0
         self.seen = 0
+        self.failures = _Failures()
+        logging.getLogger("pbem").addHandler(self.failures)
         specs = [SeatSpec(p.name, p.address, p.password) for p in self.players.values()]
         spec.setdefault("deadline_policy", "interval:6h")
         spec.setdefault("press", PressOptions(grey=True))
@@ -178,6 +199,7 @@ class World:
         self.passwords_ever.add(self.referee.password)
 
     def close(self) -> None:
+        logging.getLogger("pbem").removeHandler(self.failures)
         self.engine.dispose()
         shutil.rmtree(self.folder, ignore_errors=True)
 
@@ -276,6 +298,7 @@ class World:
             body=body,
             status=str(receipt.status),
             queued=self.take_queued(),
+            errors=self.failures.take(),
         )
 
     def tick(self, minutes: int) -> Step:
@@ -290,6 +313,7 @@ class World:
             before=before,
             after=self.facts(),
             queued=self.take_queued(),
+            errors=self.failures.take(),
         )
 
 
