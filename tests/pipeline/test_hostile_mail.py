@@ -79,3 +79,20 @@ def test_html_nested_past_the_tag_cap_is_refused_as_unreadable_not_as_empty(
     assert "could not be read" in text and "50,000 elements deep" in text
     assert "Send your mail as plain text" in text
     assert orders(service) == []
+
+
+def test_html_cut_after_its_orders_is_noted_within_72_columns(
+    service: Service, now: datetime
+) -> None:
+    """The orders before the cut are read, and the check reply's note says the rest was
+    not, wrapped at 72 columns like the rest of the reply."""
+    new_game(service, now)
+    raw = mail("x", message_id="cut@x.org", subject="cut")
+    head = raw.split(b"\n\n")[0].replace(b"text/plain", b"text/html")
+    html = f"<p>{ENVELOPE}</p><p>ADD 2</p>" + "<div>" * 60_000
+    receipt = receive(service, head + b"\n\n" + html.encode(), now=now)
+    assert receipt.status == "accepted"
+    text = body(receipt.replies[0])
+    assert [line for line in text.splitlines() if len(line) > 72] == []
+    assert "the HTML part was not read whole" in text
+    assert [row.text for row in orders(service)] == ["ADD 2"]
