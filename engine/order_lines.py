@@ -20,7 +20,7 @@ problem of that line while the others are still read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -110,8 +110,10 @@ def read_orders(
     order's keyword, so that a line starting 'TEMPEL' is told to try BUILD."""
     guide = _Guide(keywords, examples, topics or {})
     ignored: list[tuple[int, str]] = []
-    signature = _signed_name(text, guide)
-    closing = _closing_line(text, signature)
+    closing, *named = sign_off(
+        _said(text), keywords, lambda line: _looks_like_order(line, guide)
+    ) or (0,)
+    signature = set(named)  # the name under "Cheers,"
 
     def read_line(line_no: int, line: str) -> Any:
         if line_no in signature:
@@ -139,44 +141,41 @@ class _Guide:
     topics: Mapping[str, str]
 
 
-def _signed_name(text: str, guide: _Guide) -> set[int]:
-    """The line numbers of the short block after a sign-off line ("Cheers,") that ends the
-    text: at most SIGN_OFF_LINES lines of at most SIGN_OFF_WORDS words, none that looks like
-    an order. Empty when there is no such block."""
-    lines = [
+def sign_off(
+    said: Sequence[tuple[int, str]],
+    keywords: Container[str],
+    taken: Callable[[str], bool],
+    *,
+    longest: int = 0,
+) -> tuple[int, ...]:
+    """The line numbers of the sign-off that closes a text, given as its lines said (line
+    number, text; blank ones left out): its last line that begins with a closing word
+    ("Cheers,", "Thanks, Eve") and not with one of `keywords` (of at most `longest` words,
+    when given), then the short block after it (the name under "Cheers,"): at most
+    SIGN_OFF_LINES lines of at most SIGN_OFF_WORDS words, none that `taken` would read (an
+    order, a command). Empty when the text does not end so. Order mails and command mails
+    pass over the same closings."""
+    # A sign-off further up leaves more than SIGN_OFF_LINES after it: only the end is read.
+    tail = said[-(SIGN_OFF_LINES + 1) :]
+    firsts = [normal(line.split(None, 1)[0]) for _, line in tail]
+    closing = [i for i, first in enumerate(firsts) if first in SIGN_OFFS]
+    if not closing or firsts[closing[-1]] in keywords:
+        return ()
+    if longest and len(tail[closing[-1]][1].split()) > longest:
+        return ()
+    block = tail[closing[-1] + 1 :]
+    if any(len(line.split()) > SIGN_OFF_WORDS or taken(line) for _, line in block):
+        return ()
+    return tuple(line_no for line_no, _ in tail[closing[-1] :])
+
+
+def _said(text: str) -> list[tuple[int, str]]:
+    """(line number, text without its comment) of each line of `text` that says something."""
+    return [
         (line_no, line)
         for line_no, raw in enumerate(text.splitlines(), 1)
         if (line := raw.split("#", 1)[0].strip())
     ]
-    # A sign-off further up leaves more than SIGN_OFF_LINES after it: only the end is read.
-    lines = lines[-(SIGN_OFF_LINES + 1) :]
-    firsts = [normal(line.split(None, 1)[0]) for _, line in lines]
-    closing = [i for i, first in enumerate(firsts) if first in SIGN_OFFS]
-    if not closing or firsts[closing[-1]] in guide.keywords:
-        return set()
-    block = lines[closing[-1] + 1 :]
-    if len(block) > SIGN_OFF_LINES:
-        return set()
-    if any(
-        len(line.split()) > SIGN_OFF_WORDS or _looks_like_order(line, guide) for _, line in block
-    ):
-        return set()
-    return {line_no for line_no, _ in block}
-
-
-def _closing_line(text: str, signature: set[int]) -> int:
-    """The line number of the sign-off that closes the text ("Cheers," or "Thanks!" with
-    nothing after it but the name under it); 0 when the text does not end so. A "Thanks"
-    before more orders is passed over as a greeting, not called the mail's close."""
-    said = [
-        (line_no, line)
-        for line_no, raw in enumerate(text.splitlines(), 1)
-        if (line := raw.split("#", 1)[0].strip()) and line_no not in signature
-    ]
-    if not said:
-        return 0
-    line_no, line = said[-1]
-    return line_no if normal(line.split(None, 1)[0]) in SIGN_OFFS else 0
 
 
 def _looks_like_order(line: str, guide: _Guide) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import select
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -69,7 +71,38 @@ from pbem.web.archive import archive_on_change, write_logged, write_site
 Handler = Callable[[argparse.Namespace], int]
 
 
+# The exit status of a command line tool killed by SIGPIPE (128 + 13), as a shell reports it.
+PIPE_CLOSED = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Every command, its errors said in one line; and stopped quietly when the reader of
+    its output has gone (`pbem rulesets | head`), whichever command it is."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            sys.stdout.flush()  # here, not at exit, so that a reader gone is met below
+    except BrokenPipeError:
+        if not _output_gone():
+            raise  # a socket's, not standard output's: a bug's traceback
+        # The interpreter flushes standard output again as it exits: let that go nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return PIPE_CLOSED
+
+
+def _output_gone() -> bool:
+    """Whether standard output's reader has gone (poll says so of a pipe, or a socket, whose
+    other end closed); not a socket of the command's own (SMTP, IMAP) that broke."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll (Windows), or no file under it
+        return False
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = parser().parse_args(argv)
     handler: Handler = args.handler
     try:

@@ -2,10 +2,11 @@
 as mail: the HELP replies are drawn from these files, so what a player is mailed and what the
 documentation says cannot drift apart.
 
-Markdown becomes plain text of at most 72 columns: headings become "== Heading ==", links
-and inline code their text, paragraphs and list items are wrapped, code blocks are kept as
-they are (a line too long for a mail wrapped with a hanging indent), table rows become one
-wrapped line each, HTML comments are left out."""
+Markdown becomes plain text of at most 72 columns: headings become "== Heading ==", links,
+inline code and emphasis their text (read on a whole paragraph: markup runs over line ends),
+paragraphs and list items are wrapped, code blocks are kept as they are (a line too long for
+a mail wrapped with a hanging indent), table rows become one wrapped line each (their cells
+split where no code or backslash holds the '|'), HTML comments are left out."""
 
 from __future__ import annotations
 
@@ -22,8 +23,10 @@ HANDBOOK = "players.md"
 HELP_SECTIONS = ("An order mail", "Mail commands")
 
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_CODE = re.compile(r"`([^`]*)`")
-_EMPHASIS = re.compile(r"\*\*([^*]+)\*\*")
+_CODE = re.compile(r"`([^`]*)`")  # its text stays as written, "2 * 3" too
+_ASIDE = re.compile("\0([0-9]+)\0")  # where code stood while emphasis was read
+_EMPHASIS = re.compile(r"\*\*([^*]+)\*\*|(?<![\w*])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])")
+_CELL = re.compile(r"((?:`[^`]*`|\\\||[^|])*)")  # a table cell: a '|' in code or as '\|' is text
 _ITEM = re.compile(r"^(\s*)([-*]|\d+\.)\s+")
 _FILLER = frozenset({"a", "an", "the", "reading", "reaching", "your"})
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -165,7 +168,9 @@ def mail_text(markdown: str, width: int = WIDTH) -> str:
     def flush() -> None:
         nonlocal block, prefix
         if block:
-            text = " ".join(block)
+            # Markup runs over a line's end ("**When the order's phase comes it is checked
+            # again**"): read on the whole paragraph, not line by line.
+            text = _inline(" ".join(block))
             indent = " " * len(prefix)
             out.append(
                 textwrap.fill(
@@ -199,16 +204,15 @@ def mail_text(markdown: str, width: int = WIDTH) -> str:
         elif stripped.startswith("|"):
             flush()
             if not _RULE.match(stripped):
-                cells = [_inline(c.strip()) for c in stripped.strip("|").split("|")]
-                block, prefix = [" - ".join(c for c in cells if c)], "  "
+                block, prefix = [" - ".join(_cells(stripped))], "  "
                 flush()
         elif item := _ITEM.match(line):
             flush()
             indent, bullet = item.group(1), item.group(2)
             prefix = f"{indent}{bullet} "
-            block = [_inline(line[item.end() :])]
+            block = [line[item.end() :]]
         else:
-            block.append(_inline(stripped))
+            block.append(stripped)
     flush()
     return _squeeze("\n".join(out))
 
@@ -233,7 +237,25 @@ def _in_code(lines: list[str], index: int) -> bool:
 
 
 def _inline(text: str) -> str:
-    return _CODE.sub(r"\1", _EMPHASIS.sub(r"\1", _LINK.sub(r"\1", text)))
+    """Plain text of a paragraph's Markdown: links their text, code its text as written, and
+    emphasis (`**strong**`, `*stressed*`, code in it too) outside code its words."""
+    code: list[str] = []
+
+    def aside(found: re.Match[str]) -> str:  # code is kept out of the emphasis's reach
+        code.append(found.group(1))
+        return f"\0{len(code) - 1}\0"
+
+    plain = _EMPHASIS.sub(
+        lambda found: found.group(1) or found.group(2),
+        _CODE.sub(aside, _LINK.sub(r"\1", text)),
+    )
+    return _ASIDE.sub(lambda found: code[int(found.group(1))], plain)
+
+
+def _cells(row: str) -> list[str]:
+    """The non-empty cells of a table row, each as plain text."""
+    cells = [cell.strip() for cell in _CELL.findall(row.strip().strip("|"))]
+    return [_inline(cell.replace("\\|", "|")) for cell in cells if cell]
 
 
 def _squeeze(text: str) -> str:

@@ -38,6 +38,7 @@ def environment() -> jinja2.Environment:
         auto_reload=False,
     )
     env.filters["wrap"] = wrap
+    env.filters["quote"] = quote
     return env
 
 
@@ -58,6 +59,16 @@ def tidy(text: str) -> str:
     while kept and not kept[-1]:
         kept.pop()
     return "\n".join(kept) + "\n"
+
+
+# Characters of a line of the player's mail a reply quotes ("> line 3: ..."): with the "> "
+# before it, the reply's 72 columns, whatever the mail held (a line of 390,000 words).
+QUOTED = 70
+
+
+def quote(text: str, width: int = QUOTED) -> str:
+    """A line of a mail as a reply quotes it: cut to `width` characters, the cut marked."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 def wrap(text: str, width: int = 72, indent: str = "    ") -> str:

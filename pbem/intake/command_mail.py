@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
+from engine.order_lines import SIGN_OFF_WORDS, sign_off
 from pbem.intake.answer import Answer, answering
 from pbem.intake.auth import authenticate, prove_claim
 from pbem.intake.command_table import player_command
@@ -23,10 +24,13 @@ from pbem.intake.context import MailContext
 from pbem.intake.forecast import forecast_command
 from pbem.intake.press import Block, relay_blocks
 from pbem.intake.resign import resign_not_alone
+from pbem.mail.commands import PLAYER_WORDS
 from pbem.mail.envelope import Envelope, read_command
 from pbem.store import MailStatus
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
+SIGN_OFF = "a sign-off, not a command"
+_COMMAND_WORDS = frozenset(word.lower() for word in PLAYER_WORDS)
 
 
 def run_command(context: MailContext, envelope: Envelope) -> None:
@@ -43,6 +47,7 @@ def run_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[Block]) -> None:
+    envelope = _signed_off(envelope)
     with answering(context) as answer:
         if _proved(context, envelope, answer):
             most = context.settings.limits.max_commands
@@ -68,6 +73,22 @@ def with_press(
         game, seat = found
         context.finish(MailStatus.ANSWERED, relay_blocks(context, game, seat, list(blocks)))
     answer.end(context.inbound)
+
+
+def _signed_off(envelope: Envelope) -> Envelope:
+    """The envelope without the short sign-off that closes the mail ("Thanks, Eve" after the
+    last command, the name under "Cheers,"): passed over as an order mail passes it
+    (engine.order_lines.sign_off), and listed as ignored."""
+    said = sign_off(envelope.lines, _COMMAND_WORDS, _is_command, longest=SIGN_OFF_WORDS)
+    if not said:
+        return envelope
+    lines = tuple(line for line in envelope.lines if line[0] not in said)
+    ignored = sorted((*envelope.ignored, *((number, SIGN_OFF) for number in said)))
+    return replace(envelope, lines=lines, ignored=tuple(ignored))
+
+
+def _is_command(line: str) -> bool:
+    return read_command(0, line, game_line=True) is not None
 
 
 def _run(context: MailContext, command: Envelope, *, alone: bool) -> None:

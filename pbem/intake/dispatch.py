@@ -126,10 +126,28 @@ def _no_sender(mail: IncomingMail) -> str:
     return f"the From header {given[:200]!r} holds no usable address, so nobody was answered"
 
 
+def _cut_short(context: MailContext) -> None:
+    """A mail read only in part (HTML past the tag cap) with nothing in the part read: it
+    may hold a GAME line further on, so the answer says it could not be read, never that
+    it has none."""
+    context.quarantine(
+        "too-big",
+        f"The HTML of your mail could not be read whole: {context.mail.cut_short}. No GAME "
+        "line or mail command came before the point where the reading stopped, so nothing in "
+        "it was read or stored.",
+        reply_to=context.mail.sender,
+        hint="Send your mail as plain text (your mail program's plain-text setting), with "
+        "your GAME line first.",
+    )
+
+
 def _no_game_line(context: MailContext, envelope: Envelope) -> None:
     """Neither a GAME line nor a known command: set it aside and answer with short help,
     saying where we looked, and naming the line that stopped the reading (not a greeting
     passed over before it) and a command that stood too late to be read."""
+    if context.mail.cut_short:
+        _cut_short(context)
+        return
     said, greeted = _said(context.mail.text)
     word = _one_word(said[0][1]) if said else ""
     late = next((f"line {no} ({text})" for no, text in said[1:] if _is_command(text)), "")

@@ -41,6 +41,7 @@ class _Enough(Exception):
 class HtmlText:
     text: str
     cut: bool  # the document had more than MAX_TAGS tags: the text stops there
+    depth: int = 0  # elements open where the reading stopped (50,000 nested <div>: 50,000)
 
 
 class _TextExtractor:
@@ -54,6 +55,7 @@ class _TextExtractor:
         self._quote = 0
         self._pre = 0
         self._tags = 0
+        self.depth = 0  # elements open: libxml2 closes every element it opens, void ones too
         self._pieces: list[str] = []
         # A bound list.append, called by lxml for each piece of text: `&amp;` or a stray `<`
         # repeated makes a piece each, and a Python method for each was the slow part.
@@ -61,6 +63,7 @@ class _TextExtractor:
 
     def start(self, tag: object, attrib: object) -> None:
         self._count()
+        self.depth += 1
         name = _name(tag)
         self._flush()
         if name in _SKIP:
@@ -76,6 +79,7 @@ class _TextExtractor:
 
     def end(self, tag: object) -> None:
         self._count()
+        self.depth -= 1
         name = _name(tag)
         self._flush()
         if name in _SKIP:
@@ -154,7 +158,7 @@ def html_text(html: str) -> HtmlText:
         pass
     extractor.close()
     extractor.line_break()
-    return HtmlText(_squeeze(extractor.lines), cut)
+    return HtmlText(_squeeze(extractor.lines), cut, extractor.depth if cut else 0)
 
 
 def html_to_text(html: str) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from pbem.mail._bounded import MAX_FIELDS, TooMany, bounded_parse, cut
 from pbem.mail._decode import decode_text, header_raw, header_text, printable
-from pbem.mail._html import MAX_TAGS, html_text
+from pbem.mail._html import MAX_TAGS, HtmlText, html_text
 from pbem.mail.addresses import is_address
 
 _MAX_ID = 255  # longer Message-IDs are replaced by their hash
@@ -38,6 +38,7 @@ MAX_HEADER = 100_000  # bytes of the mail's header read (Postfix's header_size_l
 MAX_LINES = 200_000  # lines of a mail; 2 MB of base64 attachments is 27,000
 MAX_SUBJECT = 200  # characters of the Subject kept: it is quoted in replies
 MAX_NOTES = 20  # notes about ignored parts kept; then one for the rest
+_DEEP = 100  # elements nested; real mail nests a few dozen deep
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,9 @@ class IncomingMail:
     enclosed: tuple[tuple[str, str], ...] = field(default=())
     # How many addresses the From header(s) name: a mail with several is from nobody we answer.
     from_count: int = 0
+    # Why the body was read only in part ('' when it was read whole): an HTML body past
+    # MAX_TAGS. A mail whose part read has nothing in it is refused for this, not for that.
+    cut_short: str = ""
 
 
 def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:
@@ -111,10 +115,11 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         headers.setdefault(name, value)
     notes: tuple[str, ...]
     enclosed: tuple[tuple[str, str], ...] = ()
+    cut_short = ""
     if refused is not None:
         text, notes = "", (refused,)
     else:
-        text, notes, enclosed = _body(msg)
+        text, notes, enclosed, cut_short = _body(msg)
     return IncomingMail(
         message_id=_message_id(headers.get("message-id", ""), raw),
         sender=_address(froms[0]) if len(froms) == 1 else "",
@@ -130,6 +135,7 @@ def _read(raw: bytes, max_bytes: int) -> IncomingMail:
         header_items=items,
         enclosed=enclosed,
         from_count=len(froms),
+        cut_short=cut_short,
     )
 
 
@@ -246,21 +252,23 @@ def _filename(part: email.message.Message) -> str:
 
 def _body(
     msg: email.message.Message, depth: int = 0
-) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...]]:
+) -> tuple[str, tuple[str, ...], tuple[tuple[str, str], ...], str]:
     """Pick the readable body, keep the texts orders may be enclosed in (forwarded, attached),
-    and note every other part we leave unread."""
+    and note every other part we leave unread; and why the body was read only in part."""
     leaves = list(_leaves(msg))
     plain = _first(leaves, "text/plain")
     html = _first(leaves, "text/html")
     notes: list[str] = []
     text = _part_text(plain, notes) if plain is not None else ""
     chosen = plain
+    cut_short = ""
     if not text.strip() and html is not None:
         # Some clients send an empty text/plain beside the real HTML body.
         notes = ["read the HTML part as text"]
         read = html_text(_part_text(html, notes))
         if read.cut:
-            notes.append(f"the HTML part was read up to its {MAX_TAGS:,}th tag")
+            cut_short = _html_cut(read)
+            notes.append(f"the HTML part was not read whole: {cut_short}")
         text, chosen = read.text, html
     enclosed: list[tuple[str, str]] = []
     for part in leaves:
@@ -275,7 +283,14 @@ def _body(
         note = _ignored_note(part, chosen, plain, html)
         if note:
             notes.append(note)
-    return _lines(text), _few(notes), tuple(enclosed)
+    return _lines(text), _few(notes), tuple(enclosed), cut_short
+
+
+def _html_cut(read: HtmlText) -> str:
+    """Why an HTML body was read only in part, and how deep it nested where the reading
+    stopped: 50,000 nested <div> reach the cap before the text inside them."""
+    nested = f" (it nests {read.depth:,} elements deep)" if read.depth > _DEEP else ""
+    return f"the moderator reads HTML up to its {MAX_TAGS:,}th tag, and yours has more{nested}"
 
 
 def _few(notes: list[str]) -> tuple[str, ...]:
@@ -295,7 +310,7 @@ def _enclosed(
         inner = part.get_payload()
         first = inner[0] if isinstance(inner, list) and inner else None
         if isinstance(first, email.message.Message):
-            text, _, _ = _body(first, depth + 1)
+            text, _, _, _ = _body(first, depth + 1)
             return "the forwarded message", text
     if ctype == "text/plain" and part is not chosen and _is_attachment(part):
         name = _filename(part)

@@ -10,8 +10,9 @@ from pathlib import Path
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from tests.referee.support import referee_game, referee_mail
 from tests.support.games import body, new_game
-from tests.support.mails import order_mail
+from tests.support.mails import mail, order_mail
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "orders" / "temples-and-swords.md"
 SEATS = (SeatSpec("ann", "ann@example.org", "pw-ann"), SeatSpec("bob", "bob@example.org", "pw-b"))
@@ -89,3 +90,23 @@ def test_a_line_its_phase_decides_is_read_back_with_a_note(service: Service, now
         "      D4: no laborers or slaves there\n"
     ) in reply
     assert [line for line in reply.splitlines() if len(line) > 72] == []
+
+
+def test_the_lines_a_reply_quotes_fit_72_columns(service: Service, now: datetime) -> None:
+    """Fresh-eyes test (issue 43): a command mail of HELP and a line of 390,000 words was
+    answered with that line quoted at 500 characters. Every line a reply quotes (a command
+    mail's, a referee mail's, HELP's topic) is cut to fit 72 columns, the cut marked."""
+    referee_game(service, now)
+    spam = "spam " * 3_900
+    mails = [
+        mail(f"HELP\n{spam}\n", message_id="c1@x"),
+        mail(f"HELP {'x' * 300}\n", message_id="c2@x"),
+        referee_mail(f"AUDIT\n{spam}\n"),
+    ]
+    for raw in mails:
+        text = body(receive(service, raw, now=now).replies[0])
+        assert [line for line in text.splitlines() if len(line) > 72] == []
+    assert "> line 3: spam spam" in text and text.count("spam") < 20
+    assert any(
+        line.startswith("> line 3: spam") and line.endswith("…") for line in text.splitlines()
+    )

@@ -6,7 +6,9 @@ pause."""
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +162,28 @@ def test_game_pause_is_the_referee_command(
     assert "referee-pause" in actions
     assert pbem(capsys, "game", "resume", "g1").startswith("game g1 resumed")
     assert NOW  # the clock the helpers act at
+
+
+@pytest.mark.parametrize("command", [["rulesets"], ["game", "list"]])
+def test_a_command_piped_into_a_reader_that_left_exits_quietly(
+    command: list[str], tmp_path: Path
+) -> None:
+    """Fresh-eyes test (issue 43): `pbem rulesets | head` ended in a BrokenPipeError
+    traceback. The reader of standard output is gone before the command writes (the pipe's
+    read end closed first): the command stops quietly, as a tool killed by SIGPIPE, whether
+    the write fails in the command (`rulesets`, 9 kB) or at its end (`game list`, one line)."""
+    db = ["--db", f"sqlite:///{tmp_path / 'pbem.db'}"]
+    assert main([*db, "init"]) == 0
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-m", "pbem", *db, *command],
+            stdout=write,
+            stderr=subprocess.PIPE,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert ran.stderr.decode() == ""
+    assert ran.returncode == 128 + signal.SIGPIPE

@@ -287,3 +287,33 @@ def test_resign_beside_other_lines_is_refused_and_resigns_nothing(
     assert receipt.status == "answered"  # SET PRESS OFF was done
     alone = _send(service, now, ALICE + "RESIGN\n")
     assert alone.status == "answered" and _seat(service).status == "disorder"
+
+
+@pytest.mark.parametrize(
+    "closing", ["Thanks, Eve\n", "Cheers,\nEve\n", "Best regards,\nEve\nThe Red Empire\n"]
+)
+def test_a_short_sign_off_after_the_last_command_is_passed_over(
+    service: Service, now: datetime, closing: str
+) -> None:
+    """Fresh-eyes test (issue 43): "Thanks, Eve" under a JOIN was answered "not a command
+    ... nobody reads other text sent here". A short sign-off after the last command is passed
+    over as in an order mail, the JOIN answered alone."""
+    new_game(service, now, seats=(), signup_seats=2)
+    text = f"Hi!\nJOIN g1 eve PASSWORD tulip\n{closing}\nSent from my iPhone\n"
+    receipt = _send(service, now, text, sender="eve@example.org")
+    (reply,) = receipt.replies
+    said = body(reply)
+    assert "not a command" not in said and "Unprocessed" not in said
+    assert "CONFIRM" in said  # the JOIN's own answer, alone
+
+
+def test_a_sign_off_before_another_command_or_a_long_closing_is_still_answered(
+    service: Service, now: datetime
+) -> None:
+    """Only a short closing block at the very end is passed over: a "Thanks" line before
+    another command, or a paragraph after the thanks, is answered as before."""
+    new_game(service, now)
+    text = ALICE + "HELP\nThanks\nHISTORY\nThanks for the game, I hope to play again next year\n"
+    said = body(_send(service, now, text).replies[0])
+    assert "> line 3: Thanks\nnot a command, so not read." in said
+    assert "> line 5: Thanks for the game, I hope to play again next year\nnot a command" in said

@@ -3,6 +3,7 @@ says what docs/players.md and docs/orders/<id>.md say, at most 72 columns wide."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from itertools import count
@@ -188,3 +189,33 @@ def test_every_help_topic_is_one_part_of_the_handbook(service: Service, now: dat
         headings = [s.title.split()[0] for s in sections(document(f"orders/{ruleset.id}.md"))]
         orders = {word.rstrip(":") for word in headings if word.isupper()}  # "MOVE: ..."
         assert not orders & set(listed), ruleset.id
+
+
+_MARKUP = re.compile(r"\*\*|`|\]\(|(?<![\w*])\*[^\s*][^*\n]*\*(?![\w*])|^\s*\|")
+
+
+@pytest.mark.parametrize("ruleset", [r.id for r in all_rulesets()])
+def test_help_mails_no_markdown_markup(service: Service, now: datetime, ruleset: str) -> None:
+    """Fresh-eyes test (issue 43): HELP RULES mailed "**When the order's phase comes it is
+    checked again**" with its asterisks: emphasis, code and links that run over a line's end
+    were left as Markdown. No answer of HELP has any markup left."""
+    new_game(service, now, ruleset=ruleset, seats=_seats(get_ruleset(ruleset).min_seats))
+    for command in ("HELP", "HELP ORDERS", "HELP RULES"):
+        answer = _help(service, now, GAME_LINE + command + "\n")
+        assert [line for line in answer.splitlines() if _MARKUP.search(line)] == [], command
+
+
+def test_markdown_becomes_plain_text_across_lines_and_in_tables() -> None:
+    markdown = (
+        "## The `SET` *command*\n\n"
+        "A **bold phrase that runs\nover a line** and a [link that\nruns over](../x.md) and "
+        "`code that\nruns over`, *stressed\nwords* and `2 * 3 * 4`.\n\n"
+        "| Order | Form |\n|---|---|\n| **ATTACK** | `ATTACK <hex> [COMBINE n\\|ALL]` |\n"
+    )
+    assert mail_text(markdown) == (
+        "== The SET command ==\n\n"
+        "A bold phrase that runs over a line and a link that runs over and code\n"
+        "that runs over, stressed words and 2 * 3 * 4.\n\n"
+        "  Order - Form\n"
+        "  ATTACK - ATTACK <hex> [COMBINE n|ALL]\n"
+    )

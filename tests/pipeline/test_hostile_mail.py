@@ -10,6 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.intake.poll import take_in
 from pbem.mail.maildir import MaildirInbox
 from tests.support.games import body, new_game, orders, outbox, quarantined
@@ -54,3 +55,44 @@ def test_hostile_mails_cost_little_and_replies_quote_them_cut_short(
     rejected = body(replies[3])  # 300 lines of 3,000 characters, none accepted
     assert "Rejected (300):" in rejected and "9" * 500 not in rejected
     assert len(subjects[4]) == len("Re: ") + 200
+
+
+def test_html_nested_past_the_tag_cap_is_refused_as_unreadable_not_as_empty(
+    service: Service, now: datetime
+) -> None:
+    """Fresh-eyes test (issue 43): 50,000 nested <div> around a GAME line were cut at the
+    50,000th tag before the GAME line, and the answer said the mail had no GAME line. It
+    says the HTML could not be read whole, and asks for plain text."""
+    new_game(service, now)
+    raw = mail("x", message_id="deep@x.org", subject="deep")
+    head = raw.split(b"\n\n")[0].replace(b"text/plain", b"text/html")
+    depth = 50_000
+    html = "<div>" * depth + f"{ENVELOPE}<br>ADD 2" + "</div>" * depth
+    began = time.process_time()
+    receipt = receive(service, head + b"\n\n" + html.encode(), now=now)
+    assert time.process_time() - began < 5.0
+    assert receipt.status == "quarantined"
+    assert [row.reason for row in quarantined(service)] == ["too-big"]
+    (reply,) = receipt.replies
+    text = " ".join(body(reply).split())
+    assert "has no GAME line" not in text
+    assert "could not be read" in text and "50,000 elements deep" in text
+    assert "Send your mail as plain text" in text
+    assert orders(service) == []
+
+
+def test_html_cut_after_its_orders_is_noted_within_72_columns(
+    service: Service, now: datetime
+) -> None:
+    """The orders before the cut are read, and the check reply's note says the rest was
+    not, wrapped at 72 columns like the rest of the reply."""
+    new_game(service, now)
+    raw = mail("x", message_id="cut@x.org", subject="cut")
+    head = raw.split(b"\n\n")[0].replace(b"text/plain", b"text/html")
+    html = f"<p>{ENVELOPE}</p><p>ADD 2</p>" + "<div>" * 60_000
+    receipt = receive(service, head + b"\n\n" + html.encode(), now=now)
+    assert receipt.status == "accepted"
+    text = body(receipt.replies[0])
+    assert [line for line in text.splitlines() if len(line) > 72] == []
+    assert "the HTML part was not read whole" in text
+    assert [row.text for row in orders(service)] == ["ADD 2"]

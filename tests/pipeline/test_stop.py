@@ -128,6 +128,26 @@ def test_a_stop_naming_another_address_says_only_the_senders_can_be_stopped(
     assert "The code in your STOP" not in text and _stopped(service) == []
 
 
+def test_a_stop_naming_another_address_tells_how_to_stop_the_senders_in_one_paragraph(
+    service: Service, now: datetime
+) -> None:
+    """Fresh-eyes test (issue 43): the answer to "STOP ann@..." from mallory@evil.example had
+    a sentence ending in a colon followed by the generic paragraph, on a line of 78 columns.
+    One paragraph says how to stop the sender's own mail, every line within 72 columns."""
+    sender = "mallory@evil.example"
+    assert _send(service, now, "STOP ann@example.org", sender, "stop") == [sender]
+    [asked] = [row for row in outbox(service) if row.recipient == sender]
+    lines = body(asked).splitlines()
+    assert max(len(line) for line in lines) <= 72
+    assert not any(line.rstrip().endswith(":") for line in lines)
+    assert (
+        f"To stop all mail from this moderator to {sender} instead (the address your mail "
+        "came from), reply to this mail without changing its subject"
+    ) in " ".join(body(asked).split())
+    assert "to this address, reply" not in " ".join(body(asked).split())
+    assert _stopped(service) == []
+
+
 def test_a_stop_line_with_its_token_and_a_waiting_join_forgotten(
     service: Service, now: datetime, tmp_path: Path
 ) -> None:
