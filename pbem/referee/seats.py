@@ -23,6 +23,7 @@ from pbem.referee.words import exactly, need
 from pbem.store import GameStatus, Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
+SHOWN_TO = timedelta(minutes=1)  # a deadline is shown to the minute (pbem.deadlines.stored)
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
 
 
@@ -89,7 +90,9 @@ def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -
         wanted = old + grace - timedelta(seconds=left)  # the time left then is the grace
     else:
         wanted = utc(ctx.now) + grace
-    if wanted > old:
+    # Deadlines are shown to the minute: a move of seconds would be announced to every seat
+    # as a change they cannot see, so the grace is kept to within a minute.
+    if wanted - old >= SHOWN_TO:
         move_deadline(ctx, turn, wanted, reason, untold=(newcomer,))
     return describe(turn.deadline, ctx.game.timezone)
 

@@ -221,3 +221,21 @@ def test_no_password_is_promised_to_an_address_that_sent_stop(
     )
     assert _seat(service, "bob").address == "bob@example.org"
     assert all(row.recipient != "mallory@example.org" for row in outbox(service))
+
+
+def test_a_grace_of_seconds_moves_no_deadline(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The fresh-eyes test of issue 43: with grace 72h and 2d23h59m and some seconds left,
+    every seat was told "The deadline of turn 1 was moved" to the time it showed already.
+    Deadlines are shown to the minute: a move of less than one is not made, nor announced."""
+    referee_game(service, now)
+    via.run("replace", "bob", "carol@example.org", "72h", reason="bob left")
+    told = len(outbox(service))
+    via.now = now + timedelta(seconds=30)
+    result = via.run("replace", "alice", "dave@example.org", "72h", reason="alice left")
+    assert result.endswith("deadline 2026-03-04 12:00 UTC")
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 4, 12, tzinfo=UTC)
+    later = [row.subject for row in outbox(service)[told:]]
+    assert all("deadline" not in subject for subject in later), later
+    assert not any(row.recipient == "carol@example.org" for row in outbox(service)[told:])
