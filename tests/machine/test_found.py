@@ -109,3 +109,16 @@ def test_a_turn_opened_due_is_not_left_for_a_clock_tick(machine: Conversation) -
     machine.orders(seat=SECOND)
     assert machine.world.facts().resolved == 2
     machine.tick(minutes=5)
+
+
+def test_a_seat_away_is_told_it_is_not_waited_for(machine: Conversation) -> None:
+    """facts (a fresh-eyes tester of issue 43): a seat away was told "We have no orders from
+    tamsin for turn 1 yet" by the notice of a moved deadline, and PREVIEW listed it under "No
+    orders yet from" where STATUS says "Away, not waited for"."""
+    machine.absence(seat=THIRD, days=3)
+    machine.referee(command="DEADLINE extend 6h")
+    [notice] = [m for m in machine.steps[-1].queued if m.recipient.startswith(THIRD)]
+    assert "We have no orders from" not in notice.text
+    machine.referee(command="PREVIEW")
+    [preview] = [m for m in machine.steps[-1].queued if "Preview of turn" in m.text]
+    assert f"Away, not waited for: {THIRD}." in preview.text
