@@ -34,7 +34,8 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     for referee in referees:
         ctx.send(referee.address, f"preview of turn {turn.number}", body)
     ctx.change(f"turn {turn.number} previewed", public=False)
-    return f"preview of turn {turn.number} mailed to {len(referees)} referee(s)"
+    mailed = [r for r in referees if r.address.lower() not in ctx.stopped]
+    return f"preview of turn {turn.number} mailed to {len(mailed)} referee(s){ctx.unsent()}"
 
 
 def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
