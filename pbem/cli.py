@@ -45,6 +45,7 @@ from pbem.games.outbox import as_message, drain
 from pbem.games.outbox_prune import described, prunable, prune
 from pbem.games.service import Service
 from pbem.games.site_links import site_secret
+from pbem.games.stops import is_stopped
 from pbem.intake.intake import receive
 from pbem.intake.quarantine import entries, entry, replay
 from pbem.intake.reasons import ATTENTION
@@ -398,11 +399,23 @@ def _game_new(args: argparse.Namespace) -> int:
         edge = _seat_edge_line(game)
         if edge:
             print(f"  {edge}")
+        referees = {address.lower(): is_stopped(session, address) for address in args.referee}
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
-    for address in args.referee:
-        print(f"  referee {address.lower()}: password mailed to them (once)")
+    for address, stopped in referees.items():
+        print(f"  referee {address}: {_referee_password_fate(stopped)}")
     return 0
+
+
+def _referee_password_fate(stopped: bool) -> str:
+    """What became of a new referee's password: mail to an address that sent STOP is dropped,
+    never sent (pbem.games.stops)."""
+    if not stopped:
+        return "password mailed to them (once)"
+    return (
+        "password NOT sent: the address asked for no more mail (STOP); "
+        "that referee can act on the command line only (pbem referee)"
+    )
 
 
 def _seat_edge_line(game: Game) -> str:

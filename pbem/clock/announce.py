@@ -1,13 +1,15 @@
 """Telling every seat at once that the pending turn's deadline (or the deadline policy)
 changed: a referee moved it, or a new player got more time. (Pausing and resuming have their
 own mails, pbem.clock.control; an outage's push-back too, pbem.clock.run.) Each seat
-gets one mail with the new time in the game's zone; a seat without orders reads in the same
-mail that we have none from it yet, which stands in for every reminder whose time the new
-deadline has already passed (recorded as sent, so the clock does not send them again), and
-the reminders still ahead of the new deadline are armed again."""
+gets one mail with the new time in the game's zone; a seat the turn waits for reads in the
+same mail that we have no orders from it yet, which stands in for every reminder whose time
+the new deadline has already passed (recorded as sent, so the clock does not send them
+again), and the reminders still ahead of the new deadline are armed again. A seat away that
+the turn does not wait for is not asked for orders: it reads that the turn does not wait."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
@@ -15,12 +17,11 @@ from typing import Any
 
 from sqlmodel import Session
 
-from engine import get_ruleset
 from pbem.clock.notices import News, deadline_letter, queue_news
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration, parse_offsets
-from pbem.games.games import seats_of, stored_orders
-from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
+from pbem.games.games import Awaited, awaited, seats_of, stored_orders
+from pbem.store import Game, GameStatus, Seat, Turn, utc
 from pbem.store.games import reminders_sent
 from pbem.store.models import ClockReminder
 
@@ -43,26 +44,31 @@ def announce_deadline(
     *,
     old: datetime | None,
     untold: tuple[str, ...] = (),
-) -> list[str]:
+) -> Awaited:
     """Mail every seat with an address the new deadline of the turn (its deadline now), but
-    the `untold` seats (a new player, whose welcome names it); the names of the seats that
-    have no orders in."""
+    the `untold` seats (a new player, whose welcome names it); whom the turn waits for, and
+    the seats away it does not wait for (pbem.games.games.awaited, the one answer). An away
+    seat is not asked for orders: it gets no reminders while away (the handbook)."""
     game, turn = news.game, news.turn
     ordered = stored_orders(session, game.id, turn.number)
-    asked = set(get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)))
-    missing = []
+    whom = awaited(session, game, turn, now=news.now)
+    left = _left(turn.deadline, game, news.now)
     for seat in seats_of(session, game.id):
-        lacking = (
-            seat.name in asked and seat.name not in ordered and seat.status == SeatStatus.ACTIVE
-        )
-        if lacking:
-            missing.append(seat.name)
-        orders = "missing" if lacking else "in" if seat.name in ordered else ""
-        left = _left(turn.deadline, game, news.now)
         if seat.name not in untold:
+            orders = _orders_fact(seat.name, whom, ordered)
             _tell(session, settings, news, seat, old=old, orders=orders, left=left)
-    _rearm_reminders(session, game, turn, missing, news.now)
-    return missing
+    _rearm_reminders(session, game, turn, [*whom.waiting, *whom.away], news.now)
+    return whom
+
+
+def _orders_fact(seat: str, whom: Awaited, ordered: Collection[str]) -> str:
+    """What the notice says of the seat's orders: "missing" (the turn waits for them),
+    "away" (it does not), "in", or nothing (the turn wants none from it)."""
+    if seat in whom.waiting:
+        return "missing"
+    if seat in whom.away:
+        return "away"
+    return "in" if seat in ordered else ""
 
 
 def announce_policy(session: Session, settings: Settings, news: Announcement) -> None:

@@ -41,7 +41,13 @@ def report_letter(
     )
 
 
-def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
+def report_body(
+    settings: Settings, view: ResolvedTurn, seat: Seat, *, archived: bool = False
+) -> str:
+    """The report of the turn for `seat`, as mailed; `archived` for the web archive's page of
+    it, which leaves out the next turn's deadline: the deadline now is not the one mailed
+    (moved since, or set anew when a rollback's rerun played the turns again), and an old page
+    is not written again when it moves. The page says where the deadline now is."""
     ruleset, after, following = view.ruleset, view.after, view.following
     events = view.resolution.events_for(seat.name)
     return render(
@@ -54,6 +60,7 @@ def report_body(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
         revision=view.revision,
         next_turn=following.number if following else None,
         deadline=describe(following.deadline, view.game.timezone) if following else "",
+        archived=archived,
         events=[event_line(e) for e in events if concerns(e, seat.name)],
         results=_result_lines(view, seat),
         holdings=ruleset.holdings(after, seat.name),

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from pbem.clock.announce import Announcement, announce_deadline, announce_policy
 from pbem.deadlines.policy import PolicyError, game_zone, parse_policy
 from pbem.deadlines.stored import canonical, describe, interval
-from pbem.games.games import turn_of
+from pbem.games.games import Awaited, turn_of
 from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -45,7 +45,7 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     turn = ctx.pending_turn()
     old = turn.deadline
     new = _new_deadline(ctx, old, args[0].lower(), args[1])
-    missing = move_deadline(ctx, turn, new, reason)
+    whom = move_deadline(ctx, turn, new, reason)
     zone = ctx.game.timezone
     ctx.change(
         f"the deadline of turn {turn.number} moved from {describe(old, zone)} "
@@ -53,7 +53,7 @@ def deadline(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         describe(old),
         describe(new),
     )
-    return f"deadline of turn {turn.number}: {describe(new, zone)}; {told(missing)}"
+    return f"deadline of turn {turn.number}: {describe(new, zone)}; {told(whom)}"
 
 
 def move_deadline(
@@ -63,10 +63,10 @@ def move_deadline(
     reason: str,
     *,
     untold: tuple[str, ...] = (),
-) -> list[str]:
+) -> Awaited:
     """Set the pending turn's deadline and tell every seat (but the `untold`, told otherwise);
-    the seats without orders. A paused game keeps the time left until it (the clock stands
-    still while paused), so that resuming does not undo the change."""
+    whom the turn waits for, and who is away. A paused game keeps the time left until it (the
+    clock stands still while paused), so that resuming does not undo the change."""
     old = turn.deadline
     turn.deadline = new
     ctx.session.add(turn)
@@ -82,22 +82,23 @@ def move_deadline(
     # A seat given to a new player in this transaction: its welcome, written again, names
     # the deadline as it is (pbem.referee.welcomes); no notice of a change to it.
     newcomers = welcomes.welcomed(ctx.session, game.id)
-    missing = announce_deadline(
-        ctx.session, ctx.settings, told, old=old, untold=(*untold, *newcomers)
-    )
+    whom = announce_deadline(ctx.session, ctx.settings, told, old=old, untold=(*untold, *newcomers))
     welcomes.renew(ctx.session, ctx.settings, game.id, now=ctx.now)
-    return missing
+    return whom
 
 
 def news(ctx: RefereeContext, turn: Turn, reason: str) -> Announcement:
     return Announcement(ctx.game, turn, ctx.now, reason, ctx.origin)
 
 
-def told(missing: list[str]) -> str:
-    """The referee's summary of an announcement: who has no orders in."""
-    if not missing:
-        return "every seat was told; every seat's orders are in"
-    return f"every seat was told; no orders yet from {', '.join(missing)}"
+def told(whom: Awaited) -> str:
+    """The referee's summary of an announcement: whom the turn waits for, and who is away
+    and not waited for (pbem.games.games.awaited: as STATUS and the desk say it)."""
+    away = f"; away, not waited for: {', '.join(whom.away)}" if whom.away else ""
+    if not whom.waiting:
+        done = "no other orders awaited" if away else "every seat's orders are in"
+        return f"every seat was told; {done}{away}"
+    return f"every seat was told; no orders yet from {', '.join(whom.waiting)}{away}"
 
 
 def _new_deadline(ctx: RefereeContext, old: datetime | None, how: str, value: str) -> datetime:

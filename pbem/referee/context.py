@@ -15,6 +15,7 @@ from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
+from pbem.games.stops import STOPPED
 from pbem.mail.compose import stable_message_id
 from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.store import (
@@ -52,6 +53,7 @@ class RefereeContext:
     origin: str  # unique per command use: the Message-IDs of the mail it sends derive from it
     changes: list[Change] = field(default_factory=list)
     sent: int = 0
+    stopped: list[str] = field(default_factory=list)  # addresses whose mail was dropped: STOP
 
     def change(self, effect: str, before: Any = None, after: Any = None, **how: Any) -> None:
         self.changes.append(Change(effect, before, after, **how))
@@ -85,7 +87,19 @@ class RefereeContext:
         letter = Letter(
             kind, to, f"[{self.game.id}] {subject}", body, message_id, game_id=self.game.id
         )
-        return letter, queue(self.session, self.settings, letter, now=self.now)
+        row = queue(self.session, self.settings, letter, now=self.now)
+        if row.last_error == STOPPED and to.lower() not in self.stopped:
+            self.stopped.append(to.lower())
+        return letter, row
+
+    def unsent(self) -> str:
+        """For a result that says whom a mail went to: the addresses it did not go to, as
+        they asked for no more mail (STOP); '' when it went to all."""
+        if not self.stopped:
+            return ""
+        return (
+            f"; NOT sent to {', '.join(self.stopped)}: that address asked for no more mail (STOP)"
+        )
 
 
 def run_command(

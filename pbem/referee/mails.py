@@ -38,20 +38,24 @@ def preview_body(
     played: dict[str, Played],
     seats: dict[str, SeatStatus],
     on_file: Collection[str],
+    away: Collection[str] = (),
 ) -> str:
     """The preview of `turn`: what each seat is `played` with, said beside the `seats` (their
     statuses) and the orders `on_file` for the turn, so that the referee reads whose orders
-    the turn plays, and why the ones on file that it does not play are not played."""
+    the turn plays, and why the ones on file that it does not play are not played. The seats
+    `away` and not waited for (pbem.games.games.awaited) are named apart, as STATUS and the
+    desk name them."""
     ruleset = get_ruleset(game.ruleset)
     names = sorted(set(played) | set(on_file))
     how = {name: _how(played.get(name), seats.get(name)) for name in names}
     ordered = [name for name in names if how[name] == "orders"]
     others = [name for name in names if how[name] != "orders"]
+    group = {name: _group(name in on_file, name in away) for name in others}
     groups = [
-        (heading, [(name, how[name]) for name in others if (name in on_file) == filed])
-        for heading, filed in (("No orders yet from", False), ("Orders on file not played", True))
+        (heading, [(name, how[name]) for name in others if group[name] == heading])
+        for heading in _GROUPS
     ]
-    notes = {name: _note(name in on_file) for name in others}
+    notes = {name: f"{_GROUPS[group[name]]}: see above" for name in others}
     results = [
         (name, notes.get(name, ""), [_result_line(r) for r in resolution.results.get(name, [])])
         for name in sorted(set(resolution.results) | set(played))
@@ -82,8 +86,20 @@ def _how(item: Played | None, status: SeatStatus | None) -> str:
     return f"{what} ({because})" if because else what
 
 
-def _note(filed: bool) -> str:
-    return "orders on file not played: see above" if filed else "no orders yet: see above"
+# The preview's headings for the seats not played with their own orders, and the note each
+# seat's orders get under its heading.
+_GROUPS = {
+    "No orders yet from": "no orders yet",
+    "Away, not waited for": "away, not waited for",
+    "Orders on file not played": "orders on file not played",
+}
+
+
+def _group(filed: bool, away: bool) -> str:
+    """Which heading of the preview names a seat that is not played with its own orders."""
+    if filed:
+        return "Orders on file not played"
+    return "Away, not waited for" if away else "No orders yet from"
 
 
 def _seat_event(event: Any) -> str:

@@ -28,9 +28,10 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     for seat in seats:
         body = report_body(ctx.settings, view, seat)
         ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind=OutboxKind.REPORT)
-    names = ", ".join(seat.name for seat in seats)
+    names = ", ".join(seat.name for seat in seats if seat.address.lower() not in ctx.stopped)
+    names = names or "nobody"
     ctx.change(f"the report of turn {turn.number} was sent again to {names}", public=False)
-    return f"report of turn {turn.number} sent again to {names}"
+    return f"report of turn {turn.number} sent again to {names}{ctx.unsent()}"
 
 
 def _resolved(ctx: RefereeContext, wanted: int | None) -> Turn:
@@ -60,4 +61,7 @@ def announce(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     for address in dict.fromkeys([*seats, *referees]):  # once each, in order
         ctx.send(address, "a message from the referee", body, kind=OutboxKind.ANNOUNCEMENT)
     ctx.change("an announcement was mailed to every seat", None, text, public=False)
-    return f"announcement mailed to {len(seats)} seat(s) and {len(referees)} referee(s)"
+    seats = [address for address in seats if address.lower() not in ctx.stopped]
+    referees = [address for address in referees if address.lower() not in ctx.stopped]
+    told = f"announcement mailed to {len(seats)} seat(s) and {len(referees)} referee(s)"
+    return f"{told}{ctx.unsent()}"

@@ -10,6 +10,7 @@ from functools import partial
 from pbem.deadlines.stored import describe
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
+from pbem.games.stops import is_stopped
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.passwords import new_password
 from pbem.referee import welcomes
@@ -22,6 +23,7 @@ from pbem.referee.words import exactly, need
 from pbem.store import GameStatus, Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
+SHOWN_TO = timedelta(minutes=1)  # a deadline is shown to the minute (pbem.deadlines.stored)
 REPLACE_USAGE = "replace SEAT ADDRESS [GRACE]"
 
 
@@ -30,7 +32,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if len(args) > 3:
         raise RefereeError(f"too many arguments; write: {REPLACE_USAGE}")
     seat = ctx.seat(args[0])
-    address = _address(args[1])
+    address = _mailable(ctx, _address(args[1]), f"{seat.name}'s password")
     grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
     before = {"address": seat.address, "status": seat.status}
     if seat.address.lower() != address:  # the same person again needs no farewell
@@ -62,6 +64,18 @@ def _address(text: str) -> str:
         raise RefereeError(str(error)) from None
 
 
+def _mailable(ctx: RefereeContext, address: str, what: str) -> str:
+    """`address`, unless it asked for no more mail (STOP, pbem.games.stops): then the command
+    is refused before it changes anything, for `what` it would mail there would be dropped,
+    never sent, and a result saying "mailed" would be false."""
+    if is_stopped(ctx.session, address):
+        raise RefereeError(
+            f"{address} asked for no more mail from this moderator (STOP): {what} cannot be "
+            "mailed to it, so nothing was changed; ask the player for another address"
+        )
+    return address
+
+
 def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -> str:
     """The new player has at least the grace period from the moment they take the seat: a
     pending deadline sooner than that moves to it (never sooner), and every seat but the
@@ -76,7 +90,9 @@ def _extend(ctx: RefereeContext, grace: timedelta, reason: str, newcomer: str) -
         wanted = old + grace - timedelta(seconds=left)  # the time left then is the grace
     else:
         wanted = utc(ctx.now) + grace
-    if wanted > old:
+    # Deadlines are shown to the minute: a move of seconds would be announced to every seat
+    # as a change they cannot see, so the grace is kept to within a minute.
+    if wanted - old >= SHOWN_TO:
         move_deadline(ctx, turn, wanted, reason, untold=(newcomer,))
     return describe(turn.deadline, ctx.game.timezone)
 
@@ -148,7 +164,7 @@ def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "promote ADDRESS")
-    address = _address(args[0])
+    address = _mailable(ctx, _address(args[0]), "a referee's password")
     if is_referee(ctx.session, ctx.game.id, address):
         raise RefereeError(f"{address} is a referee of game {ctx.game.id} already")
     add_referee(ctx.session, ctx.settings, ctx.game, address, now=ctx.now, salt=ctx.origin)
@@ -159,7 +175,7 @@ def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 def address(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 2, "address SEAT ADDRESS")
     seat = ctx.seat(args[0])
-    new = _address(args[1])
+    new = _mailable(ctx, _address(args[1]), f"{seat.name}'s mail")
     old = seat.address
     if new == old.lower():
         raise RefereeError(f"{seat.name}'s mail goes to {new} already")

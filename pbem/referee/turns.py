@@ -11,7 +11,7 @@ from pbem.clock.nmr import undo_misses
 from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
-from pbem.games.games import seats_of, stored_orders, turn_of
+from pbem.games.games import awaited, seats_of, stored_orders, turn_of
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
@@ -28,12 +28,14 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     resolution, played = preview_resolution(ctx.session, ctx.game, turn)
     seats = {seat.name: seat.status for seat in seats_of(ctx.session, ctx.game.id)}
     on_file = stored_orders(ctx.session, ctx.game.id, turn.number)
-    body = preview_body(ctx.settings, ctx.game, turn, resolution, played, seats, on_file)
+    away = awaited(ctx.session, ctx.game, turn, now=ctx.now).away
+    body = preview_body(ctx.settings, ctx.game, turn, resolution, played, seats, on_file, away)
     referees = ctx.referees()
     for referee in referees:
         ctx.send(referee.address, f"preview of turn {turn.number}", body)
     ctx.change(f"turn {turn.number} previewed", public=False)
-    return f"preview of turn {turn.number} mailed to {len(referees)} referee(s)"
+    mailed = [r for r in referees if r.address.lower() not in ctx.stopped]
+    return f"preview of turn {turn.number} mailed to {len(mailed)} referee(s){ctx.unsent()}"
 
 
 def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:

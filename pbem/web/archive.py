@@ -490,7 +490,7 @@ def _write_seat_turn(
         number=number,
         picture=shown,
         alt=f"Map of game {game.id} after turn {number}, as {seat.name} sees it",
-        report=report_body(service.settings, view, seat),
+        report=report_body(service.settings, view, seat, archived=True),
         played_by=played.by if played is not None else "",
         orders=played.text if played is not None else "",
         **_neighbours(numbers, number),

@@ -127,6 +127,7 @@ _STATUS = re.compile(r"^Turn (\d+), orders due by (\d{4}-\d\d-\d\d \d\d:\d\d) UT
 # "disorder SEAT", "bot SEAT"): nobody plays it, or the bot does.
 NOT_ITS_OWN = ("disorder", "ejected", "bot")
 _NOT_YET = re.compile(r"^No orders yet from: ([^.]+)\.", re.MULTILINE)
+_AWAY = re.compile(r"^Away, not waited for: ([^.]+)\.", re.MULTILINE)
 _NOT_PLAYED = re.compile(r"^Orders on file not played: ([^.]+)\.", re.MULTILINE)
 _PREVIEW = re.compile(r"^Preview of turn (\d+) of game", re.MULTILINE)
 _REPORT_SUBJECT = re.compile(r"\] turn (\d+) report")
@@ -161,11 +162,19 @@ def _preview_true(mail: Mail, after: Facts) -> None:
         s for s in after.have_orders if s in after.asked and after.seats[s] not in NOT_ITS_OWN
     ]
     not_played = [s for s in after.have_orders if s not in played]
-    not_yet = [s for s in after.asked if s not in after.have_orders]
+    none = [s for s in after.asked if s not in after.have_orders]
+    # Away (SET ABSENCE) with a player and not waited for: named apart, as STATUS names them.
+    away = [
+        s
+        for s in none
+        if s in after.absent and after.seats[s] == "active" and s not in after.waiting
+    ]
+    not_yet = [s for s in none if s not in away]
     for pattern, truth, what in (
         (_IN_FROM, played, "orders in from"),
         (_NOT_PLAYED, not_played, "orders on file not played"),
         (_NOT_YET, not_yet, "no orders yet from"),
+        (_AWAY, away, "away, not waited for"),
     ):
         found = pattern.search(mail.text)
         said = _canonical(" ".join(found.group(1).split())) if found else "nobody"

@@ -129,3 +129,16 @@ def test_orders_held_again_after_a_rollback_let_their_turn_open_again(
     assert machine.world.facts().resolved == 1
     [check] = [m for m in machine.steps[-1].queued if "your held orders" in m.subject]
     assert check.recipient == machine.world.players[FIRST].address
+
+
+def test_a_seat_away_is_told_it_is_not_waited_for(machine: Conversation) -> None:
+    """facts (a fresh-eyes tester of issue 43): a seat away was told "We have no orders from
+    tamsin for turn 1 yet" by the notice of a moved deadline, and PREVIEW listed it under "No
+    orders yet from" where STATUS says "Away, not waited for"."""
+    machine.absence(seat=THIRD, days=3)
+    machine.referee(command="DEADLINE extend 6h")
+    [notice] = [m for m in machine.steps[-1].queued if m.recipient.startswith(THIRD)]
+    assert "We have no orders from" not in notice.text
+    machine.referee(command="PREVIEW")
+    [preview] = [m for m in machine.steps[-1].queued if "Preview of turn" in m.text]
+    assert f"Away, not waited for: {THIRD}." in preview.text

@@ -4,11 +4,16 @@ rule SET PASSWORD applies. A refusal is one line and exit 2; nothing is stored o
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
 from pbem.cli import main
+from pbem.config import load_settings
+from pbem.games.service import Service
+from pbem.games.stops import stop
+from pbem.store import transaction
 from tests.pipeline.test_cli import NOW, pbem, workdir
 
 __all__ = ["workdir"]  # the fixture, shared with test_cli
@@ -79,3 +84,18 @@ def test_good_addresses_and_passwords_make_the_game(
     assert made.startswith("game g1 created")
     assert "referee r@x.org: password mailed to them (once)" in made
     assert "seat ann          ann@example.org" in pbem(capsys, "game", "show", "g1")
+
+
+def test_a_referee_password_is_not_said_mailed_to_an_address_that_sent_stop(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fresh-eyes test of issue 43: a fact in a line is true. A referee whose address
+    sent STOP gets no mail: `game new` says their password was not sent."""
+    pbem(capsys, "init")
+    service = Service.from_settings(load_settings("pbem.toml"))
+    with transaction(service.db) as session:
+        stop(session, "r@x.org", datetime.fromisoformat(NOW))
+    given = ["--seat", "ann=ann@example.org", "--seat", BOB, "--referee", "R@x.org"]
+    made = pbem(capsys, "game", "new", "g1", "--ruleset", "counting", *given)
+    assert "referee r@x.org: password NOT sent: the address asked for no more mail" in made
+    assert "mailed to them" not in made

@@ -77,7 +77,14 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
     assert _stopped(service) == [ALICE]
     told = [row for row in outbox(service) if row.recipient == REFEREE][-1]
     assert told.subject == "[g1] alice asked for no more mail"
-    assert "replace alice <new address>" in body(told)
+    # The fresh-eyes test of issue 43: the notice gave the command-line spelling alone, with
+    # no GAME line or BECAUSE, refused if mailed as written. It gives the mail form, and the
+    # command line's labelled.
+    assert (
+        "    GAME g1 REFEREE <your password>\n"
+        "    REPLACE alice <their address> 48h BECAUSE alice asked for no more mail\n"
+    ) in body(told)
+    assert '    pbem referee g1 replace alice <their address> 48h --reason "..."\n' in body(told)
     # the answer still waiting is not sent, nor is anything later; bob's mail goes on
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1", sender=BOB,
                                 message_id="o1@x"), now=now)  # fmt: skip

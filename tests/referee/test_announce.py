@@ -5,12 +5,14 @@ replaced or ejected player hears of it at the address the seat had."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from sqlmodel import select
 
 from pbem.deadlines.options import ClockOptions
 from pbem.games.service import Service
+from pbem.store import Seat, transaction
 from tests.clock.support import orders, reminders, run
 from tests.referee.support import Channel, referee_game
 from tests.support.games import body, outbox, turns
@@ -109,3 +111,37 @@ def test_a_seat_given_again_to_its_own_player_gets_no_farewell(
     _game(service, now)
     via.run("replace", "bob", "bob@example.org", reason="a new password for bob")
     assert [row for row in outbox(service) if "no longer play" in row.subject] == []
+
+
+def test_a_seat_away_is_not_asked_for_orders_nor_counted_as_awaited(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The fresh-eyes test of issue 43: a seat away (SET ABSENCE) was told "We have no orders
+    from bob for turn 1 yet. Send them...", though the handbook says an away player gets no
+    reminders, and the referee read "no orders yet from alice, bob" where STATUS says "Away,
+    not waited for: bob". Both follow pbem.games.games.awaited now; PREVIEW names bob apart
+    and still says what the turn plays for him."""
+    _game(service, now)
+    with transaction(service.db) as session:
+        bob = session.exec(select(Seat).where(Seat.name == "bob")).one()
+        bob.absent_until = date(2026, 3, 10)
+    result = via.run("deadline", "extend", "6h", reason="a holiday")
+    assert result.endswith(
+        "every seat was told; no orders yet from alice; away, not waited for: bob"
+    )
+    told = " ".join(_announcements(service)["bob@example.org"].split())
+    assert "We have no orders from bob" not in told
+    assert (
+        "bob is away (SET ABSENCE): turn 1 does not wait for its orders. If none are in when "
+        "it is resolved, it is played without them, and that does not count as a missed turn."
+    ) in told
+    assert (
+        "We have no orders from alice for turn 1 yet."
+        in _announcements(service)["alice@example.org"]
+    )
+    via.run("preview")
+    [preview] = [row for row in outbox(service, "referee") if "preview" in row.subject][-1:]
+    text = body(preview)
+    assert "No orders yet from: alice. The preview plays them as the turn would:\n" in text
+    assert "Away, not waited for: bob. The preview plays them as the turn would:\n  bob: " in text
+    assert "bob (away, not waited for: see above):\n" in text

@@ -6,7 +6,9 @@ from datetime import datetime
 
 from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
+from pbem.games.stops import stop
 from pbem.intake.intake import receive
+from pbem.store import transaction
 from tests.referee.support import REFEREE, Channel, referee_game, referee_mail
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import order_mail
@@ -84,3 +86,20 @@ def test_replay_only_mail_of_the_referees_game(
         f"quarantine entry {entry.id} is not mail for game g1"
     )
     assert via.refuse("replay", "999") == "no quarantine entry 999"
+
+
+def test_a_result_names_no_address_that_sent_stop_as_mailed(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The fresh-eyes test of issue 43: a fact in a result is true. Mail to an address that
+    sent STOP is dropped, never sent: "sent again to alice, bob" and "mailed to 2 seat(s)"
+    were false of bob."""
+    referee_game(service, now)
+    _play_turn_one(service, now)
+    with transaction(service.db) as session:
+        stop(session, "bob@example.org", now)
+    unsent = "; NOT sent to bob@example.org: that address asked for no more mail (STOP)"
+    assert via.run("resend", "all") == f"report of turn 1 sent again to alice{unsent}"
+    assert via.run("resend", "bob") == f"report of turn 1 sent again to nobody{unsent}"
+    result = via.run("announce", "Hello.", reason="news")
+    assert result == f"announcement mailed to 1 seat(s) and 1 referee(s){unsent}"

@@ -9,6 +9,7 @@ from sqlmodel import select
 
 from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
+from pbem.games.stops import stop
 from pbem.intake.intake import receive
 from pbem.store import Seat, loads, transaction, utc
 from tests.referee.support import Channel, referee_audit, referee_game, referee_mail
@@ -195,3 +196,46 @@ def test_a_new_player_gets_the_position_and_order_template_at_once(
     assert "REPORT START" in text and "last report" not in text
     told = [row.subject for row in outbox(service, "clock") if row.recipient == "alice@example.org"]
     assert told == ["[g1] turn 1: new deadline"]
+
+
+def test_no_password_is_promised_to_an_address_that_sent_stop(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The fresh-eyes test of issue 43: REPLACE to an address that had sent STOP answered
+    "password mailed" while the mail was dropped. A command that would mail a password (or
+    a seat's mail) to a stopped address is refused, and nothing changes."""
+    referee_game(service, now)
+    with transaction(service.db) as session:
+        stop(session, "mallory@example.org", now)
+    why = "asked for no more mail from this moderator (STOP)"
+    refused = via.refuse("replace", "bob", "Mallory@Example.org", "72h")
+    assert refused == (
+        f"mallory@example.org {why}: bob's password cannot be mailed to it, so nothing was "
+        "changed; ask the player for another address"
+    )
+    assert via.refuse("promote", "mallory@example.org").startswith(
+        f"mallory@example.org {why}: a referee's password cannot be mailed"
+    )
+    assert via.refuse("address", "bob", "mallory@example.org").startswith(
+        f"mallory@example.org {why}: bob's mail cannot be mailed"
+    )
+    assert _seat(service, "bob").address == "bob@example.org"
+    assert all(row.recipient != "mallory@example.org" for row in outbox(service))
+
+
+def test_a_grace_of_seconds_moves_no_deadline(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The fresh-eyes test of issue 43: with grace 72h and 2d23h59m and some seconds left,
+    every seat was told "The deadline of turn 1 was moved" to the time it showed already.
+    Deadlines are shown to the minute: a move of less than one is not made, nor announced."""
+    referee_game(service, now)
+    via.run("replace", "bob", "carol@example.org", "72h", reason="bob left")
+    told = len(outbox(service))
+    via.now = now + timedelta(seconds=30)
+    result = via.run("replace", "alice", "dave@example.org", "72h", reason="alice left")
+    assert result.endswith("deadline 2026-03-04 12:00 UTC")
+    assert utc(turns(service)[0].deadline or now) == datetime(2026, 3, 4, 12, tzinfo=UTC)
+    later = [row.subject for row in outbox(service)[told:]]
+    assert all("deadline" not in subject for subject in later), later
+    assert not any(row.recipient == "carol@example.org" for row in outbox(service)[told:])

@@ -32,6 +32,7 @@ from tests.web.support import (
     SEATS,
     archive_service,
     play,
+    referee,
     start,
 )
 
@@ -269,3 +270,33 @@ def test_after_one_games_turn_the_index_draws_that_games_row_alone(
         '<a href="games/g1/index.html">g1</a></th><td>Tribes: a fragment completed</td>'
         "<td>running</td><td>3</td><td>3</td></tr>\n<tr>" in (site / "index.html").read_text()
     )
+
+
+def test_a_seats_archived_report_states_no_deadline_it_was_not_sent(
+    service: Service, now: datetime, site: Path
+) -> None:
+    """The fresh-eyes test of issue 43: a seat's turn-1 page said "Orders for turn 2 are due
+    by X" with X the deadline turn 2 had when the page was written, not the one mailed (a
+    moved deadline, or after a rollback's rerun the deadline of turn 3). The archived report
+    leaves that line out and says where the deadline now is; the mail keeps it."""
+    start(service, now, "temples-and-swords", referees=[REFEREE])
+    now = play(service, now, 1)
+    with transaction(service.db) as session:
+        mailed = session.exec(
+            select(Outbox).where(Outbox.recipient == "alice@example.org", Outbox.kind == "report")
+        ).all()[-1]
+    text = as_message(mailed.raw).get_body(("plain",)).get_content()  # type: ignore[union-attr]
+    assert "Orders for turn 2 are due by" in text
+    referee(service, now, "deadline", "extend", "6h")
+    write_site(service, site)
+    page = ((site / seat_path(service, "g1", "alice")).parent / "turn-1.html").read_text()
+    assert "are due by" not in page
+    assert "The deadline of turn 2 is left out of this page" in " ".join(page.split())
+    # A forced turn, rolled back and rerun: the rerun opens turn 2 and 3 at one moment.
+    referee(service, now, "process")
+    referee(service, now, "rollback", "1")
+    referee(service, now, "rerun")
+    write_site(service, site / "fresh")
+    pages = (site / "fresh" / seat_path(service, "g1", "alice")).parent
+    for number in (1, 2):
+        assert "are due by" not in (pages / f"turn-{number}.html").read_text()

@@ -230,9 +230,9 @@ def test_a_relinked_turn_gets_its_links_alone_and_the_pages_are_the_whole_sites(
     drawn: list[int] = []
     body = reports.report_body
 
-    def counted(settings: Settings, view: ResolvedTurn, seat: Seat) -> str:
+    def counted(settings: Settings, view: ResolvedTurn, seat: Seat, **how: bool) -> str:
         drawn.append(view.turn.number)
-        return body(settings, view, seat)
+        return body(settings, view, seat, **how)
 
     monkeypatch.setattr(archive, "report_body", counted)
     play(service, now, 1)
