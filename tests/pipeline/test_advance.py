@@ -59,7 +59,7 @@ def test_orders_for_later_turns_are_held_then_checked_when_their_turn_opens(
     text = body(check)
     assert text.startswith("Orders for alice in game g1, turn 2: all accepted.")
     assert "line 3: ADD 2" in text  # numbered as in the mail (TURN is line 2)
-    assert "they were held until now" in text
+    assert "they were held until now" in " ".join(text.split())  # a note wrapped at 72
     assert "Still to send orders: bob" in text
     assert f"In-Reply-To: <{second.message_id}>" in check.raw.decode()
     # They are alice's orders for turn 2: only bob is waited for.
