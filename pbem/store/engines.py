@@ -6,16 +6,20 @@ record sends the mail again, under its Message-ID). In a deadline wave a COMMIT 
 a millisecond for the disk, the longest round trip of each. SQLite's commits always wait
 (its WAL survives a killed process, pbem.store.db), so there it is one engine.
 
-The domain asks for the engine of a batch and settles the batch; whether that takes a second
-engine, and which database needs it, is this module's business."""
+The domain opens its units of work here, naming no engine: `transaction()` (a batch's:
+`transaction(batch=True)`) and `reading()`; it settles a batch with `settle()`. Whether a
+batch takes a second engine, and which database needs it, is this module's business."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
+from sqlmodel import Session
 
-from pbem.store.db import make_durable, make_engines
+from pbem.store.db import make_durable, make_engines, reading, transaction
 
 
 @dataclass(frozen=True)
@@ -28,6 +32,20 @@ class Databases:
     def open(cls, url: str, *, busy_seconds: float = 30.0) -> Databases:
         db, deferred = make_engines(url, busy_seconds=busy_seconds)
         return cls(db, deferred)
+
+    @contextmanager
+    def transaction(self, *, batch: bool = False, keep: bool = True) -> Iterator[Session]:
+        """One unit of work, in one transaction: committed if the block ends normally, else
+        rolled back; always rolled back with keep=False (`pbem check`: nothing kept).
+        `batch`: a batch's work, whose commit need not reach the disk until `settle`."""
+        with transaction(self.batch() if batch else self.db, keep=keep) as session:
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A unit of work that only reads: it takes no write lock, nor waits for one."""
+        with reading(self.db) as session:
+            yield session
 
     def batch(self) -> Engine:
         """The engine for work whose commits need not reach the disk until `settle`."""

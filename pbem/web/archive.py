@@ -69,7 +69,7 @@ from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import Progress, log_context
 from pbem.pictures import MapPicture, campaign_svg
-from pbem.store import Game, Seat, Turn, loads, reading, utc, utcnow
+from pbem.store import Game, Seat, Turn, loads, utc, utcnow
 from pbem.store.games import first_turn
 from pbem.store.inbound import waiting_of_games
 from pbem.store.site import (
@@ -99,7 +99,7 @@ def write_site(service: Service, out: Path | None = None) -> Path:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return root
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         games = _games(session)
         progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
@@ -116,7 +116,7 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         game = game_by_id(session, game_id)
         if game is not None:
             _write_game(session, service, root, game, full=False)
@@ -126,7 +126,7 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
 def seat_path(service: Service, game_id: str, seat: str) -> str:
     """The site-relative path of a seat's pages: games/<game>/seats/<token>/index.html;
     '' for a seat nobody holds (no address or no password): it has no pages."""
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         row = seat_by_name(session, game_id, seat)
         token = _seat_token(service, row) if row is not None else ""
     return seat_folder(game_id, token) + "index.html" if token else ""
@@ -140,7 +140,7 @@ def desk_path(service: Service, referee: str) -> str:
 
 def desk_paths(service: Service) -> dict[str, str]:
     """Every referee of the site's games, and the site-relative path of their desk."""
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         return {referee: desk_path(service, referee) for referee in _referees(session)}
 
 
