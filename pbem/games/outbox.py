@@ -253,7 +253,7 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
             # Its STOP token is written as it goes, as the Date is: the stored mail stays the
             # same bytes for the same inputs, whatever the site's key (pbem.games.stops).
             ours = service.settings.mail.address
-            stop_line = unsubscribe_line(service.db, ours, sending.recipient)
+            stop_line = unsubscribe_line(service.store, ours, sending.recipient)
             failure = _send(sender, stop_line + sending.raw, sending.message_id)
             if failure is None:
                 return _record_sent(held, row_id, sending.message_id, now)
