@@ -57,7 +57,7 @@ from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.files import unlisted
 from pbem.games.attachments import history
-from pbem.games.audit import entry_lines, newest_entries
+from pbem.games.audit import entry_lines
 from pbem.games.changes import unwatch, watch
 from pbem.games.commitment import commitment
 from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
@@ -70,6 +70,7 @@ from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_tok
 from pbem.logs import Progress, log_context
 from pbem.pictures import MapPicture, campaign_svg
 from pbem.store import Game, Seat, Turn, loads, utc, utcnow
+from pbem.store.audit import AuditTrail
 from pbem.store.games import first_turn
 from pbem.store.inbound import waiting_of_games
 from pbem.store.site import (
@@ -797,7 +798,7 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
 
 
 def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
-    entries, total = newest_entries(session, game.id, AUDIT_SHOWN)
+    entries, total = AuditTrail(session).newest(game.id, AUDIT_SHOWN)
     seats = [
         {
             "name": seat.name,
