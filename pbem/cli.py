@@ -63,7 +63,7 @@ from pbem.store import (
 )
 from pbem.store.games import all_games, game_named, referees_of
 from pbem.store.inbound import first_recorded
-from pbem.store.migrate import check_present, check_reachable, not_ready, pending_revisions
+from pbem.store.migrate import check_present, check_reachable
 from pbem.store.outbox_rows import count_unsent
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
@@ -294,10 +294,10 @@ def _service(args: argparse.Namespace) -> Service:
     settings = _settings(args)
     check_present(settings.database.url)
     service = Service.from_settings(settings)
-    check_reachable(service.db)
-    pending = pending_revisions(service.db)
+    service.store.check_reachable()
+    pending = service.store.pending_revisions()
     if pending:
-        raise not_ready(service.settings.database.url, pending, service.db)
+        raise service.store.not_ready(service.settings.database.url, pending)
     archive_on_change(service)  # the web archive follows every change players are told of
     return service
 

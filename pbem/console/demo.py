@@ -29,7 +29,6 @@ from pbem.store import (
     OutboxKind,
     loads,
     make_engine,
-    upgrade,
 )
 from pbem.store.games import game_named, turn_of
 from pbem.store.outbox_rows import first_of_kind_to
@@ -54,7 +53,7 @@ def run_demo(
         raise DemoError(f"{ruleset.id} plays with {ruleset.min_seats} to {ruleset.max_seats} seats")
     _fresh_folder(folder)
     service = Service(make_engine(f"sqlite:///{folder / 'pbem.db'}"), _settings(folder))
-    upgrade(service.db)
+    service.store.upgrade()
     inbox = MaildirInbox(folder / "inbox")
     sender = MaildirSender(folder / "outbox")
     names = NAMES[:seats]

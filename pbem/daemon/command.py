@@ -18,7 +18,6 @@ from pbem.games.site_links import site_secret
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
 from pbem.store import Outbox, utc, utcnow
-from pbem.store.daemon_lock import only_daemon
 from pbem.store.migrate import check_present
 from pbem.store.outbox_rows import listed
 
@@ -57,7 +56,7 @@ def serve(
         check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
         if service.settings.web.enabled:  # so does a site secret that cannot be made or read
             site_secret(service.settings.web)
-        with only_daemon(service.db):
+        with service.store.only_daemon():
             return _serve(service, once=once, now=now, stopped=stopped, archive=archive)
 
 

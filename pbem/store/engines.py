@@ -13,12 +13,15 @@ batch takes a second engine, and which database needs it, is this module's busin
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from pbem.errors import DatabaseNotReady
+from pbem.store import daemon_lock, migrate
+from pbem.store.claims import Claims
 from pbem.store.db import make_durable, make_engines, reading, transaction
 
 
@@ -59,6 +62,31 @@ class Databases:
     def engines(self) -> tuple[Engine, ...]:
         """Every engine a commit may come through (to watch their commits)."""
         return (self.db,) if self.deferred is None else (self.db, self.deferred)
+
+    def claims(self) -> Claims:
+        """The inbox's claims between daemons, for one pass (pbem.store.claims)."""
+        return Claims(self.db)
+
+    # The database as a whole: whether it answers, its schema (pbem.store.migrate), and the
+    # one daemon a SQLite file takes (pbem.store.daemon_lock).
+
+    def why_unreachable(self) -> str:
+        return migrate.why_unreachable(self.db)
+
+    def check_reachable(self) -> None:
+        migrate.check_reachable(self.db)
+
+    def pending_revisions(self) -> set[str]:
+        return migrate.pending_revisions(self.db)
+
+    def not_ready(self, url: str, pending: set[str]) -> DatabaseNotReady:
+        return migrate.not_ready(url, pending, self.db)
+
+    def upgrade(self) -> None:
+        migrate.upgrade(self.db)
+
+    def only_daemon(self) -> AbstractContextManager[None]:
+        return daemon_lock.only_daemon(self.db)
 
     def dispose(self) -> None:
         """Close every pooled connection (before a fork: none may cross it)."""

@@ -16,7 +16,7 @@ class Kind(StrEnum):
     LOCK = "lock"  # a row lock: with_for_update, skip_locked, nowait
     DIALECT = "dialect"  # which database this is, by its name or by an engine only one has
     COMMIT = "commit"  # how or when a transaction commits, begun or ended by hand
-    ENGINE = "engine"  # a unit of work opened on an engine named: transaction(service.db)
+    ENGINE = "engine"  # an engine named: transaction(service.db), service.db, store.batch()
 
 
 # Statement builders (sqlmodel, sqlalchemy), called by their bare names.
@@ -39,6 +39,8 @@ _COMMIT_WORDS = ("synchronous_commit", "isolation_level", "autocommit")
 # What opens a unit of work on the engine it is given (pbem.store.db, sqlmodel): outside the
 # store it is opened by the service's store, which is given none (`service.store.transaction()`).
 _UNITS = {"transaction", "reading", "reading_rows", "new_session", "Session"}
+# The service's engines, by name: the service's `db`, the store's `batch()` engine.
+_ENGINES = {("service", "db"), ("store", "batch")}
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,8 @@ class _Reader(ast.NodeVisitor):
             self._add(node, Kind.LOCK, f".{node.attr}")
         if node.attr in _DIALECTS:
             self._add(node, Kind.DIALECT, f".{node.attr}")
+        if (_receiver(node.value), node.attr) in _ENGINES:
+            self._add(node, Kind.ENGINE, f"{_receiver(node.value)}.{node.attr}")
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
