@@ -57,14 +57,13 @@ from pbem.store import (
     MailStatus,
     loads,
     make_engine,
-    transaction,
     upgrade,
     utc,
     utcnow,
 )
 from pbem.store.games import all_games, game_named, referees_of
 from pbem.store.inbound import first_recorded
-from pbem.store.migrate import check_present, check_reachable, not_ready, pending_revisions
+from pbem.store.migrate import check_present, check_reachable
 from pbem.store.outbox_rows import count_unsent
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
@@ -295,10 +294,10 @@ def _service(args: argparse.Namespace) -> Service:
     settings = _settings(args)
     check_present(settings.database.url)
     service = Service.from_settings(settings)
-    check_reachable(service.db)
-    pending = pending_revisions(service.db)
+    service.store.check_reachable()
+    pending = service.store.pending_revisions()
     if pending:
-        raise not_ready(service.settings.database.url, pending, service.db)
+        raise service.store.not_ready(service.settings.database.url, pending)
     archive_on_change(service)  # the web archive follows every change players are told of
     return service
 
@@ -390,7 +389,7 @@ def _game_new(args: argparse.Namespace) -> int:
             chart_every=_count_option(options, "chart_every", default=10),
         ),
     )
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = create_game(session, service.settings, spec, now=_now(args))
         give_passwords(session, service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status})")
@@ -492,7 +491,7 @@ def _pair(text: str, sep: str) -> tuple[str, str]:
 
 def _game_list(args: argparse.Namespace) -> int:
     service = _service(args)
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         games = all_games(session)
         for game in games:
             seats = seat_count(len(seats_of(session, game.id)), game.signup_seats)
@@ -504,7 +503,7 @@ def _game_list(args: argparse.Namespace) -> int:
 
 def _game_show(args: argparse.Namespace) -> int:
     service = _service(args)
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = game_named(session, args.id)
         if game is None:
             raise GameError(f"there is no game {args.id}")
@@ -562,7 +561,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _turn_run(args: argparse.Namespace) -> int:
     service = _service(args)
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         # By hand: before the deadline a forced turn, which charges no missed turn.
         forced = Forced("cli", args.reason)
         game = args.game.lower()
@@ -595,7 +594,7 @@ def _check(args: argparse.Namespace) -> int:
 def _first_received(service: Service, message_id: str) -> str:
     """What a duplicate repeats: the mail of its Message-ID, when it came and what became
     of it."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         first = first_recorded(session, message_id)
         if first is None:  # recorded by another daemon meanwhile, and rolled back since
             return f"a duplicate of the mail {message_id}"
@@ -613,7 +612,7 @@ def _outbox_flush(args: argparse.Namespace) -> int:
         report = drain(service, sender, now=_now(args))
     finally:
         sender.close()
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         waiting = count_unsent(session)
     print(
         f"{report.sent} sent, {report.failed} failed, {report.bounced} bounced, {waiting} waiting"
@@ -646,7 +645,7 @@ def _outbox_prune(args: argparse.Namespace) -> int:
 
 def _quarantine_list(args: argparse.Namespace) -> int:
     service = _service(args)
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         found = entries(session, include_released=args.all)
     shown = [
         item
@@ -679,7 +678,7 @@ def _quarantine_list(args: argparse.Namespace) -> int:
 
 def _quarantine_show(args: argparse.Namespace) -> int:
     service = _service(args)
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         item, raw = entry(session, args.id)
     print(f"entry {item.id}: {item.reason}, {item.created_at:%Y-%m-%d %H:%M} UTC")
     print(f"message: {item.message_id}\nfrom: {item.sender}\nsubject: {item.subject}")

@@ -43,7 +43,7 @@ from pbem.games.games import seats_of
 from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
-from pbem.store import Game, Seat, Turn, reading, transaction, utc
+from pbem.store import Game, Seat, Turn, utc
 from pbem.store.games import lock, referees_of
 from pbem.store.models import ClockReminder
 
@@ -128,7 +128,7 @@ def _resolve_all(
 
 
 def _running(service: Service, now: datetime, only: Collection[str] | None) -> list[Clock]:
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         return list(running_facts(session, now, only))
 
 
@@ -144,7 +144,7 @@ def _guarded(
     """`work(session)` in a transaction of its own: one game's failure must not stop the
     others. It is logged, rolled back whole, and tried again by the next pass."""
     try:
-        with transaction(service.db) as session:
+        with service.store.transaction() as session:
             return work(session)
     except Exception:
         log.exception("clock work for game %s failed", game_id)

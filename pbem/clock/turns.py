@@ -45,7 +45,6 @@ from pbem.store import (
     Turn,
     dumps,
     loads,
-    transaction,
     utc,
 )
 from pbem.store.games import lock, referees_of
@@ -83,7 +82,7 @@ def is_due(session: Session, game: Game, *, now: datetime) -> bool:
 
 def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
     """Resolve every due turn, each game in its own transaction."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game_ids = due_games(session, now=now)
     return resolve_some(service, game_ids, now=now, enough=lambda: False)[0]
 
@@ -100,7 +99,7 @@ def resolve_some(
         if number and enough():
             return summaries, list(game_ids[number:])
         try:
-            with transaction(service.db) as session:
+            with service.store.transaction() as session:
                 summary = resolve_turn(
                     session, service.settings, game_id, now=now, only_if_due=True
                 )

@@ -12,7 +12,6 @@ from pbem.errors import UsageError
 from pbem.games.attachments import chart_png
 from pbem.games.games import find_game
 from pbem.games.service import Service
-from pbem.store import transaction
 
 
 def add_chart_parser(
@@ -27,7 +26,7 @@ def add_chart_parser(
 
 
 def run_chart(service: Service, args: argparse.Namespace) -> int:
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = find_game(session, args.id)
         if game is None:
             raise UsageError(f"there is no game {args.id}")

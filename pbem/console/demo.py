@@ -29,8 +29,6 @@ from pbem.store import (
     OutboxKind,
     loads,
     make_engine,
-    transaction,
-    upgrade,
 )
 from pbem.store.games import game_named, turn_of
 from pbem.store.outbox_rows import first_of_kind_to
@@ -55,7 +53,7 @@ def run_demo(
         raise DemoError(f"{ruleset.id} plays with {ruleset.min_seats} to {ruleset.max_seats} seats")
     _fresh_folder(folder)
     service = Service(make_engine(f"sqlite:///{folder / 'pbem.db'}"), _settings(folder))
-    upgrade(service.db)
+    service.store.upgrade()
     inbox = MaildirInbox(folder / "inbox")
     sender = MaildirSender(folder / "outbox")
     names = NAMES[:seats]
@@ -67,7 +65,7 @@ def run_demo(
         seed=seed,
     )
     now = START
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         create_game(session, service.settings, spec, now=now)
     out(f"demo: {ruleset.title}, {seats} bot seats ({', '.join(names)}), seed {seed}")
     poll_once(service, inbox, sender, now=now)
@@ -113,7 +111,7 @@ def _mail_bot_orders(
     service: Service, inbox: MaildirInbox, passwords: dict[str, str], seed: int, now: datetime
 ) -> list[str] | None:
     """Write each waiting bot's order mail into the inbox; None when the game is over."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = game_named(session, GAME_ID)
         turn = pending_turn(session, game) if game else None
         if game is None or turn is None:
@@ -151,7 +149,7 @@ def _progress(waiting: list[str], report: PollReport) -> str:
 
 
 def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = game_named(session, GAME_ID)
         assert game is not None
         last = turn_of(session, GAME_ID, game.turn)
@@ -184,7 +182,7 @@ def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
 def _save_pictures(service: Service, folder: Path, address: str) -> list[Path]:
     """The pictures attached to `address`'s game-end mail, written beside the database for a
     newcomer to open."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         row = first_of_kind_to(session, OutboxKind.GAME_END, address)
         raw = row.raw if row is not None else b""
     saved = []

@@ -15,7 +15,7 @@ from pbem.games.commitment import commitment
 from pbem.games.service import Service
 from pbem.proof.export import export_game
 from pbem.proof.verify import verify
-from pbem.store import Game, transaction
+from pbem.store import Game
 
 
 def add_export_parser(
@@ -65,7 +65,7 @@ def dice_line(game: Game, *, show_seed: bool) -> str:
 
 
 def run_export(service: Service, args: argparse.Namespace) -> int:
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         document = export_game(session, args.id)
     text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     if args.out:

@@ -13,7 +13,6 @@ from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext, run_command
 from pbem.referee.roles import is_referee
-from pbem.store import transaction
 from pbem.store.games import game_named
 
 
@@ -45,7 +44,7 @@ def add_parser(
 
 
 def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         game = game_named(session, args.game)
         if game is None:
             raise RefereeError(f"there is no game {args.game}")

@@ -17,8 +17,7 @@ from pbem.games.service import Service
 from pbem.games.site_links import site_secret
 from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
-from pbem.store import Outbox, transaction, utc, utcnow
-from pbem.store.daemon_lock import only_daemon
+from pbem.store import Outbox, utc, utcnow
 from pbem.store.migrate import check_present
 from pbem.store.outbox_rows import listed
 
@@ -57,7 +56,7 @@ def serve(
         check_key(service.settings.security)  # a key misconfigured stops the start, not a mail
         if service.settings.web.enabled:  # so does a site secret that cannot be made or read
             site_secret(service.settings.web)
-        with only_daemon(service.db):
+        with service.store.only_daemon():
             return _serve(service, once=once, now=now, stopped=stopped, archive=archive)
 
 
@@ -128,7 +127,7 @@ def summary(report: PollReport) -> list[str]:
 
 def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
     """`pbem outbox list`: mail not sent (waiting, bounced or dropped), oldest first."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         rows = listed(session, include_sent=include_sent)
     lines = [
         f"{row.id:>6} {utc(row.created_at):%Y-%m-%d %H:%M} {row.kind:<9} {row.recipient:<28} "

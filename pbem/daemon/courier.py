@@ -31,7 +31,7 @@ from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
-from pbem.store import reading, utc
+from pbem.store import utc
 from pbem.store.outbox_rows import next_send_time, reply_due
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class Courier:
         soon as the sender is ready; else sleep until woken (the schedule's outbox job at the
         next retry, a pass), at most the cap."""
         try:
-            with reading(self.service.db) as session:
+            with self.service.store.reading() as session:
                 due = next_send_time(session)
         except Exception:  # noqa: BLE001 - the database away: the next drain will say so
             return self._cap
@@ -119,7 +119,7 @@ class Courier:
 
     def _reply_waiting(self) -> bool:
         try:
-            with reading(self.service.db) as session:
+            with self.service.store.reading() as session:
                 return reply_due(session, self._clock())
         except Exception:  # noqa: BLE001 - the database away: the drain will say so
             return False

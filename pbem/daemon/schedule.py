@@ -38,7 +38,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from pbem.clock.due import Clock, wakeups, wakeups_of
 from pbem.games.service import Service
-from pbem.store import reading, utc
+from pbem.store import utc
 from pbem.store.outbox_rows import next_send_time, queued_since
 
 log = logging.getLogger(__name__)
@@ -121,7 +121,7 @@ class DaemonSchedule:
         if clocks is not None:
             found = wakeups_of(clocks)
         else:
-            with reading(self.service.db) as session:
+            with self.service.store.reading() as session:
                 found = wakeups(session, now, only)
         wanted = {GAME_JOB + game_id: moment for game_id, moment in found.items()}
         looked = None if only is None else {GAME_JOB + game_id for game_id in only}
@@ -157,7 +157,7 @@ class DaemonSchedule:
         """The outbox's job at its next send time, from the database; none when nothing waits
         (new mail wakes the courier by other ways: a runner, the outbox watch)."""
         now = self._clock()
-        with reading(self.service.db) as session:
+        with self.service.store.reading() as session:
             due = next_send_time(session)
         if due is None:
             self._remove("outbox")
@@ -205,7 +205,7 @@ class OutboxWatch:
 
     def __call__(self) -> None:
         try:
-            with reading(self.service.db) as session:
+            with self.service.store.reading() as session:
                 newest, games = queued_since(session, self.seen)
         except Exception:  # noqa: BLE001 - the database away: the runners will say so
             return

@@ -18,8 +18,6 @@ from types import FrameType
 
 from pbem.games.service import Service
 from pbem.mail.backoff import Backoff
-from pbem.store import upgrade
-from pbem.store.migrate import not_ready, pending_revisions, why_unreachable
 
 log = logging.getLogger(__name__)
 STEP_SECONDS = 1.0  # a stop asked while waiting ends the wait within this
@@ -51,18 +49,18 @@ def reach_database(
 
 def unreachable(service: Service) -> str:
     """Why the database does not answer (the driver's first line), or ''."""
-    return why_unreachable(service.db)
+    return service.store.why_unreachable()
 
 
 def migrate_at_start(service: Service) -> None:
     """Apply pending migrations ([database] migrate = "auto", what an upgrade needs), or
     refuse with what to do ("refuse")."""
     database = service.settings.database
-    pending = pending_revisions(service.db)
+    pending = service.store.pending_revisions()
     if pending and database.migrate == "refuse":
-        raise not_ready(database.url, pending, service.db)
+        raise service.store.not_ready(database.url, pending)
     if pending:
-        upgrade(service.db)
+        service.store.upgrade()
         print(f"database {database.url}: applied {', '.join(sorted(pending))}")
 
 

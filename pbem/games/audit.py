@@ -11,8 +11,7 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.store import AuditLog, utc
-from pbem.store.audit import details_and_actors
-from pbem.store.audit import newest_entries as newest_entries  # read by the log's readers
+from pbem.store.audit import AuditTrail
 
 WIDTH = 72  # a mail's line
 INDENT = "    "
@@ -23,7 +22,8 @@ SHOWN_ARGS = 160  # characters of a command's arguments shown (an announcement's
 def audit(
     session: Session, now: datetime, actor: str, action: str, game_id: str | None, detail: str = ""
 ) -> None:
-    session.add(AuditLog(at=utc(now), actor=actor, action=action, game_id=game_id, detail=detail))
+    """An entry in the transaction of `session`, the one that makes the change it records."""
+    AuditTrail(session).record(now, actor, action, game_id, detail)
 
 
 JOINED = "seat-joined"  # a player took a seat by JOIN, with a password of their own
@@ -32,7 +32,8 @@ JOINED = "seat-joined"  # a player took a seat by JOIN, with a password of their
 def joined_seats(session: Session, game_id: str) -> set[tuple[str, str]]:
     """(seat, address) of each seat taken by JOIN: that player chose the seat's password; a
     seat given by the referee (or its new player after a replacement) got it from them."""
-    return {(seat, actor.lower()) for seat, actor in details_and_actors(session, game_id, JOINED)}
+    joined = AuditTrail(session).details_and_actors(game_id, JOINED)
+    return {(seat, actor.lower()) for seat, actor in joined}
 
 
 def entry_lines(entry: AuditLog, width: int | None = WIDTH) -> list[str]:

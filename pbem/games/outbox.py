@@ -31,7 +31,7 @@ from pbem.games.stops import STOPPED, is_stopped, unsubscribe_line
 from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
-from pbem.store import Outbox, OutboxKind, reading, transaction, utc
+from pbem.store import Outbox, OutboxKind, utc
 from pbem.store.games import referees_of
 from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.store.outbox_rows import (
@@ -192,7 +192,7 @@ def drain(
     queue_ids: list[int] = []
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
     # courier that waited for the lock to read would starve behind it.
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         last_sent = last_sent_before(session, now)
     while len(tried) < limit and not stop():
         if not queue_ids:
@@ -224,14 +224,14 @@ def drain(
 def _next_rows(
     service: Service, now: datetime, count: int, tried: set[int], *, replies_only: bool
 ) -> list[int]:
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         return next_rows(session, now, count, skip=frozenset(tried), replies_only=replies_only)
 
 
 def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
     """After the pass's first success: make the mail deferred during the outage due (tried
     in this pass); how many."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         flushed = flush_deferred(session, service.settings.outbox.retry.delay, now, since=last_sent)
     if flushed:
         log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
@@ -253,7 +253,7 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
             # Its STOP token is written as it goes, as the Date is: the stored mail stays the
             # same bytes for the same inputs, whatever the site's key (pbem.games.stops).
             ours = service.settings.mail.address
-            stop_line = unsubscribe_line(service.db, ours, sending.recipient)
+            stop_line = unsubscribe_line(service.store, ours, sending.recipient)
             failure = _send(sender, stop_line + sending.raw, sending.message_id)
             if failure is None:
                 return _record_sent(held, row_id, sending.message_id, now)

@@ -50,7 +50,7 @@ def prunable(service: Service, now: datetime) -> Pruned:
     before = cutoff(service.settings, now)
     if before is None:
         return Pruned()
-    return Pruned(*kept_before(service.db, before))
+    return Pruned(*kept_before(service.store, before))
 
 
 def prune(service: Service, now: datetime, *, enough: Callable[[], bool] = lambda: False) -> Pruned:
@@ -58,11 +58,11 @@ def prune(service: Service, now: datetime, *, enough: Callable[[], bool] = lambd
     transaction, until none is left or `enough` says so (asked after each batch: one batch
     at least is pruned, so that a busy daemon still works a backlog off)."""
     before = cutoff(service.settings, now)
-    if before is None or not any_kept_before(service.db, before):
+    if before is None or not any_kept_before(service.store, before):
         return Pruned()
     mails = size = 0
     while True:
-        count, freed = drop_oldest(service.db, before, now, BATCH)
+        count, freed = drop_oldest(service.store, before, now, BATCH)
         mails, size = mails + count, size + freed
         if count < BATCH:
             return Pruned(mails, size)

@@ -22,10 +22,10 @@ from datetime import datetime
 from typing import cast
 from urllib.parse import quote
 
-from sqlalchemy import Engine
 from sqlmodel import Session
 
 from pbem.store import MailStop, utc
+from pbem.store.engines import Databases
 from pbem.store.outbox_rows import drop_waiting_to, is_stop_recorded, stopped_addresses
 from pbem.store.site_key import site_key, site_key_of
 
@@ -44,13 +44,13 @@ def token_holds(session: Session, address: str, token: str) -> bool:
     return hmac.compare_digest(stop_token(session, address), token.strip().upper())
 
 
-def unsubscribe_line(db: Engine, our_address: str, to: str) -> bytes:
+def unsubscribe_line(store: Databases, our_address: str, to: str) -> bytes:
     """The List-Unsubscribe header line of a mail to `to`, added as the mail is sent (the
     stored mail does not carry it: its bytes depend on the stored inputs alone, and the key
     is the site's). Nothing for an address that is not ASCII (no header could carry it)."""
     if not (our_address.isascii() and to.isascii()):
         return b""
-    subject = quote(f"STOP {_token(site_key_of(db, _KEY_NAME), to)}")
+    subject = quote(f"STOP {_token(site_key_of(store, _KEY_NAME), to)}")
     return f"List-Unsubscribe: <mailto:{our_address}?subject={subject}>\n".encode("ascii")
 
 

@@ -12,7 +12,6 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.config import Settings
-from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.games.stops import STOPPED
@@ -30,6 +29,7 @@ from pbem.store import (
     dumps,
     utc,
 )
+from pbem.store.audit import AuditTrail
 from pbem.store.games import referees_of
 
 
@@ -54,6 +54,11 @@ class RefereeContext:
     changes: list[Change] = field(default_factory=list)
     sent: int = 0
     stopped: list[str] = field(default_factory=list)  # addresses whose mail was dropped: STOP
+
+    @property
+    def audit(self) -> AuditTrail:
+        """The game's audit log, in this command's unit of work."""
+        return AuditTrail(self.session)
 
     def change(self, effect: str, before: Any = None, after: Any = None, **how: Any) -> None:
         self.changes.append(Change(effect, before, after, **how))
@@ -126,7 +131,7 @@ def _record(ctx: RefereeContext, name: str, args: list[str], reason: str, result
             {"effect": c.effect, "before": c.before, "after": c.after} for c in ctx.changes
         ],
     }
-    audit(ctx.session, ctx.now, ctx.actor, f"referee-{name}", ctx.game.id, dumps(detail))
+    ctx.audit.record(ctx.now, ctx.actor, f"referee-{name}", ctx.game.id, dumps(detail))
     for change in ctx.changes:
         ctx.session.add(
             RefereeNote(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Sequence
 
-from pbem.games.audit import WIDTH, entry_lines, newest_entries
+from pbem.games.audit import WIDTH, entry_lines
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import number
@@ -19,7 +19,7 @@ AUDIT_USAGE = "audit [N]"
 
 def audit_log(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     count = _count(args)
-    entries, total = newest_entries(ctx.session, ctx.game.id, count)
+    entries, total = ctx.audit.newest(ctx.game.id, count)
     if not entries:
         return f"the audit log of game {ctx.game.id} is empty"
     shown = "all" if len(entries) == total else f"the newest {len(entries)} of"

@@ -43,3 +43,25 @@ def quarantined(session: Session, quarantine_id: int) -> tuple[Quarantine, Inbou
     inbound = session.get(InboundMessage, row.inbound_id)
     assert inbound is not None  # a foreign key guarantees it
     return row, inbound
+
+
+def waiting_of_games(
+    session: Session, game_ids: Sequence[str], count: int
+) -> list[tuple[Quarantine, str, str | None]]:
+    """The newest `count` quarantine entries not replayed yet of mail to these games, newest
+    first, each with its mail's sender and game (not the mail itself)."""
+    query = (
+        select(Quarantine)
+        .join(InboundMessage, col(InboundMessage.id) == col(Quarantine.inbound_id))
+        .where(col(Quarantine.released_at).is_(None))
+        .where(col(InboundMessage.game_id).in_(list(game_ids)))
+        .order_by(col(Quarantine.id).desc())
+        .limit(count)
+    )
+    entries = list(session.exec(query))
+    mails = select(InboundMessage.id, InboundMessage.sender, InboundMessage.game_id).where(
+        col(InboundMessage.id).in_([entry.inbound_id for entry in entries])
+    )
+    whose = {mail_id: (sender, game) for mail_id, sender, game in session.exec(mails)}
+    found = [(entry, whose.get(entry.inbound_id, ("", None))) for entry in entries]
+    return [(entry, sender, game) for entry, (sender, game) in found]

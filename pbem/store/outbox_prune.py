@@ -9,10 +9,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Engine, func, update
+from sqlalchemy import func, update
 from sqlmodel import col, select
 
 from pbem.store.db import reading_rows, utc
+from pbem.store.engines import Databases
 from pbem.store.models import Outbox
 
 
@@ -26,24 +27,24 @@ def _kept_before(before: datetime) -> tuple[Any, ...]:
     )
 
 
-def kept_before(db: Engine, before: datetime) -> tuple[int, int]:
+def kept_before(store: Databases, before: datetime) -> tuple[int, int]:
     """How many mails sent before `before` still have their bytes, and how many bytes."""
     query = select(func.count(), func.coalesce(func.sum(func.length(Outbox.raw)), 0))
-    with reading_rows(db) as connection:
+    with reading_rows(store.db) as connection:
         mails, size = connection.execute(query.where(*_kept_before(before))).one()
     return mails, size
 
 
-def any_kept_before(db: Engine, before: datetime) -> bool:
+def any_kept_before(store: Databases, before: datetime) -> bool:
     """Whether any mail is due to be pruned, read without the write lock: most looks find
     none, and on SQLite a writer waits its turn behind every other (in a deadline wave the
     clocks thread waited 7 s there, its turns with it)."""
-    with reading_rows(db) as connection:
+    with reading_rows(store.db) as connection:
         found = connection.execute(select(Outbox.id).where(*_kept_before(before)).limit(1))
         return found.first() is not None
 
 
-def drop_oldest(db: Engine, before: datetime, now: datetime, batch: int) -> tuple[int, int]:
+def drop_oldest(store: Databases, before: datetime, now: datetime, batch: int) -> tuple[int, int]:
     """Drop the bytes of the oldest `batch` mails sent before `before`, recording `now` as
     their prune: (how many, their bytes)."""
     oldest = (
@@ -53,7 +54,7 @@ def drop_oldest(db: Engine, before: datetime, now: datetime, batch: int) -> tupl
         .limit(batch)
         .with_for_update(skip_locked=True)
     )
-    with db.begin() as connection:
+    with store.db.begin() as connection:
         rows = connection.execute(oldest).all()
         if not rows:
             return 0, 0

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jinja2
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session
 
 from engine import Ruleset, get_ruleset
 from engine.mapdata import Standings
@@ -57,7 +57,7 @@ from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.files import unlisted
 from pbem.games.attachments import history
-from pbem.games.audit import entry_lines, newest_entries
+from pbem.games.audit import entry_lines
 from pbem.games.changes import unwatch, watch
 from pbem.games.commitment import commitment
 from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
@@ -69,17 +69,19 @@ from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import Progress, log_context
 from pbem.pictures import MapPicture, campaign_svg
-from pbem.store import (
-    Game,
-    InboundMessage,
-    Quarantine,
-    Referee,
-    Seat,
-    Turn,
-    loads,
-    reading,
-    utc,
-    utcnow,
+from pbem.store import Game, Seat, Turn, loads, utc, utcnow
+from pbem.store.audit import AuditTrail
+from pbem.store.games import first_turn
+from pbem.store.inbound import waiting_of_games
+from pbem.store.site import (
+    game_by_id,
+    games_by_id,
+    index_columns,
+    referee_addresses,
+    referee_games,
+    resolved_turns,
+    seat_by_name,
+    seat_counts,
 )
 
 log = logging.getLogger(__name__)
@@ -98,7 +100,7 @@ def write_site(service: Service, out: Path | None = None) -> Path:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return root
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         games = _games(session)
         progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
@@ -115,8 +117,8 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return
-    with reading(service.db) as session:
-        game = session.get(Game, game_id)
+    with service.store.reading() as session:
+        game = game_by_id(session, game_id)
         if game is not None:
             _write_game(session, service, root, game, full=False)
         _write_common(session, service, root, None, game_id)
@@ -125,8 +127,8 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
 def seat_path(service: Service, game_id: str, seat: str) -> str:
     """The site-relative path of a seat's pages: games/<game>/seats/<token>/index.html;
     '' for a seat nobody holds (no address or no password): it has no pages."""
-    with reading(service.db) as session:
-        row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.name == seat)).first()
+    with service.store.reading() as session:
+        row = seat_by_name(session, game_id, seat)
         token = _seat_token(service, row) if row is not None else ""
     return seat_folder(game_id, token) + "index.html" if token else ""
 
@@ -139,7 +141,7 @@ def desk_path(service: Service, referee: str) -> str:
 
 def desk_paths(service: Service) -> dict[str, str]:
     """Every referee of the site's games, and the site-relative path of their desk."""
-    with reading(service.db) as session:
+    with service.store.reading() as session:
         return {referee: desk_path(service, referee) for referee in _referees(session)}
 
 
@@ -311,8 +313,7 @@ class _Turns:
 
 
 def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
-    query = select(Turn).where(Turn.game_id == game.id, col(Turn.resolved_at).is_not(None))
-    turns = list(session.exec(query.order_by(col(Turn.number))))
+    turns = resolved_turns(session, game.id)
     keys = {turn.number: _turn_key(turn) for turn in turns}
     before: dict[str, str] = drawn.get("turns", {})
     changed = [turn for turn in turns if before.get(str(turn.number)) != keys[turn.number]]
@@ -538,9 +539,7 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
     if last is not None:
         state = loads(last.state_after or last.state_before)
     else:
-        first = session.exec(
-            select(Turn).where(Turn.game_id == game.id).order_by(col(Turn.number))
-        ).first()
+        first = first_turn(session, game.id)
         state = loads(first.state_before) if first is not None else None
     pending = _pending(session, game)
     ended = bool(game.result)  # a game ends with its result (pbem.clock.turns)
@@ -626,10 +625,7 @@ def _outcome(result: Any) -> dict[str, Any] | None:
 
 def _games(session: Session, only: set[str] | None = None) -> list[Game]:
     """Every game of the site, or those of `only`."""
-    query = select(Game).order_by(col(Game.id))
-    if only is not None:
-        query = query.where(col(Game.id).in_(sorted(only)))
-    return list(session.exec(query))
+    return games_by_id(session, only)
 
 
 class _IndexRow(NamedTuple):
@@ -645,9 +641,7 @@ class _IndexRow(NamedTuple):
 
 def _game_rows(session: Session) -> list[_IndexRow]:
     """The index's rows: two queries, of the columns it shows and of every game's seats."""
-    query = select(Seat.game_id, func.count()).group_by(col(Seat.game_id))
-    seats: dict[str, int] = dict(session.exec(query).all())
-    games = select(Game.id, Game.ruleset, Game.status, Game.turn).order_by(col(Game.id))
+    seats = seat_counts(session)
     titles: dict[str, str] = {}  # a ruleset looked up once, not once a game
     return [
         _IndexRow(
@@ -657,7 +651,7 @@ def _game_rows(session: Session) -> list[_IndexRow]:
             turn,
             seats.get(game, 0),
         )
-        for game, ruleset, status, turn in session.exec(games)
+        for game, ruleset, status, turn in index_columns(session)
     ]
 
 
@@ -688,7 +682,7 @@ def _row_html(row: _IndexRow) -> str:
 def _referees(session: Session) -> dict[str, set[str]]:
     """Every referee address of the site, and the games each referees."""
     found: dict[str, set[str]] = {}
-    for address, game_id in session.exec(select(Referee.address, Referee.game_id)):
+    for address, game_id in referee_games(session):
         found.setdefault(address.strip().lower(), set()).add(game_id)
     return found
 
@@ -804,7 +798,7 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
 
 
 def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
-    entries, total = newest_entries(session, game.id, AUDIT_SHOWN)
+    entries, total = AuditTrail(session).newest(game.id, AUDIT_SHOWN)
     seats = [
         {
             "name": seat.name,
@@ -816,7 +810,7 @@ def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
         }
         for seat in seats_of(session, game.id)
     ]
-    referees = session.exec(select(Referee.address).where(Referee.game_id == game.id)).all()
+    referees = referee_addresses(session, game.id)
     return _page(
         "desk_game.html",
         root="../../",
@@ -836,27 +830,14 @@ def _quarantine(session: Session, game_ids: Sequence[str]) -> list[dict[str, Any
     """The newest quarantine entries waiting of mail to these games (a referee's); of each
     mail only who sent it and its game, never the mail itself (it may hold a password). Mail
     of no game, or of another, is the operator's (`pbem quarantine list`)."""
-    query = (
-        select(Quarantine)
-        .join(InboundMessage, col(InboundMessage.id) == col(Quarantine.inbound_id))
-        .where(col(Quarantine.released_at).is_(None))
-        .where(col(InboundMessage.game_id).in_(list(game_ids)))
-        .order_by(col(Quarantine.id).desc())
-        .limit(QUARANTINE_SHOWN)
-    )
-    entries = list(session.exec(query))
-    mails = select(InboundMessage.id, InboundMessage.sender, InboundMessage.game_id).where(
-        col(InboundMessage.id).in_([entry.inbound_id for entry in entries])
-    )
-    whose = {mail_id: (sender, game) for mail_id, sender, game in session.exec(mails)}
     return [
         {
             "id": entry.id,
             "reason": entry.reason,
             "error": (entry.error.splitlines() or [""])[0][:200],
             "at": f"{utc(entry.created_at):%Y-%m-%d %H:%M} UTC",
-            "sender": whose.get(entry.inbound_id, ("", None))[0],
-            "game": whose.get(entry.inbound_id, ("", None))[1] or "",
+            "sender": sender,
+            "game": game or "",
         }
-        for entry in entries
+        for entry, sender, game in waiting_of_games(session, game_ids, QUARANTINE_SHOWN)
     ]

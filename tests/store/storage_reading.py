@@ -16,6 +16,7 @@ class Kind(StrEnum):
     LOCK = "lock"  # a row lock: with_for_update, skip_locked, nowait
     DIALECT = "dialect"  # which database this is, by its name or by an engine only one has
     COMMIT = "commit"  # how or when a transaction commits, begun or ended by hand
+    ENGINE = "engine"  # an engine named: transaction(service.db), service.db, store.batch()
 
 
 # Statement builders (sqlmodel, sqlalchemy), called by their bare names.
@@ -35,6 +36,11 @@ _COMMITS = {"commit", "rollback", "begin", "begin_nested", "make_durable"}
 # What those are called on: a session, a connection, a transaction, an engine.
 _TRANSACTIONS = _SESSIONS | {"tx", "transaction", "db", "engine"}
 _COMMIT_WORDS = ("synchronous_commit", "isolation_level", "autocommit")
+# What opens a unit of work on the engine it is given (pbem.store.db, sqlmodel): outside the
+# store it is opened by the service's store, which is given none (`service.store.transaction()`).
+_UNITS = {"transaction", "reading", "reading_rows", "new_session", "Session"}
+# The service's engines, by name: the service's `db`, the store's `batch()` engine.
+_ENGINES = {("service", "db"), ("store", "batch")}
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,9 @@ class _Reader(ast.NodeVisitor):
                 self._add(node, Kind.COMMIT, f".{func.attr}(")
         if isinstance(func, ast.Name) and func.id in _COMMITS:
             self._add(node, Kind.COMMIT, f"{func.id}(")
+        unit = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if unit in _UNITS and (node.args or any(k.arg == "bind" for k in node.keywords)):
+            self._add(node, Kind.ENGINE, f"{unit}(")
         for keyword in node.keywords:
             if keyword.arg in _LOCKS:
                 self._add(node, Kind.LOCK, f"{keyword.arg}=")
@@ -90,6 +99,8 @@ class _Reader(ast.NodeVisitor):
             self._add(node, Kind.LOCK, f".{node.attr}")
         if node.attr in _DIALECTS:
             self._add(node, Kind.DIALECT, f".{node.attr}")
+        if (_receiver(node.value), node.attr) in _ENGINES:
+            self._add(node, Kind.ENGINE, f"{_receiver(node.value)}.{node.attr}")
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
