@@ -22,7 +22,7 @@ SCHEMA = "pbem-report/1"
 
 
 def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
-    ruleset, after, following = view.ruleset, view.after, view.following
+    ruleset, after, following = view.ruleset, view.after, view.due
     outcome = view.resolution.outcome
     shared = _shared(view)
     return {
