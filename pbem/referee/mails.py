@@ -131,6 +131,7 @@ def password_body(
         seat=seat.get("seat", ""),
         turn=seat.get("turn", 0),
         deadline=seat.get("deadline", ""),
+        cleared=seat.get("cleared", ""),
         desk=seat.get("desk", ""),
         **(position or {}),
     )

@@ -20,7 +20,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import GameStatus, Seat, SeatStatus, utc
+from pbem.store import GameStatus, Seat, SeatStatus, archive, utc
 
 DEFAULT_GRACE = "48h"
 SHOWN_TO = timedelta(minutes=1)  # a deadline is shown to the minute (pbem.deadlines.stored)
@@ -43,10 +43,11 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat.status = SeatStatus.ACTIVE
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
+    cleared = _clear_orders(ctx, seat.name)
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
     # of a change to a deadline they never had.
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
-    welcome = partial(_welcome, ctx, seat, password)
+    welcome = partial(_welcome, ctx, seat, password, cleared)
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
     welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
@@ -54,7 +55,29 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         before,
         {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
-    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}"
+    dropped = f"; the orders on file for {_turns(cleared)} were cleared" if cleared else ""
+    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}{dropped}"
+
+
+def _clear_orders(ctx: RefereeContext, seat: str) -> list[int]:
+    """The orders on file for the seat, for the pending turn and held for later ones, are
+    its former player's (or were stored for them): a new player did not write them, would
+    play them unawares, and the turn would not wait for their own (the grace promised).
+    They are deleted, and the turns they were for returned (docs/referee.md, replace)."""
+    rows = [
+        row
+        for row in archive.live_orders_from(ctx.session, ctx.game.id, ctx.game.turn)
+        if row.seat == seat
+    ]
+    for row in rows:
+        ctx.session.delete(row)
+    ctx.session.flush()
+    return sorted(row.turn for row in rows)
+
+
+def _turns(numbers: Sequence[int]) -> str:
+    """'turn 3' or 'turns 3, 4'."""
+    return ("turn " if len(numbers) == 1 else "turns ") + ", ".join(map(str, numbers))
 
 
 def _address(text: str) -> str:
@@ -109,9 +132,10 @@ def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -
     )
 
 
-def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
+def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[int]) -> str:
     """The seat's new player gets its position and order template at once: they have had
-    none of its reports. The deadline as it is now."""
+    none of its reports. The deadline as it is now, and the former player's orders that were
+    `cleared` (by turn): the seat plays only what the new player sends."""
     turn = ctx.pending_turn()
     deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
@@ -123,6 +147,7 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
         seat=seat.name,
         turn=turn.number,
         deadline=deadline,
+        cleared=_turns(cleared) if cleared else "",
     )
 
 
