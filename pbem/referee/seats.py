@@ -94,7 +94,8 @@ def _mailable(ctx: RefereeContext, address: str, what: str) -> str:
     if is_stopped(ctx.session, address):
         raise RefereeError(
             f"{address} asked for no more mail from this moderator (STOP): {what} cannot be "
-            "mailed to it, so nothing was changed; ask the player for another address"
+            "mailed to it, so nothing was changed; ask the player for another address, or to "
+            "send UNSTOP with the code their STOP's answer gave them"
         )
     return address
 
