@@ -57,7 +57,8 @@ class ResolvedTurn:
     def due_state(self) -> dict[str, Any]:
         """The position the order template of `due` is written for."""
         if self.old and self.current is not None:
-            return loads(self.current.state_before)
+            state: dict[str, Any] = loads(self.current.state_before)
+            return state
         return self.after
 
     @cached_property
