@@ -12,7 +12,7 @@ from pbem.games.outbox import Letter
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
-from pbem.store import Game, GameStatus, OutboxKind, Seat, Turn, loads
+from pbem.store import Game, OutboxKind, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
@@ -89,7 +89,7 @@ def _due_facts(view: ResolvedTurn, seat: str, *, archived: bool) -> dict[str, ob
         "next_turn": following.number if following else None,
         "due_turn": due.number if due else None,
         "deadline": describe(due.deadline, view.game.timezone) if due else "",
-        "paused": view.game.status == GameStatus.PAUSED,
+        "paused": view.paused_copy,
         "replayed_next": view.replayed_next and not archived,
         "copy": copy,
         "template": view.ruleset.order_template(state, seat) if due else "",

@@ -12,7 +12,7 @@ from sqlmodel import Session
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.games.games import paused_turn, pending_turn, stored_orders
 from pbem.games.played import BOT, played_of
-from pbem.store import Game, Turn, loads
+from pbem.store import Game, GameStatus, Turn, loads
 from pbem.store.games import public_notes, times_played_before, turn_of
 from pbem.templates import wrap
 
@@ -53,6 +53,12 @@ class ResolvedTurn:
         if self.replayed_next:
             return None
         return self.current if self.old else self.following
+
+    @property
+    def paused_copy(self) -> bool:
+        """An old report while the game is paused: the turn being played has no deadline
+        running (it is set again at the resume), so none is shown."""
+        return self.old and self.game.status == GameStatus.PAUSED
 
     def due_state(self) -> dict[str, Any]:
         """The position the order template of `due` is written for."""
