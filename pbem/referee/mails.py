@@ -132,6 +132,7 @@ def password_body(
         turn=seat.get("turn", 0),
         deadline=seat.get("deadline", ""),
         cleared=seat.get("cleared", ""),
+        on_file=seat.get("on_file", ""),
         desk=seat.get("desk", ""),
         **(position or {}),
     )

@@ -8,6 +8,7 @@ from datetime import timedelta
 from functools import partial
 
 from pbem.deadlines.stored import describe
+from pbem.games.games import stored_orders
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.games.stops import is_stopped
@@ -140,6 +141,8 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
     turn = ctx.pending_turn()
     deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
+    # Stored by a referee after the replace, in the same mail (the welcome is written again).
+    on_file = stored_orders(ctx.session, ctx.game.id, turn.number).get(seat.name)
     return password_body(
         ctx.settings,
         ctx.game,
@@ -149,6 +152,7 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
         turn=turn.number,
         deadline=deadline,
         cleared=_turns(cleared) if cleared else "",
+        on_file=on_file.text if on_file else "",
     )
 
 

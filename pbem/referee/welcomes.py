@@ -1,6 +1,7 @@
 """The mails that give a seat to a new player (a referee's `replace`), kept true until they are
-sent: a welcome names the pending deadline, and a later command of the same transaction (a
-referee mail's DEADLINE or RESUME after its REPLACE) may move it. The welcome is then written
+sent: a welcome names the pending deadline and the orders on file for the seat, and a later
+command of the same transaction (a referee mail's DEADLINE or RESUME after its REPLACE, or
+its ORDERS for the seat) may change them. The welcome is then written
 again with the deadline as it is, and the newcomer gets no notice of a change to a deadline
 they were never told (docs/referee.md)."""
 

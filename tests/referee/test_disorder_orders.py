@@ -8,7 +8,7 @@ from datetime import datetime
 
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from tests.referee.support import Channel, referee_game
+from tests.referee.support import Channel, referee_game, referee_mail
 from tests.support.games import body, orders, outbox
 from tests.support.mails import mail, order_mail
 
@@ -66,3 +66,17 @@ def test_a_new_player_of_a_seat_without_orders_reads_that_none_are_on_file(
     assert "No orders are on file for your seat: it plays only the orders you send" in _flat(
         body(welcome)
     )
+
+
+def test_orders_a_referee_stores_after_the_replace_in_the_same_mail_are_in_the_welcome(
+    service: Service, now: datetime
+) -> None:
+    referee_game(service, now)
+    lines = "REASON a new player\nREPLACE bob carol@example.org\nORDERS bob ADD 2\n"
+    receive(service, referee_mail(lines), now=now)
+    [welcome] = [row for row in outbox(service) if row.recipient == "carol@example.org"]
+    text = body(welcome)
+    assert "A referee stored orders for your seat for turn 1; it plays them unless you send" in (
+        _flat(text)
+    )
+    assert "\n\n    ADD 2\n\n" in text and "No orders are on file" not in text
