@@ -76,8 +76,8 @@ class Awaited:
 
     waiting: list[str]
     away: list[str]
-    # The seats whose orders on file the turn plays ("Orders in from"): not one in civil
-    # disorder, ejected or the bot's, whose orders on file stay unplayed (plays_own_orders).
+    # The seats whose orders on file the turn plays ("Orders in from"): of those it asks
+    # orders of, not one in civil disorder, ejected or the bot's (plays_own_orders).
     played: list[str]
 
 
@@ -99,7 +99,11 @@ def awaited(
     return Awaited(
         still_waiting(expected, have, seats, game, now),
         away_unawaited(expected, have, seats, game, now),
-        [seat.name for seat in seats if seat.name in have and plays_own_orders(seat.status)],
+        [
+            seat.name
+            for seat in seats
+            if seat.name in have and seat.name in expected and plays_own_orders(seat.status)
+        ],
     )
 
 

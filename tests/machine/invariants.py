@@ -151,7 +151,11 @@ def facts_true(step: Step, record: Record) -> None:
             _preview_true(mail, after)
         else:
             # STATUS: the orders the turn will play, as PREVIEW's "Orders in from".
-            own = tuple(s for s in after.have_orders if after.seats[s] not in NOT_ITS_OWN)
+            own = tuple(
+                s
+                for s in after.have_orders
+                if s in after.asked and after.seats[s] not in NOT_ITS_OWN
+            )
             _same(mail, _IN_FROM, _names(own), "orders in from")
         if after.deadline is not None:
             _same(mail, _DEADLINE, _minute(after.deadline), "deadline")
