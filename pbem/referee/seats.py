@@ -35,7 +35,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat = ctx.seat(args[0])
     address = _mailable(ctx, _address(args[1]), f"{seat.name}'s password")
     grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
-    before = {"address": seat.address, "status": seat.status}
+    before: dict[str, object] = {"address": seat.address, "status": seat.status}
     if seat.address.lower() != address:  # the same person again needs no farewell
         _farewell(ctx, seat, reason, replaced=True)
     password = new_password()
@@ -45,10 +45,12 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
     cleared = _clear_orders(ctx, seat.name)
+    if cleared:  # the audit keeps what was deleted
+        before["orders"] = cleared
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
     # of a change to a deadline they never had.
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
-    welcome = partial(_welcome, ctx, seat, password, cleared)
+    welcome = partial(_welcome, ctx, seat, password, list(cleared))
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
     welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
@@ -56,15 +58,15 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         before,
         {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
-    dropped = f"; the orders on file for {_turns(cleared)} were cleared" if cleared else ""
+    dropped = f"; the orders on file for {_turns(list(cleared))} were cleared" if cleared else ""
     return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}{dropped}"
 
 
-def _clear_orders(ctx: RefereeContext, seat: str) -> list[int]:
+def _clear_orders(ctx: RefereeContext, seat: str) -> dict[int, str]:
     """The orders on file for the seat, for the pending turn and held for later ones, are
     its former player's (or were stored for them): a new player did not write them, would
     play them unawares, and the turn would not wait for their own (the grace promised).
-    They are deleted, and the turns they were for returned (docs/referee.md, replace)."""
+    They are deleted; their texts are returned by turn (docs/referee.md, replace)."""
     rows = [
         row
         for row in archive.live_orders_from(ctx.session, ctx.game.id, ctx.game.turn)
@@ -73,7 +75,7 @@ def _clear_orders(ctx: RefereeContext, seat: str) -> list[int]:
     for row in rows:
         ctx.session.delete(row)
     ctx.session.flush()
-    return sorted(row.turn for row in rows)
+    return {row.turn: row.text for row in sorted(rows, key=lambda row: row.turn)}
 
 
 def _turns(numbers: Sequence[int]) -> str:

@@ -8,7 +8,8 @@ from datetime import datetime
 
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from tests.referee.support import Channel, referee_game, referee_mail
+from pbem.store import loads
+from tests.referee.support import Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body, orders, outbox
 from tests.support.mails import mail, order_mail
 
@@ -46,6 +47,8 @@ def test_a_new_player_of_a_seat_in_disorder_starts_with_no_orders_on_file(
     result = via.run("replace", "bob", "carol@example.org", reason="a new player")
     assert result.endswith("; the orders on file for turns 1, 2 were cleared")
     assert [row for row in orders(service) if row.seat == "bob"] == []
+    change = loads(referee_audit(service)[-1].detail)["changes"][0]
+    assert change["before"]["orders"] == {"1": "ADD 3", "2": "ADD 2"}  # kept in the audit
     [welcome] = [row for row in outbox(service) if row.recipient == "carol@example.org"]
     assert (
         "The orders the seat's former player had on file (for turns 1, 2) were deleted: your "
