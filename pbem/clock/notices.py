@@ -4,13 +4,11 @@ cannot queue it twice (queue_once looks first; the outbox's Message-ID is unique
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
 from engine import get_ruleset
@@ -19,6 +17,7 @@ from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import describe
 from pbem.games.counted import until_when
 from pbem.games.outbox import Letter, queue
+from pbem.games.per_transaction import PerTransaction
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
@@ -89,11 +88,8 @@ class News:
     reason: str
 
 
-# The clock notices queued in a transaction, by its root transaction (held weakly: gone with
-# it): (game, address) -> the row and the news it told.
-_TOLD: weakref.WeakKeyDictionary[
-    SessionTransaction, dict[tuple[str, str], tuple[int, tuple[News, ...]]]
-] = weakref.WeakKeyDictionary()
+# The clock notices queued in a transaction: (game, address) -> the row and the news it told.
+_TOLD: PerTransaction[dict[tuple[str, str], tuple[int, tuple[News, ...]]]] = PerTransaction(dict)
 
 
 def queue_news(
@@ -111,8 +107,7 @@ def queue_news(
     before anyone could send it, and the new one recalls its news, reasons and all, above its
     own: the seat gets one mail, which says where things stand when it is sent, not one
     already stale."""
-    transaction = session.get_transaction()
-    told = _TOLD.setdefault(transaction, {}) if transaction is not None else {}
+    told = _TOLD.of(session)
     earlier: tuple[News, ...] = ()
     found = told.pop(key, None)
     # The row is gone if a refused command's SAVEPOINT was undone.

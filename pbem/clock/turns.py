@@ -122,11 +122,13 @@ def resolve_turn(
     now: datetime,
     only_if_due: bool = False,
     forced: Forced | None = None,
+    replayed_next: bool = False,
 ) -> TurnSummary | None:
     """Resolve the pending turn of `game_id` now. With only_if_due, do nothing unless it is
     still due once the game row is locked (another process may have resolved it). `forced`:
     a referee resolves it by hand; before its deadline, that is a forced turn
-    (pbem.clock.forced), which charges no seat a missed turn."""
+    (pbem.clock.forced), which charges no seat a missed turn. `replayed_next`: a referee's
+    rerun resolves the following turn too, at once, so the reports ask for no orders."""
     game = lock(session, game_id)
     if game is None:
         raise TurnError(f"there is no game {game_id}")
@@ -159,7 +161,8 @@ def resolve_turn(
         game.status = GameStatus.ENDED
         game.result = dumps(outcome.to_json())
         session.add(game)
-    _queue_mail(session, settings, game, turn, ended=outcome is not None, now=now)
+    ended = outcome is not None
+    _queue_mail(session, settings, game, turn, ended=ended, now=now, replayed_next=replayed_next)
     next_due = False
     if following is not None:  # after the report: the orders held for it are checked now
         due = partial(is_due, session, game, now=now)  # asked once the held rows are kept
@@ -220,10 +223,17 @@ def _played(
 
 
 def _queue_mail(
-    session: Session, settings: Settings, game: Game, turn: Turn, *, ended: bool, now: datetime
+    session: Session,
+    settings: Settings,
+    game: Game,
+    turn: Turn,
+    *,
+    ended: bool,
+    now: datetime,
+    replayed_next: bool,
 ) -> None:
     seats = seats_of(session, game.id)
-    view = ResolvedTurn.load(session, game, turn)
+    view = ResolvedTurn.load(session, game, turn, replayed_next=replayed_next)
     seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
     for seat in seats:
         attached = report_attachments(session, view, seat)

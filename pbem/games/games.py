@@ -76,6 +76,9 @@ class Awaited:
 
     waiting: list[str]
     away: list[str]
+    # The seats whose orders on file the turn plays ("Orders in from"): of those it asks
+    # orders of, not one in civil disorder, ejected or the bot's (plays_own_orders).
+    played: list[str]
 
 
 def awaited(
@@ -96,7 +99,19 @@ def awaited(
     return Awaited(
         still_waiting(expected, have, seats, game, now),
         away_unawaited(expected, have, seats, game, now),
+        [
+            seat.name
+            for seat in seats
+            if seat.name in have and seat.name in expected and plays_own_orders(seat.status)
+        ],
     )
+
+
+def plays_own_orders(status: SeatStatus) -> bool:
+    """Whether a seat of this status is played with the orders on file for it, as the turn's
+    resolution decides (pbem.clock.turns): not one in civil disorder or ejected (no orders:
+    its standing orders only), nor one given to the bot (the bot's orders)."""
+    return status not in NO_PLAYER and status != SeatStatus.BOT
 
 
 class SeatLike(Protocol):

@@ -22,7 +22,7 @@ SCHEMA = "pbem-report/1"
 
 
 def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
-    ruleset, after, following = view.ruleset, view.after, view.following
+    ruleset, after, following = view.ruleset, view.after, view.due
     outcome = view.resolution.outcome
     shared = _shared(view)
     return {
@@ -32,7 +32,9 @@ def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
         "turn": view.turn.number,
         "seat": seat,
         "next_turn": following.number if following else None,
-        "deadline": _when(following.deadline) if following and following.deadline else None,
+        "deadline": _when(following.deadline)
+        if following and following.deadline and not view.paused_copy
+        else None,
         "holdings": {
             "text": ruleset.holdings(after, seat),
             "record": ruleset.seat_record(after, seat),

@@ -48,7 +48,7 @@ def report_body(
     it, which leaves out the next turn's deadline: the deadline now is not the one mailed
     (moved since, or set anew when a rollback's rerun played the turns again), and an old page
     is not written again when it moves. The page says where the deadline now is."""
-    ruleset, after, following = view.ruleset, view.after, view.following
+    ruleset, after = view.ruleset, view.after
     events = view.resolution.events_for(seat.name)
     return render(
         "report",
@@ -58,8 +58,7 @@ def report_body(
         seat=seat.name,
         turn=view.turn.number,
         revision=view.revision,
-        next_turn=following.number if following else None,
-        deadline=describe(following.deadline, view.game.timezone) if following else "",
+        **_due_facts(view, seat.name, archived=archived),
         archived=archived,
         events=[event_line(e) for e in events if concerns(e, seat.name)],
         results=_result_lines(view, seat),
@@ -68,7 +67,6 @@ def report_body(
         news=[event_line(e, news=True) for e in events if not concerns(e, seat.name)],
         summary=view.summary,
         referee_notes=list(view.referee_notes),
-        template=ruleset.order_template(after, seat.name) if following else "",
         # A seat that sent no orders is warned (pbem.clock.nmr), from what the turn stored.
         nmr=loads(view.turn.nmr or "{}").get(seat.name),
         by_bot=seat.name in view.bot_seats,
@@ -77,6 +75,25 @@ def report_body(
         # The seat's own pages in the web archive (pbem.web), with `[web] base_url` set.
         pages=seat_link(settings, view.game.id, seat.name, seat.address, seat.password_hash),
     )
+
+
+def _due_facts(view: ResolvedTurn, seat: str, *, archived: bool) -> dict[str, object]:
+    """What a report says of the turn orders are wanted for now: its number, deadline and
+    order template. For an old report (a copy) the turn being played, not the long-past one
+    after it; none while a rerun plays the next turn at once. A page of the archive is the
+    report as first mailed (its template; the deadline is left out by the template)."""
+    following = view.following
+    due, copy = (following, False) if archived else (view.due, view.old)
+    state = view.after if archived else view.due_state()
+    return {
+        "next_turn": following.number if following else None,
+        "due_turn": due.number if due else None,
+        "deadline": describe(due.deadline, view.game.timezone) if due else "",
+        "paused": view.paused_copy,
+        "replayed_next": view.replayed_next and not archived,
+        "copy": copy,
+        "template": view.ruleset.order_template(state, seat) if due else "",
+    }
 
 
 def start_letter(

@@ -10,9 +10,9 @@ from typing import Any
 from sqlmodel import Session
 
 from engine import Resolution, Ruleset, get_ruleset
-from pbem.games.games import stored_orders
+from pbem.games.games import paused_turn, pending_turn, stored_orders
 from pbem.games.played import BOT, played_of
-from pbem.store import Game, Turn, loads
+from pbem.store import Game, GameStatus, Turn, loads
 from pbem.store.games import public_notes, times_played_before, turn_of
 from pbem.templates import wrap
 
@@ -31,8 +31,41 @@ class ResolvedTurn:
     revision: int = 0  # how many times the turn was rolled back: 0 for its first resolution
     referee_notes: tuple[str, ...] = ()  # what a referee changed during the turn, and why
     bot_seats: tuple[str, ...] = ()  # seats the ruleset's bot played this turn
+    # A referee's rerun resolves the following turn again in the same command: its own
+    # report follows, and this one asks for no orders (pbem.referee.turns).
+    replayed_next: bool = False
+    # The turn being played now, when this report is an old one (`following` has been played
+    # since: a resend, REPORT n); None while the report is the latest, or once the game ended.
+    current: Turn | None = None
     # What is drawn once for all the turn's reports (pbem.games.attachments): the map...
     drawn: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def old(self) -> bool:
+        """Whether the turn after this one has been played since: the report is a copy, and
+        its deadline and order template are long past."""
+        return self.following is not None and self.following.resolved_at is not None
+
+    @property
+    def due(self) -> Turn | None:
+        """The turn orders are wanted for now, as this report is sent: the following turn,
+        or for an old report the one being played; none while a rerun goes on past it."""
+        if self.replayed_next:
+            return None
+        return self.current if self.old else self.following
+
+    @property
+    def paused_copy(self) -> bool:
+        """An old report while the game is paused: the turn being played has no deadline
+        running (it is set again at the resume), so none is shown."""
+        return self.old and self.game.status == GameStatus.PAUSED
+
+    def due_state(self) -> dict[str, Any]:
+        """The position the order template of `due` is written for."""
+        if self.old and self.current is not None:
+            state: dict[str, Any] = loads(self.current.state_before)
+            return state
+        return self.after
 
     @cached_property
     def summary(self) -> str:
@@ -41,7 +74,10 @@ class ResolvedTurn:
         return self.ruleset.public_summary(self.after)
 
     @classmethod
-    def load(cls, session: Session, game: Game, turn: Turn) -> ResolvedTurn:
+    def load(
+        cls, session: Session, game: Game, turn: Turn, *, replayed_next: bool = False
+    ) -> ResolvedTurn:
+        """`replayed_next`: a referee's rerun resolves the following turn too, at once."""
         ruleset = get_ruleset(game.ruleset)
         after = loads(turn.state_after or turn.state_before)
         played = played_of(loads(turn.record or "{}"))
@@ -51,17 +87,22 @@ class ResolvedTurn:
             for seat, row in stored_orders(session, game.id, turn.number).items()
             if seat not in played or played[seat].by == "orders"
         }
+        following = _following_turn(session, game, ruleset, after)
+        # Read only for an old report (a query the web archive's every turn need not make).
+        old = following is not None and following.resolved_at is not None
         return cls(
             game=game,
             turn=turn,
             ruleset=ruleset,
             after=after,
             resolution=Resolution.from_record(after, loads(turn.record or "{}")),
-            following=_following_turn(session, game, ruleset, after),
+            following=following,
             line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
             revision=_revision(session, game.id, turn.number),
             referee_notes=_referee_notes(session, game, turn.number),
             bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
+            replayed_next=replayed_next,
+            current=(pending_turn(session, game) or paused_turn(session, game)) if old else None,
         )
 
 

@@ -10,13 +10,16 @@ There is no List-Unsubscribe-Post (RFC 8058's one-click): it names an HTTPS addr
 takes a POST, and pbem serves no such thing (its web archive is static files).
 
 A stopped address's mail is queued as ever (a record of what it would have been) but
-dropped at once, never sent: `dropped_at` set, and why in `last_error`."""
+dropped at once, never sent: `dropped_at` set, and why in `last_error`. The STOP is answered
+once, the last mail sent there, with the way back: `UNSTOP <token>` from the address, the
+same token proving again that its sender reads that mailbox (pbem.intake.stop)."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
@@ -26,7 +29,12 @@ from sqlmodel import Session
 
 from pbem.store import MailStop, utc
 from pbem.store.engines import Databases
-from pbem.store.outbox_rows import drop_waiting_to, is_stop_recorded, stopped_addresses
+from pbem.store.outbox_rows import (
+    drop_waiting_to,
+    forget_stop,
+    is_stop_recorded,
+    stopped_addresses,
+)
 from pbem.store.site_key import site_key, site_key_of
 
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
@@ -84,12 +92,29 @@ def _stops(session: Session) -> _Stops:
     return cast(_Stops, session.info[_STOPS])
 
 
-def stop(session: Session, address: str, now: datetime) -> bool:
-    """Stop all mail to `address`, the mail waiting to it too; False if it was stopped."""
+def stop(
+    session: Session, address: str, now: datetime, *, last: Callable[[], object] | None = None
+) -> bool:
+    """Stop all mail to `address`, the mail waiting to it too; False if it was stopped.
+    `last` queues the one mail still sent there (the STOP's answer): after the waiting mail
+    is dropped, before the address is stopped."""
     key = address.strip().lower()
     if is_stopped(session, key):
         return False
+    drop_waiting_to(session, key, STOPPED, now)
+    if last is not None:
+        last()
     session.add(MailStop(address=key, stopped_at=utc(now)))
     _stops(session).known[key] = True
-    drop_waiting_to(session, key, STOPPED, now)
+    return True
+
+
+def unstop(session: Session, address: str) -> bool:
+    """Mail to `address` again (UNSTOP with its token); False if it was not stopped. The
+    mail dropped meanwhile stays dropped: a report is asked for again with REPORT."""
+    key = address.strip().lower()
+    if not is_stopped(session, key):
+        return False
+    forget_stop(session, key)
+    _stops(session).known[key] = False
     return True

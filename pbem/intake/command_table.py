@@ -29,7 +29,7 @@ from pbem.intake.joining import join_command
 from pbem.intake.open_games import list_command
 from pbem.intake.own_address import confirm_address
 from pbem.intake.resign import resign
-from pbem.intake.stop import stop_command
+from pbem.intake.stop import stop_command, unstop_command
 from pbem.mail.envelope import Envelope
 from pbem.referee import bots, clock, edits, log, messages, orders, seats, turns
 from pbem.referee.command import RefereeCommand, RefereeError
@@ -59,6 +59,7 @@ PLAYER_COMMANDS: tuple[PlayerCommand, ...] = (
     PlayerCommand("HISTORY", "[<turn>]", "the standings turn by turn", history_command),
     PlayerCommand("CHART", "", "the campaign chart, attached", chart_command),
     PlayerCommand("STOP", "[<code>]", "no more mail to your address", stop_command),
+    PlayerCommand("UNSTOP", "<code>", "mail to your address again", unstop_command),
 )
 
 REFEREE_COMMANDS: tuple[RefereeCommand, ...] = (

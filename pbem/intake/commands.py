@@ -71,12 +71,13 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     turn = turn or pending_turn(context.session, game)
     if turn is not None:
         turn_waits = awaited(context.session, game, turn, now=context.now)
-        ordered = sorted(stored_orders(context.session, game.id, turn.number))
         facts.update(
             turn=turn.number,
             deadline=describe(turn.deadline, game.timezone),
             waiting=turn_waits.waiting,
-            ordered=[seat for seat in seats if seat in ordered],
+            # Whose orders the turn will play: never a seat in civil disorder whose former
+            # player's orders are on file (the referee's PREVIEW says "on file, not played").
+            ordered=turn_waits.played,
             away=[
                 _away(seat, turn_waits.away)
                 for seat in rows

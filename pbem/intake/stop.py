@@ -4,16 +4,22 @@ mail comes from whoever reads that address's mail: each mail pbem sends there ca
 (its List-Unsubscribe mailto: sends `STOP <token>` as its subject). With it the address is
 stopped at once, its waiting mail dropped, and the referees of each game it holds a seat in
 are told (the seat's mail stops, the game goes on, the referee may replace the player); a
-JOIN it has waiting is forgotten. Without it (or with a wrong one) the address gets one
+JOIN it has waiting is forgotten, and the STOP is answered once, the last mail sent there,
+with the way back: UNSTOP <token>. Without it (or with a wrong one) the address gets one
 mail, to it alone, with the token: a STOP under someone else's From stops nothing. A
-stopped address gets no answer at all."""
+stopped address gets no other answer at all.
+
+UNSTOP <token>: mail to the sender's address again. The token proves it again, so that a
+stranger writing under that From can neither lift the stop nor have any mail sent there:
+an UNSTOP without it, to a stopped address, is passed over in silence."""
 
 from __future__ import annotations
 
 import logging
 import re
+from functools import partial
 
-from pbem.games.stops import is_stopped, stop, stop_token, token_holds
+from pbem.games.stops import is_stopped, stop, stop_token, token_holds, unstop
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope, parse_envelope
 from pbem.store import MailStatus, Seat
@@ -62,11 +68,21 @@ def stop_address(context: MailContext, token: str) -> None:
             named=named,
         )  # fmt: skip
         return
-    stop(context.session, sender, context.now)
+    seats = _seats_in_play(context, sender)
+    # The one answer, the last mail sent there: what the stop means, and the way back.
+    last = partial(
+        context.reply,
+        sender,
+        "stop_done",
+        address=sender,
+        seats=_named(seats),
+        token=stop_token(context.session, sender),
+    )
+    stop(context.session, sender, context.now, last=last)
     forget_joins_from(context.session, sender)
     log.info("STOP: no more mail to %s", sender)
     context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
-    for seat in _seats_in_play(context, sender):
+    for seat in seats:
         context.to_referees(
             seat.game_id,
             f"[{seat.game_id}] {seat.name} asked for no more mail",
@@ -78,5 +94,39 @@ def stop_address(context: MailContext, token: str) -> None:
         )
 
 
+def unstop_command(context: MailContext, envelope: Envelope) -> None:
+    """UNSTOP <token>: the sender's address gets mail again, its token proving again that
+    the sender reads it; its seats' referees are told."""
+    sender = context.mail.sender.lower()
+    token = envelope.command_words[0] if envelope.command_words else ""
+    if not is_stopped(context.session, sender):
+        context.finish(MailStatus.ANSWERED, f"UNSTOP: {sender} was not stopped")
+        context.reply(sender, "unstop_done", address=sender, stopped=False, seats=[])
+        return
+    if not token_holds(context.session, sender, token):
+        # Nothing goes to an address that asked for none on what a From claims.
+        context.finish(MailStatus.IGNORED, f"UNSTOP without the token of {sender}: stopped")
+        return
+    unstop(context.session, sender)
+    log.info("UNSTOP: mail to %s again", sender)
+    context.finish(MailStatus.ANSWERED, f"UNSTOP: mail to {sender} again")
+    seats = _seats_in_play(context, sender)
+    context.reply(sender, "unstop_done", address=sender, stopped=True, seats=_named(seats))
+    for seat in seats:
+        context.to_referees(
+            seat.game_id,
+            f"[{seat.game_id}] {seat.name} gets mail again",
+            "unstop_referee",
+            purpose=f"unstop-{seat.game_id}-{seat.name}",
+            game=seat.game_id,
+            seat=seat.name,
+            address=sender,
+        )
+
+
 def _seats_in_play(context: MailContext, address: str) -> list[Seat]:
     return seats_in_play_at(context.session, address)
+
+
+def _named(seats: list[Seat]) -> list[str]:
+    return [f"{seat.name} in game {seat.game_id}" for seat in seats]

@@ -21,4 +21,6 @@ PLAYER_WORDS = {
     "HISTORY": "HISTORY",
     "CHART": "CHART",
     "STOP": "STOP",
+    # Not START: Classical reads "START <hex>" as its CITY order, below the GAME line.
+    "UNSTOP": "UNSTOP",
 }

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from engine import get_ruleset
 from engine.words import plural
 from pbem.games.games import stored_orders, turn_of
+from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import need, order_lines, split_turn
@@ -28,6 +29,7 @@ def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     before = row.text if row else None
     row = _store(ctx, row, number, seat.name, lines)
     ctx.change(f"the referee entered orders for {seat.name} for turn {number}", before, row.text)
+    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)  # they name them
     return f"orders stored for {seat.name}, turn {number} ({plural(len(lines), 'line')}){checked}"
 
 
@@ -88,4 +90,5 @@ def delete_orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.session.delete(row)
     ctx.session.flush()
     ctx.change(f"the referee deleted the orders of {seat.name} for turn {number}", before, None)
+    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
     return f"orders of {seat.name} for turn {number} deleted"

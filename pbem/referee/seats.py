@@ -8,6 +8,7 @@ from datetime import timedelta
 from functools import partial
 
 from pbem.deadlines.stored import describe
+from pbem.games.games import stored_orders
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.games.stops import is_stopped
@@ -20,7 +21,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import GameStatus, Seat, SeatStatus, utc
+from pbem.store import GameStatus, Seat, SeatStatus, archive, utc
 
 DEFAULT_GRACE = "48h"
 SHOWN_TO = timedelta(minutes=1)  # a deadline is shown to the minute (pbem.deadlines.stored)
@@ -34,7 +35,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat = ctx.seat(args[0])
     address = _mailable(ctx, _address(args[1]), f"{seat.name}'s password")
     grace = duration(args[2] if len(args) > 2 else DEFAULT_GRACE)
-    before = {"address": seat.address, "status": seat.status}
+    before: dict[str, object] = {"address": seat.address, "status": seat.status}
     if seat.address.lower() != address:  # the same person again needs no farewell
         _farewell(ctx, seat, reason, replaced=True)
     password = new_password()
@@ -43,10 +44,13 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat.status = SeatStatus.ACTIVE
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
     ctx.session.add(seat)
+    cleared = _clear_orders(ctx, seat.name)
+    if cleared:  # the audit keeps what was deleted
+        before["orders"] = cleared
     # The new player hears the deadline in the mail that gives them the seat, not in a notice
     # of a change to a deadline they never had.
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
-    welcome = partial(_welcome, ctx, seat, password)
+    welcome = partial(_welcome, ctx, seat, password, list(cleared))
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
     welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
@@ -54,7 +58,29 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         before,
         {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
-    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}"
+    dropped = f"; the orders on file for {_turns(list(cleared))} were cleared" if cleared else ""
+    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}{dropped}"
+
+
+def _clear_orders(ctx: RefereeContext, seat: str) -> dict[int, str]:
+    """The orders on file for the seat, for the pending turn and held for later ones, are
+    its former player's (or were stored for them): a new player did not write them, would
+    play them unawares, and the turn would not wait for their own (the grace promised).
+    They are deleted; their texts are returned by turn (docs/referee.md, replace)."""
+    rows = [
+        row
+        for row in archive.live_orders_from(ctx.session, ctx.game.id, ctx.game.turn)
+        if row.seat == seat
+    ]
+    for row in rows:
+        ctx.session.delete(row)
+    ctx.session.flush()
+    return {row.turn: row.text for row in sorted(rows, key=lambda row: row.turn)}
+
+
+def _turns(numbers: Sequence[int]) -> str:
+    """'turn 3' or 'turns 3, 4'."""
+    return ("turn " if len(numbers) == 1 else "turns ") + ", ".join(map(str, numbers))
 
 
 def _address(text: str) -> str:
@@ -71,7 +97,8 @@ def _mailable(ctx: RefereeContext, address: str, what: str) -> str:
     if is_stopped(ctx.session, address):
         raise RefereeError(
             f"{address} asked for no more mail from this moderator (STOP): {what} cannot be "
-            "mailed to it, so nothing was changed; ask the player for another address"
+            "mailed to it, so nothing was changed; ask the player for another address, or to "
+            "send UNSTOP with the code their STOP's answer gave them"
         )
     return address
 
@@ -109,12 +136,15 @@ def _farewell(ctx: RefereeContext, seat: Seat, reason: str, *, replaced: bool) -
     )
 
 
-def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
+def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[int]) -> str:
     """The seat's new player gets its position and order template at once: they have had
-    none of its reports. The deadline as it is now."""
+    none of its reports. The deadline as it is now, and the former player's orders that were
+    `cleared` (by turn): the seat plays only what the new player sends."""
     turn = ctx.pending_turn()
     deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
+    # Stored by a referee after the replace, in the same mail (the welcome is written again).
+    on_file = stored_orders(ctx.session, ctx.game.id, turn.number).get(seat.name)
     return password_body(
         ctx.settings,
         ctx.game,
@@ -123,6 +153,8 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str) -> str:
         seat=seat.name,
         turn=turn.number,
         deadline=deadline,
+        cleared=_turns(cleared) if cleared else "",
+        on_file=on_file.text if on_file else "",
     )
 
 

@@ -141,7 +141,9 @@ def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if ctx.game.status == GameStatus.PAUSED:
         resume_game(ctx, reason, notify=False)  # the rerun's reports tell the players
     lines = [
-        _rerun_turn(ctx, branch) for _ in range(start, end) if ctx.game.status == GameStatus.RUNNING
+        _rerun_turn(ctx, branch, end)
+        for _ in range(start, end)
+        if ctx.game.status == GameStatus.RUNNING
     ]
     if ctx.game.status == GameStatus.RUNNING:
         lines += _restore_pending(ctx, branch, reason)
@@ -177,13 +179,19 @@ def turns_text(first: int, last: int) -> str:
     return f"turn {first} was" if first == last else f"turns {first} to {last} were"
 
 
-def _rerun_turn(ctx: RefereeContext, branch: int) -> str:
+def _rerun_turn(ctx: RefereeContext, branch: int, end: int) -> str:
+    """Resolve the pending turn again; `end`: the turn the rerun stops at, pending. A turn
+    before the last one rerun has its following turn played at once in the same command, so
+    its reports ask for no orders (the last report does)."""
     turn_no = ctx.game.turn
     archive.restore_orders(ctx.session, ctx.game.id, branch, turn_no)
     # A turn first forced before its deadline is forced again: its misses stay uncounted.
     was = was_forced(ctx.session, ctx.game.id, turn_no)
     forced = Forced(ctx.actor) if was else None
-    resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
+    again = turn_no + 1 < end
+    resolve_turn(
+        ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced, replayed_next=again
+    )
     problems = _apply_edits(ctx) if ctx.game.status == GameStatus.RUNNING else []
     old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)
     new = turn_of(ctx.session, ctx.game.id, turn_no)

@@ -223,6 +223,14 @@ def is_stop_recorded(session: Session, address: str) -> bool:
     return session.get(MailStop, address) is not None
 
 
+def forget_stop(session: Session, address: str) -> None:
+    """`address` (lower case) is no longer stopped (UNSTOP with its token)."""
+    row = session.get(MailStop, address)
+    if row is not None:
+        session.delete(row)
+        session.flush()
+
+
 def stopped_addresses(session: Session, limit: int) -> list[str]:
     """Up to `limit` stopped addresses (lower case)."""
     return list(session.exec(select(MailStop.address).limit(limit)))

@@ -119,8 +119,9 @@ def _unnamed(mail: Mail, writer: str, what: str) -> None:
 # -- every fact a mail states is true of the database ------------------------------------
 
 _ORDERS_FOR = re.compile(r"^Orders for (\S+) in game \S+, turn (\d+)", re.MULTILINE)
-_STILL = re.compile(r"^Still to send orders: (.+)$", re.MULTILINE)
-_IN_FROM = re.compile(r"^Orders in from: (.+)$", re.MULTILINE)
+# A list of seats runs on over lines indented by four (pbem.templates.wrap).
+_STILL = re.compile(r"^Still to send orders: (.+(?:\n    .+)*)$", re.MULTILINE)
+_IN_FROM = re.compile(r"^Orders in from: (.+(?:\n    .+)*)$", re.MULTILINE)
 _DEADLINE = re.compile(r"^Deadline: (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 _STATUS = re.compile(r"^Turn (\d+), orders due by (\d{4}-\d\d-\d\d \d\d:\d\d) UTC", re.MULTILINE)
 # A seat whose own orders a turn never plays, whatever is on file for it (docs/referee.md,
@@ -149,7 +150,13 @@ def facts_true(step: Step, record: Record) -> None:
         if _PREVIEW.search(mail.text):
             _preview_true(mail, after)
         else:
-            _same(mail, _IN_FROM, _names(after.have_orders), "orders in from")
+            # STATUS: the orders the turn will play, as PREVIEW's "Orders in from".
+            own = tuple(
+                s
+                for s in after.have_orders
+                if s in after.asked and after.seats[s] not in NOT_ITS_OWN
+            )
+            _same(mail, _IN_FROM, _names(own), "orders in from")
         if after.deadline is not None:
             _same(mail, _DEADLINE, _minute(after.deadline), "deadline")
         _reports_resolved(mail, after)
@@ -195,7 +202,7 @@ def _turn_of(mail: Mail) -> int | None:
 
 def _same(mail: Mail, pattern: re.Pattern[str], truth: str, what: str) -> None:
     found = pattern.search(mail.text)
-    if found and _canonical(found.group(1)) != _canonical(truth):
+    if found and _canonical(" ".join(found.group(1).split())) != _canonical(truth):
         raise Violation(
             "facts",
             f"{mail.subject!r} to {mail.recipient} says {what} {found.group(1)!r}; "

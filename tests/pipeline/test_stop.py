@@ -72,9 +72,12 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
     new_game(service, now, referees=(REFEREE,))
     subject = _unsubscribe_subject(service, ALICE, tmp_path / "first")
     _send(service, now, "HELP", ALICE, "help")  # its answer waits in the outbox
-    # a mail client's unsubscribe: the mailto's subject, no body; nothing is answered to alice
-    assert _send(service, now, "", ALICE, subject) == []
+    # a mail client's unsubscribe: the mailto's subject, no body; its one answer is the last
+    # mail alice gets, with the way back (UNSTOP)
+    assert _send(service, now, "", ALICE, subject) == [ALICE]
     assert _stopped(service) == [ALICE]
+    last = [row for row in outbox(service) if row.recipient == ALICE][-1]
+    assert last.dropped_at is None and f"UNSTOP {subject.split()[1]}" in body(last)
     told = [row for row in outbox(service) if row.recipient == REFEREE][-1]
     assert told.subject == "[g1] alice asked for no more mail"
     # The fresh-eyes test of issue 43: the notice gave the command-line spelling alone, with
@@ -89,12 +92,16 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1", sender=BOB,
                                 message_id="o1@x"), now=now)  # fmt: skip
     resolve_due(service, now=now + timedelta(days=3))
-    to_alice = [row for row in outbox(service) if row.recipient == ALICE and row.sent_at is None]
+    to_alice = [
+        row
+        for row in outbox(service)
+        if row.recipient == ALICE and row.sent_at is None and row.id != last.id
+    ]
     assert len(to_alice) >= 2 and all(row.last_error == STOPPED for row in to_alice)
     box = tmp_path / "sent"
     drain(service, MaildirSender(box), now=now + timedelta(days=3))
-    sent_to = {str(message["To"]) for message in mailbox.Maildir(box, create=False)}
-    assert sent_to == {BOB, REFEREE}
+    sent = [str(message["To"]) for message in mailbox.Maildir(box, create=False)]
+    assert set(sent) == {ALICE, BOB, REFEREE} and sent.count(ALICE) == 1  # the answer alone
     # a second STOP is not answered either
     assert _send(service, now, "", ALICE, subject) == []
 
@@ -115,7 +122,9 @@ def test_a_stop_without_its_token_stops_nothing_and_answers_that_address_alone(
     assert "The code in your STOP is not the one of" in body(asked[1])
     assert all(row.recipient != REFEREE for row in outbox(service))
     # alice replies to the answer, its subject kept: now she is stopped
-    assert _send(service, now, "STOP\n\n> ...", ALICE, f"Re: {asked[0].subject}") == []
+    assert _send(service, now, "STOP\n\n> ...", ALICE, f"Re: {asked[0].subject}") == [
+        ALICE
+    ]  # the STOP's one answer
     assert _stopped(service) == [ALICE]
 
 
@@ -163,7 +172,9 @@ def test_a_stop_line_with_its_token_and_a_waiting_join_forgotten(
         "vic@example.org"
     ]
     token = _unsubscribe_subject(service, "vic@example.org", tmp_path).split()[1]
-    assert _send(service, now, f"STOP {token.lower()}", "vic@example.org", "hello") == []
+    assert _send(service, now, f"STOP {token.lower()}", "vic@example.org", "hello") == [
+        "vic@example.org"
+    ]
     assert _stopped(service) == ["vic@example.org"]
     with transaction(service.db) as session:
         assert session.exec(select(JoinRequest)).all() == []
@@ -193,8 +204,44 @@ def test_many_stopped_addresses_are_looked_up_one_at_a_time(
 ) -> None:
     monkeypatch.setattr("pbem.games.stops._READ_WHOLE", 0)  # more stops than are read at once
     new_game(service, now)
-    assert _send(service, now, "", ALICE, _unsubscribe_subject(service, ALICE, tmp_path)) == []
+    assert _send(service, now, "", ALICE, _unsubscribe_subject(service, ALICE, tmp_path)) == [ALICE]
     for sender in (ALICE, BOB):
         _send(service, now, "HELP", sender, "help")
     helped = {row.recipient: row.last_error for row in outbox(service) if row.kind == "reply"}
     assert helped == {ALICE: STOPPED, BOB: ""}
+
+
+def test_unstop_with_the_token_brings_the_mail_back_and_a_stranger_cannot(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    """The STOP's answer gives the way back, UNSTOP <code>. Under alice's From without the
+    code (or with bob's) nothing changes and nothing is mailed to her; with it her mail comes
+    again, she is told, and so are her seat's referees."""
+    new_game(service, now, referees=(REFEREE,))
+    subject = _unsubscribe_subject(service, ALICE, tmp_path)
+    token, bobs = subject.split()[1], _unsubscribe_subject(service, BOB, tmp_path).split()[1]
+    _send(service, now, "", ALICE, subject)
+    answer = " ".join(body(outbox(service, "reply")[-1]).split())
+    assert answer.startswith(
+        f"No more mail from this moderator goes to {ALICE}, from any game: this is the last one."
+    )
+    assert "Your seats (alice in game g1) get no more reports" in answer
+    assert f"UNSTOP {token}" in answer
+    before = len(outbox(service))
+    assert _send(service, now, "UNSTOP", ALICE, "back") == []
+    assert _send(service, now, f"UNSTOP {bobs}", ALICE, "back") == []
+    assert len(outbox(service)) == before and _stopped(service) == [ALICE]
+    assert _send(service, now, f"UNSTOP {token.lower()}", ALICE, "back") == [ALICE]
+    assert _stopped(service) == []
+    back = outbox(service, "reply")[-1]
+    assert back.dropped_at is None
+    assert f"Mail from this moderator goes to {ALICE} again" in " ".join(body(back).split())
+    told = [row for row in outbox(service) if row.recipient == REFEREE][-1]
+    assert told.subject == "[g1] alice gets mail again"
+    _send(service, now, "HELP", ALICE, "help")
+    assert outbox(service, "reply")[-1].dropped_at is None  # her mail flows again
+
+
+def test_unstop_from_an_address_not_stopped_says_so(service: Service, now: datetime) -> None:
+    assert _send(service, now, "UNSTOP ABC", "zed@example.org", "back") == ["zed@example.org"]
+    assert "was not stopped" in body(outbox(service, "reply")[-1])

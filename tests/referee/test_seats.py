@@ -211,7 +211,8 @@ def test_no_password_is_promised_to_an_address_that_sent_stop(
     refused = via.refuse("replace", "bob", "Mallory@Example.org", "72h")
     assert refused == (
         f"mallory@example.org {why}: bob's password cannot be mailed to it, so nothing was "
-        "changed; ask the player for another address"
+        "changed; ask the player for another address, or to send UNSTOP with the code their "
+        "STOP's answer gave them"
     )
     assert via.refuse("promote", "mallory@example.org").startswith(
         f"mallory@example.org {why}: a referee's password cannot be mailed"
