@@ -17,7 +17,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from engine.order_lines import SIGN_OFF_WORDS, sign_off
-from pbem.intake.answer import Answer, answering
+from pbem.intake.answer import Answer
+from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import authenticate, prove_claim
 from pbem.intake.command_table import player_command
 from pbem.intake.context import MailContext
@@ -58,7 +59,7 @@ def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[
                 answer.end(context.inbound)
             if blocks:
                 with_press(context, envelope, blocks, answer)
-    answer.send(context, envelope.ignored)
+    send_answer(context, answer, envelope.ignored)
 
 
 def with_press(

@@ -4,10 +4,14 @@ order mail. Each branch ends the mail's handling with a status and, where safe, 
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
+
+from sqlmodel import Session
 
 from engine.order_lines import PLEASANTRIES
 from engine.words import normal
-from pbem.intake.answer import answering
+from pbem.config import Settings
+from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import REFUSED_SEAT, authenticate
 from pbem.intake.command_mail import HELP_HINT, run_command, run_command_mail, with_press
 from pbem.intake.context import MailContext
@@ -20,13 +24,24 @@ from pbem.intake.stop import stop_subject
 from pbem.mail.commands import PLAYER_WORDS
 from pbem.mail.envelope import GREETING_WORDS, Envelope
 from pbem.mail.hygiene import NO_SENDER, refusal_reason
-from pbem.mail.reading import IncomingMail
-from pbem.store import MailStatus
+from pbem.mail.reading import IncomingMail, read_mail
+from pbem.store import InboundMessage, MailStatus, Outbox
 
 
 def handle(context: MailContext) -> None:
     _handle(context)
     context.mask_passwords()
+
+
+def handle_stored(
+    session: Session, settings: Settings, inbound: InboundMessage, now: datetime
+) -> list[Outbox]:
+    """Handle a recorded mail again (a replay) in the session: its status and outcome are
+    left on its row; the replies it queued are returned."""
+    mail = read_mail(inbound.raw, max_bytes=settings.mail.max_bytes)
+    context = MailContext(session, settings, inbound, mail, now)
+    handle(context)
+    return context.replies
 
 
 def _handle(context: MailContext) -> None:
@@ -73,7 +88,7 @@ def _handle(context: MailContext) -> None:
     elif envelope.problem:
         context.quarantine("envelope", envelope.problem, reply_to=mail.sender, hint=HELP_HINT)
     elif envelope.referee:
-        handle_referee_mail(context, envelope)
+        handle_referee_mail(context, envelope, handle_stored)
     elif not envelope.game:
         _no_game_line(context, envelope)
     else:
@@ -107,7 +122,7 @@ def _orders_with_press(context: MailContext, envelope: Envelope, blocks: list[Bl
         answer.end(context.inbound)
         if not context.inbound.outcome.startswith(REFUSED_SEAT):
             with_press(context, envelope, blocks, answer)
-    answer.send(context, ())  # the check reply lists what reading the mail left out
+    send_answer(context, answer, ())  # the check reply lists what reading the mail left out
 
 
 def _no_sender(mail: IncomingMail) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
@@ -19,15 +19,16 @@ from pbem.games.games import seat_named, seats_of_games
 from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
-from pbem.intake.dispatch import handle
+from pbem.intake.dispatch import handle, handle_stored
 from pbem.intake.finding import unread
+from pbem.intake.quarantine import QuarantineError, replay_in
+from pbem.intake.receipt import Receipt as Receipt
 from pbem.logs import log_context
 from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
 from pbem.store import (
     InboundMessage,
     MailStatus,
-    Outbox,
     Quarantine,
     Seat,
     flushed_id,
@@ -36,17 +37,7 @@ from pbem.store import (
     transient,
     utc,
 )
-from pbem.store.inbound import which_recorded
-
-
-@dataclass
-class Receipt:
-    message_id: str
-    status: MailStatus
-    outcome: str
-    replies: list[Outbox] = field(default_factory=list)
-    game_id: str | None = None  # the game the mail was about, when known (for the logs)
-    clock_work: bool = False  # the mail may have made clock work due (MailContext.clock_work)
+from pbem.store.inbound import quarantined, which_recorded
 
 
 @dataclass(frozen=True)
@@ -207,6 +198,34 @@ def _claimed_seat(mail: IncomingMail, max_lines: int) -> _Claim | None:
     if envelope.problem or not (envelope.game and envelope.seat and envelope.password):
         return None
     return _Claim(envelope.game, envelope.seat, envelope.password)
+
+
+def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
+    """Handle a quarantined mail again (`pbem quarantine replay`), in one transaction. If
+    that raises, the entry stays as it was and the new error is recorded as a further entry."""
+    try:
+        with transaction(service.db) as session:
+            return replay_in(
+                session, service.settings, quarantine_id, now=now, handle=handle_stored
+            )
+    except QuarantineError:
+        raise
+    except Exception:  # noqa: BLE001 - the quarantine boundary: any failure is recorded
+        return _replay_failed(service, quarantine_id, traceback.format_exc(), now)
+
+
+def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
+    with transaction(service.db) as session:
+        found = quarantined(session, quarantine_id)
+        assert found is not None
+        row, inbound = found
+        session.add(
+            Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
+        )
+        row.released_at = utc(now)
+        inbound.attempts += 1
+        inbound.outcome = "error on replay: " + error.strip().splitlines()[-1]
+        return Receipt(inbound.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
 def _record_failure(

@@ -22,7 +22,8 @@ from pbem.games.outbox_prune import Pruned
 from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
 from pbem.intake.ahead import Ahead
-from pbem.intake.intake import Looked, Receipt, receive
+from pbem.intake.intake import Looked, receive
+from pbem.intake.receipt import Receipt
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
 from pbem.store.claims import Claims
