@@ -24,7 +24,7 @@ def in_cycles(graph: grimp.ImportGraph, package: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph("pbem", "engine")
+    return grimp.build_graph("pbem", "engine", cache_dir=None)  # never a stale graph
 
 
 @pytest.mark.parametrize("package", ["pbem", "engine"])
