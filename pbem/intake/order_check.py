@@ -1,7 +1,8 @@
-"""An order mail for the pending turn, decided from the rows already read: what to store as
-the seat's orders, how the mail ends, and its check reply. No session, no write: the game,
-the seat, the turn, the game's seats and the orders in for the turn come in as read
-(pbem.intake.orders reads them under the game's lock and applies the outcome)."""
+"""An order mail, decided from the rows already read: the turn its orders go to or why they
+are refused (open_turn); for the pending turn, what to store as the seat's orders, how the
+mail ends, and its check reply (check_orders). No session, no write: the game, the seat, the
+turn, the game's seats and the orders in for the turn come in as read (pbem.intake.orders
+reads them under the game's lock and applies the outcome)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,58 @@ from pbem.clock.due import facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_lines, shown, verdict_of
 from pbem.games.counted import PASS_LINE, counting, judge, unchanged_template, until_when
-from pbem.games.games import away_unawaited, still_waiting
+from pbem.games.games import away_unawaited, still_waiting, taking_orders
 from pbem.mail.envelope import Envelope
 from pbem.store import Game, GameStatus, MailStatus, Seat, Turn, loads
+
+ADVANCE_TURNS = 3  # how many turns beyond the pending one orders may be sent for (advance.py)
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why the mail's orders are refused, nothing stored: a quarantine reason and its error."""
+
+    reason: str
+    error: str
+
+
+def open_turn(
+    game: Game, current: Turn | None, envelope: Envelope, max_lines: int
+) -> Turn | Refused:
+    """The turn the mail's orders go to (the game's current turn, `current`, if it takes
+    orders), or why none: the game takes none, the orders are for another turn (and not
+    one that may be held ahead), or they are too many (`max_lines`: [limits]
+    max_order_lines)."""
+    turn = taking_orders(game, current)
+    if turn is None:
+        why = "has not begun" if game.status == GameStatus.OPEN else f"is {game.status}"
+        return Refused("no-turn", f"game {game.id} {why}: it takes no orders")
+    if envelope.turn is not None and envelope.turn != turn.number and not held(envelope, turn):
+        return Refused(
+            "stale",
+            f"these orders are for turn {envelope.turn}, but the "
+            f"pending turn is {turn.number}{_too_far(envelope, turn)}; nothing was stored",
+        )
+    count = len(envelope.lines)
+    if count > max_lines:
+        return Refused(
+            "too-long",
+            f"the mail has {count:,} order lines; at most {max_lines:,} are read. "
+            "Nothing was stored: your earlier orders for this turn, if any, stand.",
+        )
+    return turn
+
+
+def held(envelope: Envelope, pending: Turn) -> bool:
+    """Whether the mail's orders are for a later turn that may be held (advance.py)."""
+    return envelope.turn is not None and 0 < envelope.turn - pending.number <= ADVANCE_TURNS
+
+
+def _too_far(envelope: Envelope, pending: Turn) -> str:
+    """What the refusal of orders for a turn beyond the limit adds."""
+    if envelope.turn is None or envelope.turn <= pending.number:
+        return ""
+    return f" (orders are held at most {ADVANCE_TURNS} turns ahead)"
 
 
 @dataclass(frozen=True)

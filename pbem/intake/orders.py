@@ -7,13 +7,13 @@ left."""
 from __future__ import annotations
 
 from pbem.games.audit import audit
-from pbem.games.games import stored_orders, taking_orders
-from pbem.intake.advance import held, hold_reply, too_far
+from pbem.games.games import stored_orders
+from pbem.intake.advance import hold_reply
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
-from pbem.intake.order_check import Sent, check_orders
+from pbem.intake.order_check import Refused, Sent, check_orders, held, open_turn
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, OrderSet, Seat, Turn, dumps, utc
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, utc
 
 
 def take_orders(context: MailContext, envelope: Envelope) -> None:
@@ -21,21 +21,16 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
-    turn = _open_turn(context, game, seat, envelope)
-    if turn is None:
+    # authenticate read the game under its row's lock, and its turn with it: no turn of it
+    # is resolved meanwhile.
+    most = context.settings.limits.max_order_lines
+    turn = open_turn(game, context.turn, envelope, most)
+    if isinstance(turn, Refused):
+        context.quarantine(turn.reason, turn.error, reply_to=seat.address)
         return
-    lines = list(envelope.lines)
-    limit = context.settings.limits.max_order_lines
-    if len(lines) > limit:
-        context.quarantine(
-            "too-long",
-            f"the mail has {len(lines):,} order lines; at most {limit:,} are read. "
-            "Nothing was stored: your earlier orders for this turn, if any, stand.",
-            reply_to=seat.address,
-        )
-        return
-    if envelope.turn is not None and envelope.turn > turn.number:  # see advance.py
+    if envelope.turn is not None and held(envelope, turn):  # see advance.py
         # Kept as written, NO ORDERS included: they are judged when their turn opens.
+        lines = envelope.lines
         text = "\n".join(line for _, line in lines)
         held_row = store_orders(context, game, seat, envelope.turn, text, [n for n, _ in lines])
         hold_reply(context, game, seat, held_row, turn)
@@ -63,28 +58,6 @@ def _take_for_turn(
     context.finish(turned.status, turned.outcome)
     context.clock_work = turned.resolves_now
     context.reply(seat.address, "check_reply", **turned.reply)
-
-
-def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
-    """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
-    # authenticate read the game under its row's lock, and its turn with it: no turn of it
-    # is resolved meanwhile.
-    turn = taking_orders(game, context.turn)
-    if turn is None:
-        why = "has not begun" if game.status == GameStatus.OPEN else f"is {game.status}"
-        context.quarantine(
-            "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
-        )
-        return None
-    if envelope.turn is not None and envelope.turn != turn.number and not held(envelope, turn):
-        context.quarantine(
-            "stale",
-            f"these orders are for turn {envelope.turn}, but the "
-            f"pending turn is {turn.number}{too_far(envelope, turn)}; nothing was stored",
-            reply_to=seat.address,
-        )
-        return None
-    return turn
 
 
 def store_orders(
