@@ -41,13 +41,13 @@ def handle_stored(
     return context.replies
 
 
-def rules_of(settings: Settings) -> Rules:
+def _rules_of(settings: Settings) -> Rules:
     mail = settings.mail
     return Rules(settings.our_addresses(), mail.loop_token, settings.limits.max_mail_lines)
 
 
 def _handle(context: MailContext) -> None:
-    rules = rules_of(context.settings)
+    rules = _rules_of(context.settings)
     decision = look(context.mail, rules)
     # The one thing the mail alone cannot tell: is it a plain reply to relayed press, from
     # the address it went to? Then it goes back to its writer (relay_reply does it).
