@@ -179,10 +179,11 @@ def _share(part: int, whole: int) -> str:
 def chart(balance: Balance, path: Path) -> None:
     """The length of the games and the win shares, as a picture (PNG, SVG, PDF by suffix)."""
     try:
-        import matplotlib
+        # Loaded only when a chart is drawn: matplotlib takes a second or more to import.
+        import matplotlib  # noqa: PLC0415
 
         matplotlib.use("Agg")  # no display: a file only
-        from matplotlib import pyplot
+        from matplotlib import pyplot  # noqa: PLC0415 - after use("Agg"), as above
     except ImportError:
         raise UsageError("--chart needs matplotlib: pip install 'pbem[charts]'") from None
     profiles = balance.profile_shares()

@@ -25,6 +25,7 @@ from pbem.console import chart as chart_cli
 from pbem.console import clock as clock_cli
 from pbem.console import proof as proof_cli
 from pbem.console import referee as referee_cli
+from pbem.console.demo import run_demo
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
@@ -46,8 +47,8 @@ from pbem.games.outbox_prune import described, prunable, prune
 from pbem.games.service import Service
 from pbem.games.site_links import site_secret
 from pbem.games.stops import is_stopped
-from pbem.intake.intake import receive
-from pbem.intake.quarantine import entries, entry, replay
+from pbem.intake.intake import receive, replay
+from pbem.intake.quarantine import entries, entry
 from pbem.intake.reasons import ATTENTION
 from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
@@ -712,8 +713,6 @@ def _game_chart(args: argparse.Namespace) -> int:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from pbem.console.demo import run_demo  # only the demo needs it
-
     done = run_demo(args.ruleset, seats=args.seats, seed=args.seed, folder=args.dir)
     # The game's web archive beside its mail (docs/web.md), its secret in the demo's folder.
     settings = replace(

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.passwords import hash_password, masked, new_password, rehashed, verify_password
+from pbem.passwords import (
+    PasswordMemory,
+    hash_password,
+    masked,
+    new_password,
+    rehashed,
+    verify_password,
+)
 from tests.support.scrypt import counted_scrypt
 
 
@@ -66,8 +73,6 @@ def test_a_verified_password_is_checked_again_without_scrypt_and_a_guess_never_i
 
 
 def test_the_verified_checks_keep_the_newest() -> None:
-    from pbem.passwords import PasswordMemory
-
     verified = PasswordMemory(size=2)
     for number in range(3):
         verified.add(f"pw{number}", f"hash{number}")

@@ -10,8 +10,9 @@ from datetime import datetime
 
 from pbem.games.service import Service
 from pbem.intake.command_table import find_referee_command, referee_commands
-from pbem.referee.command import RefereeError
-from pbem.referee.context import RefereeContext, run_command
+from pbem.intake.dispatch import handle_stored
+from pbem.referee.command import RefereeError, run_command
+from pbem.referee.context import RefereeContext
 from pbem.referee.roles import is_referee
 from pbem.store.games import game_named
 
@@ -53,6 +54,6 @@ def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
         actor = args.actor.lower() if args.actor else "cli"
         # Each use is a new action: the Message-IDs of the mail it sends must be new too.
         origin = f"cli-{uuid.uuid4().hex}"
-        ctx = RefereeContext(session, service.settings, game, actor, now, origin)
+        ctx = RefereeContext(session, service.settings, game, actor, now, origin, handle_stored)
         command = find_referee_command(args.name)
         return run_command(ctx, command, args.args, args.reason)

@@ -24,7 +24,7 @@ from typing import Any
 from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
 from pbem.mail.commands import PLAYER_WORDS
-from pbem.store import Game, OrderSet
+from pbem.store import Game
 
 PASS_LINE = "NO ORDERS"
 # Why a NO ORDERS line in a mail that also has accepted orders is passed over.
@@ -134,17 +134,18 @@ def unchanged_template(
     return bool(sent) and sent == _order_lines(ruleset.order_template(state, seat))
 
 
-def counting(judged: Judged, stored: OrderSet | None, earlier: OrderSet | None) -> dict[str, Any]:
+def counting(judged: Judged, version: int, earlier: int) -> dict[str, Any]:
     """What the check reply says of how the mail counts: stored (replacing earlier orders or
-    not), a pass, or not counted, with the earlier orders that then stand (their mail's
-    number this turn; 0 for none)."""
+    not), a pass, or not counted, with the earlier orders that then stand. `version`: the
+    stored orders' mail's number this turn (OrderSet.version), 0 when nothing is stored;
+    `earlier`: the number of the orders in before it, 0 for none."""
     return {
         "counted": judged.counted,
         "choice_refused": judged.choice_refused,
         "passes": judged.passes,
-        "replaced": stored is not None and stored.version > 1,
-        "version": stored.version if stored is not None else 0,
-        "earlier": earlier.version if earlier is not None and stored is None else 0,
+        "replaced": version > 1,
+        "version": version,
+        "earlier": earlier if not version else 0,
     }
 
 

@@ -103,7 +103,7 @@ def _check_reply(
         seat=row.seat,
         turn=turn.number,
         verdict=verdict if plays else "your seat does not play this turn",
-        **counting(judged, row if judged.counted else None, None),
+        **counting(judged, row.version if judged.counted else 0, 0),
         unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),

@@ -11,22 +11,8 @@ from __future__ import annotations
 
 from pbem.games.audit import audit
 from pbem.intake.context import MailContext
-from pbem.mail.envelope import Envelope
+from pbem.intake.order_check import ADVANCE_TURNS
 from pbem.store import Game, MailStatus, OrderSet, Seat, Turn
-
-ADVANCE_TURNS = 3  # how many turns beyond the pending one orders may be sent for
-
-
-def held(envelope: Envelope, pending: Turn) -> bool:
-    """Whether the mail's orders are for a later turn that may be held."""
-    return envelope.turn is not None and 0 < envelope.turn - pending.number <= ADVANCE_TURNS
-
-
-def too_far(envelope: Envelope, pending: Turn) -> str:
-    """What the refusal of orders for a turn beyond the limit adds."""
-    if envelope.turn is None or envelope.turn <= pending.number:
-        return ""
-    return f" (orders are held at most {ADVANCE_TURNS} turns ahead)"
 
 
 def hold_reply(

@@ -13,18 +13,13 @@ a replay can do nothing twice; then with its first refusal's reason."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pbem.mail.compose import Attachment
 from pbem.passwords import masked
 from pbem.store import InboundMessage, MailStatus
 from pbem.templates import render
-
-if TYPE_CHECKING:  # the context holds an Answer: imported for the types only
-    from pbem.intake.context import MailContext
 
 NOT_A_COMMAND = (
     "not a command. A mail of commands is read for commands only: orders go in a mail of "
@@ -76,13 +71,13 @@ class Part:
 
 
 @dataclass
-class _Mail:
+class AddressMail:
     """What one address is answered: each part's reply or refusal, in the mail's order."""
 
     entries: list[tuple[Part, Held | Refusal]] = field(default_factory=list)
     unprocessed: list[tuple[int, str, str]] = field(default_factory=list)  # lines of no part
 
-    def body(self, context: MailContext, ignored: Sequence[tuple[int, str]]) -> str:
+    def body(self, moderator: str, subject: str, ignored: Sequence[tuple[int, str]]) -> str:
         results = [
             (part.label(), entry.body.split(_SIGNATURE)[0].rstrip())
             for part, entry in self.entries
@@ -95,8 +90,8 @@ class _Mail:
         ]
         return render(
             "answer",
-            moderator=context.settings.mail.name,
-            subject=context.mail.subject or "(no subject)",
+            moderator=moderator,
+            subject=subject,
             results=results,
             unprocessed=sorted(refused + self.unprocessed),  # in the order of the mail
             ignored=list(ignored),
@@ -144,30 +139,19 @@ class Answer:
         reason = f"not run: a mail runs at most {most} commands; send the rest in another mail"
         self.unprocessed.append((line, label, reason))
 
-    def send(self, context: MailContext, ignored: Sequence[tuple[int, str]]) -> None:
-        """The mail's status and outcome, then its answer: a reply alone where it is all
-        there is to say to its address, else one mail an address."""
-        _finish(context, self.parts)
-        mails = self._mails(context.mail.sender)
-        for number, (to, mail) in enumerate(mails.items()):
-            if len(mail.entries) == 1 and not mail.unprocessed:
-                _send_entry(context, mail.entries[0][1])
-            else:  # the lines reading left out go with the first address's answer
-                body = mail.body(context, ignored if number == 0 else ())
-                context.reply_text(to, body, mail.attachments())
-
-    def _mails(self, sender: str) -> dict[str, _Mail]:
+    def mails(self, sender: str) -> dict[str, AddressMail]:
         """Each address's share, the first part's address first: it gets the lines that were
         no part too (the sender's, if no part answered anybody)."""
-        mails: dict[str, _Mail] = {}
+        mails: dict[str, AddressMail] = {}
         for part in self.parts:
             entries: list[Held | Refusal] = [*part.replies]
             entries += [part.refusal] if part.refusal is not None else []
             for entry in entries:
                 if entry.to:  # a part set aside unanswered is nobody's mail
-                    mails.setdefault(entry.to, _Mail()).entries.append((part, entry))
+                    mails.setdefault(entry.to, AddressMail()).entries.append((part, entry))
         if self.unprocessed:
-            mails.setdefault(next(iter(mails), sender), _Mail()).unprocessed += self.unprocessed
+            first = next(iter(mails), sender)
+            mails.setdefault(first, AddressMail()).unprocessed += self.unprocessed
         return mails
 
     def _current(self) -> Part:
@@ -177,29 +161,6 @@ class Answer:
         return self._open
 
 
-@contextmanager
-def answering(context: MailContext) -> Iterator[Answer]:
-    """Hold the replies the mail's handling queues for its one answer (Answer.send)."""
-    answer = context.answer = Answer()
-    try:
-        yield answer
-    finally:
-        context.answer = None
-
-
-def _finish(context: MailContext, parts: list[Part]) -> None:
-    """Set aside if nothing was done (with the first refusal's reason), else answered (or
-    accepted, orders being stored); the outcome says what became of each part."""
-    refused = [part.refusal for part in parts if part.refusal is not None]
-    outcome = summary([part.outcome for part in parts if part.outcome])
-    if refused and len(refused) == len(parts):
-        context.set_aside(refused[0].reason, summary([r.error for r in refused]))
-    else:
-        accepted = any(part.status == MailStatus.ACCEPTED for part in parts)
-        context.finish(MailStatus.ACCEPTED if accepted else MailStatus.ANSWERED, "")
-    context.inbound.outcome = outcome
-
-
 def summary(texts: Sequence[str], most: int = 8) -> str:
     """The texts, each once (with how many lines said it) and the first `most` only: a mail of
     thousands of refused lines is logged and stored in one short line, not one a line."""
@@ -207,20 +168,6 @@ def summary(texts: Sequence[str], most: int = 8) -> str:
     shown = [f"{text} ({n} lines)" if n > 1 else text for text, n in list(counts.items())[:most]]
     rest = len(counts) - most
     return "; ".join(shown + ([f"and {rest} more"] if rest > 0 else []))
-
-
-def _send_entry(context: MailContext, entry: Held | Refusal) -> None:
-    if isinstance(entry, Held):
-        context.reply_text(entry.to, entry.body, entry.attachments)
-        return
-    context.reply(
-        entry.to,
-        "refusal",
-        subject=context.mail.subject or "(no subject)",
-        reason=entry.error,
-        details=list(entry.details),
-        hint=entry.hint,
-    )
 
 
 def shown(text: str) -> str:

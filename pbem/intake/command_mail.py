@@ -17,18 +17,20 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from engine.order_lines import SIGN_OFF_WORDS, sign_off
-from pbem.intake.answer import Answer, answering
+from pbem.intake.answer import Answer
+from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import authenticate, prove_claim
 from pbem.intake.command_table import player_command
 from pbem.intake.context import MailContext
+from pbem.intake.decide import HELP_HINT
 from pbem.intake.forecast import forecast_command
-from pbem.intake.press import Block, relay_blocks
+from pbem.intake.press import relay_blocks
+from pbem.intake.press_blocks import Block
 from pbem.intake.resign import resign_not_alone
 from pbem.mail.commands import PLAYER_WORDS
 from pbem.mail.envelope import Envelope, read_command
 from pbem.store import MailStatus
 
-HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
 SIGN_OFF = "a sign-off, not a command"
 _COMMAND_WORDS = frozenset(word.lower() for word in PLAYER_WORDS)
 
@@ -58,7 +60,7 @@ def run_command_mail(context: MailContext, envelope: Envelope, blocks: Sequence[
                 answer.end(context.inbound)
             if blocks:
                 with_press(context, envelope, blocks, answer)
-    answer.send(context, envelope.ignored)
+    send_answer(context, answer, envelope.ignored)
 
 
 def with_press(

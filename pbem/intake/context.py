@@ -208,7 +208,7 @@ class MailContext:
         """Quarantine the mail without a reply (the caller answers, or nobody should)."""
         if reason not in REASONS:  # a code the operator's table does not explain is a bug
             raise ValueError(f"no quarantine reason {reason!r} (pbem.intake.reasons)")
-        if self.answer is not None:  # that part's, answered to nobody (Answer.send decides)
+        if self.answer is not None:  # that part's, answered to nobody (send_answer decides)
             self.answer.refuse(Refusal(reason, error, to=""))
             self.finish(MailStatus.QUARANTINED, f"{reason}: {error}")
             return

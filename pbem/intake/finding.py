@@ -8,35 +8,32 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope, parse_envelope, unquoted
 from pbem.mail.reading import IncomingMail
 
 QUOTED = "the quoted text"
 
 
-def find_envelope(context: MailContext) -> Envelope:
+def find_envelope(mail: IncomingMail, max_lines: int) -> tuple[Envelope, IncomingMail]:
     """The envelope of the mail body; where the body has no GAME line and no command, of the
     first text that has one: the body's quoted lines (a template filled in inside the quoted
-    report), a forwarded message, a text attachment. The mail the pipeline reads from then on
-    is that text, with a note saying where the orders were found."""
-    mail = context.mail
+    report), a forwarded message, a text attachment. And the mail to read from then on: that
+    text, with a note saying where the orders were found (the mail as it is, if the body)."""
     envelope = parse_envelope(mail.text)
     if _readable(envelope):
-        return envelope
+        return envelope, mail
     if _prose(envelope):
         envelope = Envelope()  # "Orders attached." is a sentence, not the ORDERS command
     for what, text in _candidates(mail):
-        if line_count(text) > context.settings.limits.max_mail_lines:
+        if line_count(text) > max_lines:
             continue  # not read: the reply says where orders were looked for
         found = parse_envelope(text)
         if _readable(found):
             lines = "" if what == QUOTED else "; line numbers are its lines"
             note = f"orders read from {what}{lines}"
             kept = tuple(n for n in mail.notes if not n.startswith(f"{what} ("))
-            context.mail = replace(mail, text=text, notes=(*kept, note))
-            return found
-    return envelope
+            return found, replace(mail, text=text, notes=(*kept, note))
+    return envelope, mail
 
 
 def line_count(text: str) -> int:

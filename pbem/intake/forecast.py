@@ -24,7 +24,7 @@ from engine.ruleset import State
 from pbem.deadlines.stored import describe
 from pbem.games.games import find_game, find_seat, pending_turn, stored_orders
 from pbem.games.reports import concerns, event_line, result_lines
-from pbem.intake.answer import answering
+from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.intake.orders import take_orders
@@ -85,7 +85,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
                 else:
                     _answer(context, game, seat)
                 answer.end(context.inbound)
-    answer.send(context, ())  # the check reply lists what reading the mail left out
+    send_answer(context, answer, ())  # the check reply lists what reading the mail left out
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -19,34 +18,23 @@ from pbem.games.games import seat_named, seats_of_games
 from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
-from pbem.intake.dispatch import handle
+from pbem.intake.dispatch import handle, handle_stored
 from pbem.intake.finding import unread
+from pbem.intake.quarantine import QuarantineError, replay_in
+from pbem.intake.receipt import Receipt as Receipt
 from pbem.logs import log_context
 from pbem.mail.envelope import parse_envelope
 from pbem.mail.reading import IncomingMail, read_mail
 from pbem.store import (
     InboundMessage,
     MailStatus,
-    Outbox,
     Quarantine,
     Seat,
     flushed_id,
-    reading,
-    transaction,
     transient,
     utc,
 )
-from pbem.store.inbound import which_recorded
-
-
-@dataclass
-class Receipt:
-    message_id: str
-    status: MailStatus
-    outcome: str
-    replies: list[Outbox] = field(default_factory=list)
-    game_id: str | None = None  # the game the mail was about, when known (for the logs)
-    clock_work: bool = False  # the mail may have made clock work due (MailContext.clock_work)
+from pbem.store.inbound import quarantined, which_recorded
 
 
 @dataclass(frozen=True)
@@ -93,8 +81,7 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        engine = service.store.batch() if batch else service.db
-        receipt = _receive(service, engine, raw, mail, now, commit)
+        receipt = _receive(service, raw, mail, now, commit=commit, batch=batch)
         if looked.remembered and receipt.status == MailStatus.QUARANTINED:
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
             # not inside the transaction (under SQLite's write lock) at every mail.
@@ -120,10 +107,11 @@ def receive(
 
 
 def _receive(
-    service: Service, engine: Engine, raw: bytes, mail: IncomingMail, now: datetime, commit: bool
+    service: Service, raw: bytes, mail: IncomingMail, now: datetime, *, commit: bool, batch: bool
 ) -> Receipt:
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
-    with log_context(message=mail.message_id), transaction(engine, keep=commit) as session:
+    unit = service.store.transaction(batch=batch, keep=commit)
+    with log_context(message=mail.message_id), unit as session:
         # Written at the mail's first flush (with its reply, or at the commit), with its
         # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
         # unrecorded; if it was recorded since (the same mail twice in the inbox, another
@@ -155,7 +143,7 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     recorded: set[str] = set()
     seats: dict[str, list[Seat]] = {}
     if unknown:
-        with reading(service.db) as session:
+        with service.store.reading() as session:
             recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
             seats = seats_of_games(session, games) if games else {}
@@ -209,12 +197,40 @@ def _claimed_seat(mail: IncomingMail, max_lines: int) -> _Claim | None:
     return _Claim(envelope.game, envelope.seat, envelope.password)
 
 
+def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
+    """Handle a quarantined mail again (`pbem quarantine replay`), in one transaction. If
+    that raises, the entry stays as it was and the new error is recorded as a further entry."""
+    try:
+        with service.store.transaction() as session:
+            return replay_in(
+                session, service.settings, quarantine_id, now=now, handle=handle_stored
+            )
+    except QuarantineError:
+        raise
+    except Exception:  # noqa: BLE001 - the quarantine boundary: any failure is recorded
+        return _replay_failed(service, quarantine_id, traceback.format_exc(), now)
+
+
+def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
+    with service.store.transaction() as session:
+        found = quarantined(session, quarantine_id)
+        assert found is not None
+        row, inbound = found
+        session.add(
+            Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
+        )
+        row.released_at = utc(now)
+        inbound.attempts += 1
+        inbound.outcome = "error on replay: " + error.strip().splitlines()[-1]
+        return Receipt(inbound.message_id, MailStatus.QUARANTINED, inbound.outcome)
+
+
 def _record_failure(
     service: Service, raw: bytes, mail: IncomingMail, error: str, now: datetime
 ) -> Receipt:
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
-    with transaction(service.db) as session:
+    with service.store.transaction() as session:
         if which_recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         inbound = _record(session, raw, mail, now)

@@ -6,25 +6,14 @@ left."""
 
 from __future__ import annotations
 
-from engine import get_ruleset
-from pbem.clock.due import Facts, facts_from, seats_asked
-from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
-from pbem.games.checks import check_lines, shown, verdict_of
-from pbem.games.counted import (
-    PASS_LINE,
-    Judged,
-    counting,
-    judge,
-    unchanged_template,
-    until_when,
-)
-from pbem.games.games import away_unawaited, still_waiting, stored_orders, taking_orders
-from pbem.intake.advance import held, hold_reply, too_far
+from pbem.games.games import stored_orders
+from pbem.intake.advance import hold_reply
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
+from pbem.intake.order_check import Refused, Sent, check_orders, held, open_turn
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, MailStatus, OrderSet, Seat, Turn, dumps, loads, utc
+from pbem.store import Game, OrderSet, Seat, Turn, dumps, utc
 
 
 def take_orders(context: MailContext, envelope: Envelope) -> None:
@@ -32,21 +21,16 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
-    turn = _open_turn(context, game, seat, envelope)
-    if turn is None:
+    # authenticate read the game under its row's lock, and its turn with it: no turn of it
+    # is resolved meanwhile.
+    most = context.settings.limits.max_order_lines
+    turn = open_turn(game, context.turn, envelope, most)
+    if isinstance(turn, Refused):
+        context.quarantine(turn.reason, turn.error, reply_to=seat.address)
         return
-    lines = list(envelope.lines)
-    limit = context.settings.limits.max_order_lines
-    if len(lines) > limit:
-        context.quarantine(
-            "too-long",
-            f"the mail has {len(lines):,} order lines; at most {limit:,} are read. "
-            "Nothing was stored: your earlier orders for this turn, if any, stand.",
-            reply_to=seat.address,
-        )
-        return
-    if envelope.turn is not None and envelope.turn > turn.number:  # see advance.py
+    if envelope.turn is not None and held(envelope, turn):  # see advance.py
         # Kept as written, NO ORDERS included: they are judged when their turn opens.
+        lines = envelope.lines
         text = "\n".join(line for _, line in lines)
         held_row = store_orders(context, game, seat, envelope.turn, text, [n for n, _ in lines])
         hold_reply(context, game, seat, held_row, turn)
@@ -57,94 +41,23 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
 def _take_for_turn(
     context: MailContext, game: Game, seat: Seat, turn: Turn, envelope: Envelope
 ) -> None:
-    """Orders for the pending turn: checked, stored if they count, and answered."""
-    lines = list(envelope.lines)
-    ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
-    judged = judge(ruleset, state, seat.name, lines)
+    """Orders for the pending turn: decided (pbem.intake.order_check), then stored if they
+    count, and answered."""
     have = context.orders_of_turn(game.id)
-    earlier = have.get(seat.name)  # read before a counted mail replaces it
-    stored = _store_counted(context, game, seat, turn, judged, have)
-    check = check_lines(judged.lines, judged.parsed, envelope, judged.refused())
-    check["ignored"] = sorted(check["ignored"] + judged.ignored())
-    counts = f"{len(check['accepted'])} accepted, {len(check['rejected'])} rejected"
-    # A mail that does not count is answered, not accepted: nothing of it was stored.
-    status, done = (
-        (MailStatus.ACCEPTED, "stored") if stored else (MailStatus.ANSWERED, "not counted")
+    limits = context.settings.limits
+    sent = Sent(
+        envelope.lines, envelope, context.mail.notes, context.now, limits.max_problems_shown
     )
-    context.finish(status, f"orders {done} for {seat.name}, turn {turn.number}: {counts}")
-    # The turn's orders and its seats: for the reply and the clock's test.
-    seats = context.seats_of(game.id)
-    expected = list(seats_asked(game.ruleset, turn.state_before))  # remembered by digest
-    facts = facts_from(game, turn, seats, frozenset(have), context.now)
-    resolves_now = context.clock_work = _resolves_now(facts)
-    context.reply(
-        seat.address,
-        "check_reply",
-        game=game.id,
-        seat=seat.name,
-        turn=turn.number,
-        verdict=PASS_LINE if judged.passes else verdict_of(check),
-        **counting(judged, stored, earlier),
-        unchanged_template=judged.counted and unchanged_template(ruleset, state, seat.name, lines),
-        notes=list(context.mail.notes),
-        deadline=describe(turn.deadline, game.timezone),
-        paused=game.status == GameStatus.PAUSED,
-        waiting=still_waiting(expected, have, seats, game, context.now),
-        away=away_unawaited(expected, have, seats, game, context.now),
-        resolves_now=resolves_now,
-        until=until_when(game),
-        **shown(check, context.settings.limits.max_problems_shown),
-    )
-
-
-def _store_counted(
-    context: MailContext,
-    game: Game,
-    seat: Seat,
-    turn: Turn,
-    judged: Judged,
-    have: dict[str, OrderSet],
-) -> OrderSet | None:
-    """The mail's orders stored as the seat's for the turn, if they count (pbem.games.counted);
-    else nothing is stored, and the seat's earlier orders, if any, stand."""
-    if not judged.counted:
-        return None
-    kept = judged.stored_lines()
-    text = "\n".join(line for _, line in kept)
-    stored = store_orders(context, game, seat, turn.number, text, [n for n, _ in kept], have)
-    detail = f"{seat.name} turn {turn.number} mail {stored.version}"
-    audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
-    return stored
-
-
-def _resolves_now(facts: Facts[Game, Turn, Seat]) -> bool:
-    """Will the turn be resolved at once, for every order it waits for being in? Then the
-    reply must not invite changes. The clock's own test, so that it says what will happen
-    (a seat away is not waited for, unless the game waits for absent seats). A paused
-    game's turn waits for the game to resume."""
-    return facts.game.status == GameStatus.RUNNING and facts.all_in()
-
-
-def _open_turn(context: MailContext, game: Game, seat: Seat, envelope: Envelope) -> Turn | None:
-    """The pending turn, if the mail's orders are for it; else the mail is quarantined."""
-    # authenticate read the game under its row's lock, and its turn with it: no turn of it
-    # is resolved meanwhile.
-    turn = taking_orders(game, context.turn)
-    if turn is None:
-        why = "has not begun" if game.status == GameStatus.OPEN else f"is {game.status}"
-        context.quarantine(
-            "no-turn", f"game {game.id} {why}: it takes no orders", reply_to=seat.address
-        )
-        return None
-    if envelope.turn is not None and envelope.turn != turn.number and not held(envelope, turn):
-        context.quarantine(
-            "stale",
-            f"these orders are for turn {envelope.turn}, but the "
-            f"pending turn is {turn.number}{too_far(envelope, turn)}; nothing was stored",
-            reply_to=seat.address,
-        )
-        return None
-    return turn
+    versions = {name: row.version for name, row in have.items()}
+    turned = check_orders(game, seat, turn, context.seats_of(game.id), versions, sent)
+    if turned.text is not None:
+        line_map = list(turned.line_map)
+        stored = store_orders(context, game, seat, turn.number, turned.text, line_map, have)
+        detail = f"{seat.name} turn {turn.number} mail {stored.version}"
+        audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
+    context.finish(turned.status, turned.outcome)
+    context.clock_work = turned.resolves_now
+    context.reply(seat.address, "check_reply", **turned.reply)
 
 
 def store_orders(

@@ -22,10 +22,10 @@ from pbem.games.outbox_prune import Pruned
 from pbem.games.protocols import Inbox, InboxItem, Sender
 from pbem.games.service import Service
 from pbem.intake.ahead import Ahead
-from pbem.intake.intake import Looked, Receipt, receive
+from pbem.intake.intake import Looked, receive
+from pbem.intake.receipt import Receipt
 from pbem.logs import log_context
 from pbem.mail.imap import ImapUnavailable
-from pbem.store.claims import Claims
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,7 @@ def take_in(
     try:
         # Claims are let go of when the claims close, after the marks: another daemon then
         # finds the mail gone, not waiting, and does not look at it again.
-        with Claims(service.db) as claims, closing(Ahead(service, claims)) as ahead:
+        with service.store.claims() as claims, closing(Ahead(service, claims)) as ahead:
             items = inbox.pending()
             try:
                 for index, item in enumerate(items):

@@ -29,63 +29,24 @@ guards run before any of this)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import timedelta
 
 from pbem.games.audit import audit
 from pbem.games.games import find_seat, seats_of
 from pbem.games.outbox import Letter, queue
 from pbem.intake.context import MailContext
+from pbem.intake.press_blocks import Block
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, MailStatus, OutboxKind, Press, Seat, utc
 from pbem.store.games import game_named
 from pbem.store.press import press_by_message_ids, press_sent_since, wrote_anonymously
 from pbem.templates import render
 
-_START = re.compile(r"^\s*press\s+to\s+(.+?)\s*$", re.I)
-_END = re.compile(r"^\s*end(\s+press)?\s*$", re.I)
 _QUOTE_START = re.compile(r"(wrote:\s*$)|(^-+\s*original message\s*-+$)", re.I)
-ANONYMOUS = "anonymous"
 PRESS_FORM = "PRESS TO <seat>[,<seat>...] | ALL [ANONYMOUS], the text, then END PRESS"
 
 
 UNNAMED = "the anonymous writer"  # who a reply to anonymous press went to, as its writer sees it
-
-
-@dataclass(frozen=True)
-class Block:
-    line: int  # the PRESS line's number in the mail; 0: a reply to relayed press, no line
-    to: tuple[str, ...]  # seat names, lower-cased; ("all",) for every seat
-    anonymous: bool
-    text: str
-    to_unnamed: bool = False  # a reply to anonymous press: its one recipient is never named
-
-    @property
-    def place(self) -> str:
-        """Where the block is, as its confirmation names it."""
-        return f"line {self.line}" if self.line else "your reply"
-
-
-def cut_press(text: str) -> tuple[list[Block], str]:
-    """The press blocks of a mail's text, and the text without them (their lines blank)."""
-    lines = text.split("\n")
-    blocks: list[Block] = []
-    i = 0
-    while i < len(lines):
-        found = _START.match(lines[i])
-        if found is None:
-            i += 1
-            continue
-        end = next((j for j in range(i + 1, len(lines)) if _END.match(lines[j])), len(lines))
-        words = [w for w in re.split(r"[\s,]+", found.group(1).lower()) if w]
-        anonymous = ANONYMOUS in words
-        to = tuple(w for w in words if w != ANONYMOUS)
-        body = "\n".join(lines[i + 1 : end]).strip("\n")
-        blocks.append(Block(i + 1, to, anonymous, body))
-        for k in range(i, min(end + 1, len(lines))):
-            lines[k] = ""
-        i = end + 1
-    return blocks, "\n".join(lines)
 
 
 def relay_blocks(context: MailContext, game: Game, seat: Seat, blocks: list[Block]) -> str:

@@ -1,10 +1,11 @@
 """The quarantine: mail that could not be applied, with the error. A referee looks at it and
 replays it (after fixing what was wrong: a game created, a bug fixed); the replay handles the
-stored raw mail again as attempt n+1, in one transaction."""
+stored raw mail again as attempt n+1, in one transaction (pbem.intake.intake.replay, the
+referee's REPLAY: pbem.intake.replay). How a mail is handled is handed in: handling mail
+runs the referee's commands, REPLAY among them, and this module is imported by both."""
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -12,12 +13,9 @@ from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.errors import PbemError
-from pbem.games.service import Service
-from pbem.intake.context import MailContext
-from pbem.intake.dispatch import handle
-from pbem.intake.intake import Receipt
-from pbem.mail.reading import read_mail
-from pbem.store import InboundMessage, MailStatus, Quarantine, transaction, utc
+from pbem.intake.receipt import Receipt
+from pbem.referee.context import MailHandler
+from pbem.store import InboundMessage, MailStatus, Quarantine, utc
 from pbem.store.inbound import quarantine_entries, quarantined
 
 
@@ -54,28 +52,14 @@ def _found(session: Session, quarantine_id: int) -> tuple[Quarantine, InboundMes
     return found
 
 
-def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
-    """Handle the quarantined mail again. If that raises, the entry stays as it was and the
-    new error is recorded as a further entry."""
-    try:
-        with transaction(service.db) as session:
-            return replay_in(session, service.settings, quarantine_id, now=now)
-    except QuarantineError:
-        raise
-    except Exception:  # noqa: BLE001 - the quarantine boundary: any failure is recorded
-        return _replay_failed(service, quarantine_id, traceback.format_exc(), now)
-
-
 def replay_in(
-    session: Session, settings: Settings, quarantine_id: int, *, now: datetime
+    session: Session, settings: Settings, quarantine_id: int, *, now: datetime, handle: MailHandler
 ) -> Receipt:
     """Handle the quarantined mail again inside the caller's transaction (a referee command
-    runs in its own); raises what the handling raises."""
+    runs in its own) by `handle`; raises what the handling raises."""
     inbound = _release(session, quarantine_id, now)
-    mail = read_mail(inbound.raw, max_bytes=settings.mail.max_bytes)
-    context = MailContext(session, settings, inbound, mail, now)
-    handle(context)
-    return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(context.replies))
+    replies = handle(session, settings, inbound, now)
+    return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(replies))
 
 
 def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMessage:
@@ -87,20 +71,6 @@ def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMess
     inbound.status = MailStatus.RECEIVED
     inbound.outcome = ""
     return inbound
-
-
-def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
-    with transaction(service.db) as session:
-        found = quarantined(session, quarantine_id)
-        assert found is not None
-        row, inbound = found
-        session.add(
-            Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
-        )
-        row.released_at = utc(now)
-        inbound.attempts += 1
-        inbound.outcome = "error on replay: " + error.strip().splitlines()[-1]
-        return Receipt(inbound.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
 def _entry(row: Quarantine, inbound: InboundMessage) -> QuarantineEntry:

@@ -20,8 +20,8 @@ from pbem.intake.auth import no_game
 from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
-from pbem.referee.command import RefereeCommand, RefereeError
-from pbem.referee.context import RefereeContext, run_command
+from pbem.referee.command import RefereeCommand, RefereeError, run_command
+from pbem.referee.context import MailHandler, RefereeContext
 from pbem.referee.roles import referee_by_password
 from pbem.store import Game, MailStatus, Referee, savepoint
 from pbem.store.games import lock_found
@@ -47,14 +47,15 @@ class Reply:
     help: bool = False
 
 
-def handle_referee_mail(context: MailContext, envelope: Envelope) -> None:
+def handle_referee_mail(context: MailContext, envelope: Envelope, again: MailHandler) -> None:
+    """`again`: how a mail is handled, for the commands that handle one again (REPLAY)."""
     found = _authenticate(context, envelope)
     if found is None:
         return
     game, referee = found
     reply = Reply([], [])
     for item in read_items(envelope.lines, reply):
-        _run(context, game, referee, item, reply)
+        _run(context, game, referee, item, reply, again)
     done, refused = len(reply.results), len(reply.unprocessed)
     context.finish(MailStatus.ANSWERED, f"referee mail: {done} done, {refused} unprocessed")
     context.reply(
@@ -151,7 +152,9 @@ def _block(
     return None, len(lines)
 
 
-def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: Reply) -> None:
+def _run(
+    context: MailContext, game: Game, referee: Referee, item: Item, reply: Reply, again: MailHandler
+) -> None:
     command = find_referee_command(item.name)
     if not item.reason and not command.reads:  # AUDIT changes nothing
         why = "a reason is required: end the line with BECAUSE <reason>, or put a REASON line above"
@@ -159,7 +162,7 @@ def _run(context: MailContext, game: Game, referee: Referee, item: Item, reply: 
         return
     origin = f"{context.mail.message_id}#{context.inbound.attempts}:{item.no}"
     ctx = RefereeContext(
-        context.session, context.settings, game, referee.address, context.now, origin
+        context.session, context.settings, game, referee.address, context.now, origin, again
     )
     try:
         with savepoint(context.session):  # a refused command leaves nothing behind

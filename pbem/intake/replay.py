@@ -2,14 +2,14 @@
 again. It lives with the intake because replaying is handling mail; it is listed with the
 referee's own commands in pbem.intake.command_table.
 
-The quarantine is imported when the command runs: replaying handles mail, and mail handling
-(referee mail) reads the table this command is in. The one cycle of the mail commands (a
-referee's mail may replay a mail), cut here."""
+A referee's mail may replay a mail, and handling mail reads the table this command is in: so
+the handling is not imported here but handed in, on the referee's context (handle_mail)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pbem.intake.quarantine import QuarantineError, replay_in
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import need, number
@@ -18,14 +18,14 @@ from pbem.store.inbound import quarantined
 
 
 def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
-    from pbem.intake.quarantine import QuarantineError, replay_in
-
     need(args, 1, "replay QUARANTINE-ID")
     quarantine_id = number(args[0], "a quarantine id")
     _check_game(ctx, quarantine_id)
     try:
         with savepoint(ctx.session):  # a failing replay leaves the entry as it was
-            receipt = replay_in(ctx.session, ctx.settings, quarantine_id, now=ctx.now)
+            receipt = replay_in(
+                ctx.session, ctx.settings, quarantine_id, now=ctx.now, handle=ctx.handle_mail
+            )
     except QuarantineError as error:
         raise RefereeError(str(error)) from None
     except Exception as error:  # noqa: BLE001 - the replayed mail's failure is its result
@@ -36,12 +36,8 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
     """A referee replays the mail of their own game only."""
-    from pbem.intake.quarantine import QuarantineError, entry
-
-    try:
-        found, _ = entry(ctx.session, quarantine_id)
-    except QuarantineError as error:
-        raise RefereeError(str(error)) from None
-    held = quarantined(ctx.session, found.id)
-    if held is None or held[1].game_id != ctx.game.id:
+    held = quarantined(ctx.session, quarantine_id)
+    if held is None:
+        raise RefereeError(f"no quarantine entry {quarantine_id}")
+    if held[1].game_id != ctx.game.id:
         raise RefereeError(f"quarantine entry {quarantine_id} is not mail for game {ctx.game.id}")

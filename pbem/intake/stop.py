@@ -16,39 +16,23 @@ an UNSTOP without it, to a stopped address, is passed over in silence."""
 from __future__ import annotations
 
 import logging
-import re
 from functools import partial
 
 from pbem.games.stops import is_stopped, stop, stop_token, token_holds, unstop
 from pbem.intake.context import MailContext
-from pbem.mail.envelope import Envelope, parse_envelope
+from pbem.intake.decide import STOP_SUBJECT
+from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat
 from pbem.store.games import forget_joins_from, seats_in_play_at
 
 log = logging.getLogger(__name__)
-# A subject that asks to stop: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
-_SUBJECT = re.compile(r"^(?:(?:re|aw|sv|fwd?)\s*:\s*)*stop\b\s*(\S*)\s*$", re.IGNORECASE)
-
-
-def stop_subject(context: MailContext) -> bool:
-    """A mail whose subject is STOP [token] (as the List-Unsubscribe mailto: sends it, with
-    no body, or a reply to the token's mail), and whose body holds no GAME line or command:
-    handled as a STOP. False for any other mail."""
-    found = _SUBJECT.match(context.mail.subject.strip())
-    if found is None:
-        return False
-    envelope = parse_envelope(context.mail.text)
-    if envelope.game or envelope.command:  # a mail of orders or commands under that subject
-        return False
-    stop_address(context, found.group(1))
-    return True
 
 
 def stop_command(context: MailContext, envelope: Envelope) -> None:
     """STOP [token] as a command line; without a token on it, the subject's (a reply to the
     answer that brought the token, with STOP written on top)."""
     words = envelope.command_words
-    in_subject = _SUBJECT.match(context.mail.subject.strip())
+    in_subject = STOP_SUBJECT.match(context.mail.subject.strip())
     stop_address(context, words[0] if words else in_subject.group(1) if in_subject else "")
 
 

@@ -34,10 +34,11 @@ class History:
 
 def campaign_chart(history: History) -> bytes:
     """The PNG bytes of the chart; the same history always gives the same bytes."""
-    import matplotlib
+    # Loaded only when a chart is drawn: matplotlib takes a second or more to import.
+    import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")  # no display: bytes only
-    from matplotlib.figure import Figure
+    from matplotlib.figure import Figure  # noqa: PLC0415 - after use("Agg"), as above
 
     measures = measures_of(history.standings)
     heights = [2, *([1] * (len(measures) - 1))]
@@ -85,7 +86,7 @@ def _panel(panel: Axes, history: History, measure: str) -> None:
             linestyle=STYLES[index % len(STYLES)],
             linewidth=1.6,
         )
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 - matplotlib, as above
 
     panel.yaxis.set_major_locator(MaxNLocator(integer=True))
     panel.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -1,10 +1,9 @@
-"""What a referee command works on, and how its use is recorded: one audit row per command
-(who, when, why, the arguments, the values before and after) and a note for the players'
-next reports for each change they should hear of."""
+"""What a referee command works on: the game, the transaction, who acts and why, and the
+changes it made (recorded by pbem.referee.command.run_command)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -12,25 +11,34 @@ from typing import Any
 from sqlmodel import Session
 
 from pbem.config import Settings
+from pbem.errors import PbemError
 from pbem.games.games import find_seat, seats_of, turn_of
 from pbem.games.outbox import Letter, queue
 from pbem.games.stops import STOPPED
 from pbem.mail.compose import stable_message_id
-from pbem.referee.command import RefereeCommand, RefereeError
 from pbem.store import (
     Game,
     GameStatus,
+    InboundMessage,
     Outbox,
     OutboxKind,
     Referee,
-    RefereeNote,
     Seat,
     Turn,
-    dumps,
-    utc,
 )
 from pbem.store.audit import AuditTrail
 from pbem.store.games import referees_of
+
+
+class RefereeError(PbemError, ValueError):
+    """A referee command that cannot be done as asked; the message says why."""
+
+
+# Handles a recorded mail again in the session, its status and outcome left on its row, and
+# gives the replies it queued: the `replay` command's. Handling mail runs referee commands, so
+# whoever makes the context (referee mail, the command line) hands it in: the referee's
+# commands sit below the intake and do not import it.
+MailHandler = Callable[[Session, Settings, InboundMessage, datetime], Sequence[Outbox]]
 
 
 @dataclass(frozen=True)
@@ -51,6 +59,7 @@ class RefereeContext:
     actor: str  # the referee's address, or "cli"
     now: datetime
     origin: str  # unique per command use: the Message-IDs of the mail it sends derive from it
+    handle_mail: MailHandler
     changes: list[Change] = field(default_factory=list)
     sent: int = 0
     stopped: list[str] = field(default_factory=list)  # addresses whose mail was dropped: STOP
@@ -105,47 +114,3 @@ class RefereeContext:
         return (
             f"; NOT sent to {', '.join(self.stopped)}: that address asked for no more mail (STOP)"
         )
-
-
-def run_command(
-    ctx: RefereeContext, command: RefereeCommand, args: Sequence[str], reason: str
-) -> str:
-    """Run one referee command (of pbem.intake.command_table) and record it; RefereeError (or
-    the engine's EditError) when it is refused, and then nothing of it is recorded. A command
-    that only reads (AUDIT) needs no reason and is not recorded: it changes nothing."""
-    if command.reads:
-        return command.run(ctx, args, reason.strip())
-    if not reason.strip():
-        raise RefereeError(f"{command.name} needs a reason (--reason WHY; by mail BECAUSE WHY)")
-    result = command.run(ctx, args, reason.strip())
-    _record(ctx, command.name, list(args), reason.strip(), result)
-    return result
-
-
-def _record(ctx: RefereeContext, name: str, args: list[str], reason: str, result: str) -> None:
-    detail = {
-        "reason": reason,
-        "args": args,
-        "result": result,
-        "changes": [
-            {"effect": c.effect, "before": c.before, "after": c.after} for c in ctx.changes
-        ],
-    }
-    ctx.audit.record(ctx.now, ctx.actor, f"referee-{name}", ctx.game.id, dumps(detail))
-    for change in ctx.changes:
-        ctx.session.add(
-            RefereeNote(
-                game_id=ctx.game.id,
-                turn=ctx.game.turn,
-                at=utc(ctx.now),
-                actor=ctx.actor,
-                action=name,
-                reason=reason,
-                effect=change.effect,
-                public=change.public,
-                edit_path=change.edit_path,
-                edit_value=change.edit_value,
-            )
-        )
-    ctx.changes.clear()
-    ctx.session.flush()

@@ -29,7 +29,7 @@ class SeatStatus(StrEnum):
 
 class MailStatus(StrEnum):
     """An inbound mail's status (InboundMessage.status), and what became of a mail taken in
-    (pbem.intake.intake.Receipt)."""
+    (pbem.intake.receipt.Receipt)."""
 
     RECEIVED = "received"  # recorded, not handled yet (or released from quarantine)
     ACCEPTED = "accepted"  # orders stored

@@ -9,6 +9,7 @@ from sqlmodel import col, select
 
 from pbem.clock import next_wakeup
 from pbem.games.service import Service
+from pbem.passwords import verify_password
 from pbem.store import Outbox, Quarantine, transaction
 from tests.clock.support import (
     DEADLINE,
@@ -154,8 +155,6 @@ def test_wait_for_absent_does_not_wait_for_orders_already_in(service: Service) -
 
 
 def test_set_password_changes_it_and_never_echoes_it_whole(service: Service) -> None:
-    from pbem.passwords import verify_password
-
     clock_game(service)
     assert command(service, "bob", "SET PASSWORD NewSecret9", NOW) == "answered"
     stored = seat(service, "bob").password_hash

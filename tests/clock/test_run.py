@@ -8,7 +8,7 @@ from datetime import datetime
 import pytest
 from sqlmodel import col, select
 
-from pbem.clock import run as run_module
+import pbem.clock.run as run_module
 from pbem.clock import run_due
 from pbem.clock.control import pause
 from pbem.clock.due import Facts, facts_of, running_facts
@@ -67,7 +67,6 @@ def test_one_games_failure_does_not_stop_the_others(
 ) -> None:
     clock_game(service, reminders="2h")
     clock_game(service, game="g2", reminders="2h")
-    import pbem.clock.run as run_module
 
     real = run_module.reminder_letter
 

@@ -9,7 +9,11 @@ import pytest
 from sqlalchemy import Engine
 
 from pbem.cli import main
+from pbem.config import load_settings
+from pbem.games import seat_passwords
 from pbem.mail.maildir import MaildirInbox
+from pbem.store import make_engine
+from pbem.store.daemon_lock import lock_path, only_daemon
 from tests.servers.dovecot import free_port
 from tests.support.mails import order_mail
 
@@ -99,10 +103,6 @@ def test_now_is_for_one_pass_only(workdir: Path, capsys: pytest.CaptureFixture[s
 def test_a_second_daemon_on_one_sqlite_file_is_refused(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from pbem.config import load_settings
-    from pbem.store import make_engine
-    from pbem.store.daemon_lock import only_daemon
-
     pbem(capsys, "--config", "pbem.toml", "init")
     engine = make_engine(load_settings(workdir / "pbem.toml").database.url)
     with only_daemon(engine):  # as a running `pbem serve` holds it
@@ -116,8 +116,6 @@ def test_a_second_daemon_on_one_sqlite_file_is_refused(
 
 
 def test_daemons_on_postgresql_take_no_file_lock(postgres_engine: Engine) -> None:
-    from pbem.store.daemon_lock import lock_path, only_daemon
-
     assert lock_path(postgres_engine) is None
     with only_daemon(postgres_engine), only_daemon(postgres_engine):
         pass  # several at once: they share the work through row locks instead
@@ -126,8 +124,6 @@ def test_daemons_on_postgresql_take_no_file_lock(postgres_engine: Engine) -> Non
 def test_a_check_key_too_short_stops_serve_before_any_mail(
     workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pbem.games import seat_passwords
-
     seat_passwords._key.cache_clear()
     monkeypatch.setenv("PBEM_CHECK_KEY", "hunter2")
     config = workdir / "pbem.toml"

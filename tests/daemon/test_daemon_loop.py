@@ -9,6 +9,7 @@ import json
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -22,7 +23,7 @@ from sqlalchemy.exc import OperationalError
 from pbem.clock import run_due
 from pbem.clock import turns as turns_module
 from pbem.clock.control import pause
-from pbem.config import Settings
+from pbem.config import LoggingSettings, Settings
 from pbem.daemon.courier import Courier
 from pbem.daemon.loop import Daemon
 from pbem.daemon.runners import Archive, Retries
@@ -32,9 +33,9 @@ from pbem.daemon.wake import Foreground
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.intake.poll import PollReport
-from pbem.logs import ContextFilter
+from pbem.logs import ContextFilter, configure_logging, log_context
 from pbem.mail.delivery import TemporaryFailure
-from pbem.store import OrderSet, transaction
+from pbem.store import OrderSet, make_engine, transaction
 from pbem.store.claims import Claims
 from tests.servers.fake_time import FakeTime
 from tests.support.databases import empty_all_tables
@@ -181,15 +182,10 @@ def test_a_daemon_on_a_database_gone_rests_between_tries_whatever_the_inbox_hold
 
 
 def _missing_database(folder: Path) -> Engine:
-    from pbem.store import make_engine
-
     return make_engine(f"sqlite:///{folder / 'empty.db'}")
 
 
 def test_json_lines_name_the_game_and_the_message(tmp_path: Path) -> None:
-    from pbem.config import LoggingSettings
-    from pbem.logs import configure_logging, log_context
-
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     try:
@@ -306,8 +302,6 @@ def test_the_schedule_wakes_the_sleeping_loop_at_a_deadline(
 
 
 def _with_safety_poll(settings: Settings, seconds: int) -> Settings:
-    from dataclasses import replace
-
     return replace(settings, service=replace(settings.service, max_wait_seconds=seconds))
 
 

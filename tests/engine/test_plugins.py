@@ -11,11 +11,13 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from engine import all_rulesets
+from engine import all_rulesets, registry, rulesets
 from tests.support.ruleset_registration import TEST_RULESETS
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "toy_ruleset"
@@ -101,11 +103,6 @@ def test_threads_that_look_up_rulesets_at_once_wait_for_the_registry_to_be_fille
     """The daemon's intake and clocks may look a ruleset up first at the same moment: the
     second waits for the first to register them all, never finds the registry half filled
     (it answered "no ruleset 'temples-and-swords'; known: " to a mail)."""
-    import threading
-    import time
-
-    from engine import registry, rulesets
-
     monkeypatch.setattr(registry, "_BY_NAME", {})
     monkeypatch.setattr(registry, "_BY_ID", {})
     monkeypatch.setattr(registry, "_loaded", False)

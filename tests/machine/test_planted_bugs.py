@@ -16,7 +16,7 @@ from hypothesis.stateful import run_state_machine_as_test
 import pbem.clock.due
 import pbem.clock.turns
 import pbem.intake.context
-import pbem.intake.orders
+import pbem.intake.order_check
 import pbem.intake.press
 import pbem.referee.context
 from pbem.games.outbox import Letter
@@ -83,8 +83,8 @@ def _plant(monkeypatch: pytest.MonkeyPatch, bug: str) -> None:
         patched = _queue_also(pbem.intake.press.queue, _press_to_all)
         monkeypatch.setattr(pbem.intake.press, "queue", patched)
     elif bug == "one-seat-left-out":
-        real = pbem.intake.orders.still_waiting
-        monkeypatch.setattr(pbem.intake.orders, "still_waiting", lambda *a: real(*a)[:-1])
+        real = pbem.intake.order_check.still_waiting
+        monkeypatch.setattr(pbem.intake.order_check, "still_waiting", lambda *a: real(*a)[:-1])
     elif bug == "early-at-first-orders":
         monkeypatch.setattr(pbem.clock.due.Facts, "every_order_in", lambda self: bool(self.ordered))
     elif bug == "clock-cannot-resolve":

@@ -8,7 +8,7 @@ import hashlib
 
 import pytest
 
-from pbem.mail.compose import compose, stable_message_id
+from pbem.mail.compose import Attachment, compose, mail_bytes, stable_message_id, text_of
 from pbem.mail.hygiene import refusal_reason
 from pbem.mail.reading import read_mail
 
@@ -111,8 +111,6 @@ def test_stable_message_id() -> None:
 
 
 def test_attachments_make_a_multipart_mail_the_text_first_and_read_back_whole() -> None:
-    from pbem.mail.compose import Attachment, mail_bytes, text_of
-
     picture, data = bytes(range(256)) * 40, b'{"turn":3}\n'
     files = (Attachment("map-g1-3-ann.png", "image/png", picture),)
     files += (Attachment("report-g1-3-ann.json", "application/json", data),)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from engine import Ruleset
+from engine import Ruleset, get_ruleset
 from pbem.pictures import MapPicture, campaign_chart, map_picture
 from pbem.pictures.chart import History
 from pbem.pictures.palette import INK, PAPER
@@ -89,8 +89,6 @@ def test_the_seat_view_differs_from_the_view_of_no_seat_only_in_its_palette() ->
 
 @pytest.mark.parametrize("seats", [2, 8])
 def test_the_campaign_chart_plots_every_seat_and_is_the_same_every_time(seats: int) -> None:
-    from engine import get_ruleset
-
     ruleset = get_ruleset("tribes")
     game = played(ruleset, {}, 5, seats=seats, max_turns=12)
     history = History(

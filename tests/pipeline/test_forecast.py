@@ -13,15 +13,13 @@ from pbem.games.service import Service
 from pbem.intake.forecast import forecast, sample_seed
 from pbem.intake.intake import Receipt, receive
 from pbem.store import loads
-from tests.support.games import body, game_row, orders, turns
+from tests.support.games import body, game_row, new_game, orders, turns
 from tests.support.mails import mail, order_mail
 
 SEATS = tuple(SeatSpec(n, f"{n}@example.org", f"pw-{n}") for n in ("ann", "bob", "cat"))
 
 
 def _game(service: Service, now: datetime) -> tuple[str, dict]:
-    from tests.support.games import new_game
-
     new_game(service, now, ruleset="temples-and-swords", seats=SEATS, seed=29)
     state = loads(turns(service)[0].state_before)
     return get_ruleset("tns").bot_orders(state, "ann", 29), state

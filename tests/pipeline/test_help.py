@@ -26,6 +26,7 @@ from pbem.handbook import (
     topics,
 )
 from pbem.intake.intake import receive
+from pbem.mail.envelope import _COMMANDS
 from tests.support.databases import migrated_engine
 from tests.support.games import body, new_game
 from tests.support.mails import mail
@@ -136,8 +137,6 @@ def test_help_rules_mails_the_rules(service: Service, now: datetime) -> None:
 
 def test_the_handbook_shows_every_mail_command() -> None:
     """A command added to the envelope without a line in the handbook fails here."""
-    from pbem.mail.envelope import _COMMANDS
-
     section = find_title(document(HANDBOOK), "Mail commands")
     assert section is not None
     shown = {line.split()[0] for line in section.markdown.splitlines() if line[:1].isupper()}

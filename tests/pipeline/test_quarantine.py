@@ -9,8 +9,8 @@ import pytest
 
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
-from pbem.intake.intake import receive
-from pbem.intake.quarantine import QuarantineError, entries, entry, replay
+from pbem.intake.intake import receive, replay
+from pbem.intake.quarantine import QuarantineError, entries, entry
 from pbem.intake.reasons import REASONS
 from pbem.store import transaction
 from tests.support.games import inbound, new_game, orders, outbox

@@ -12,8 +12,7 @@ from sqlalchemy import event
 
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
-from pbem.intake.intake import receive
-from pbem.intake.quarantine import replay
+from pbem.intake.intake import receive, replay
 from pbem.mail.masking import masked_mail
 from pbem.mail.reading import read_mail
 from pbem.store import transaction

@@ -10,7 +10,7 @@ from typing import Any
 import aiosmtplib
 import pytest
 
-from pbem.mail.compose import text_of
+from pbem.mail.compose import Attachment, mail_bytes, text_of
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.mail.smtp import SmtpSender
 from tests.servers.fake_time import FakeTime
@@ -301,8 +301,6 @@ def test_the_rate_limit_holds_mail_back_without_sending(world: MailWorld) -> Non
 
 
 def test_a_stored_mail_with_attachments_is_sent_as_it_stands(world: MailWorld) -> None:
-    from pbem.mail.compose import Attachment, mail_bytes
-
     alice = world.player("alice")
     picture = bytes(range(256)) * 100
     raw = mail_bytes(

@@ -22,9 +22,11 @@ from pbem.config import Settings
 from pbem.games.commitment import commitment
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
+from pbem.intake.intake import receive
 from pbem.store import Game, Outbox, transaction
 from pbem.web import archive
 from pbem.web.archive import desk_path, seat_path, write_game, write_site
+from tests.support.mails import order_mail
 from tests.web.support import (
     PASSWORDS,
     REFEREE,
@@ -151,8 +153,6 @@ def test_no_pending_orders_are_shown(service: Service, now: datetime, site: Path
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None and game.turn == 2
-    from pbem.intake.intake import receive
-    from tests.support.mails import order_mail
 
     secret_line = "TECH 1"
     receive(

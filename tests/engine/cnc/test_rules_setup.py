@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import get_ruleset
 from engine.dice import Dice
 from engine.ruleset import OptionError
 from engine.rulesets.culture_and_conquest import roll_cultures
@@ -88,7 +89,5 @@ def test_options_are_checked() -> None:
 
 
 def test_registered_by_id_and_aliases() -> None:
-    from engine import get_ruleset
-
     assert get_ruleset("cnc") is RULESET
     assert get_ruleset("Culture") is RULESET
