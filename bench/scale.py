@@ -162,6 +162,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--archive", action="store_true", help="the daemons write the web archive too"
     )
+    parser.add_argument(
+        "--courier", choices=("process", "thread"), default="process",
+        help="[service] courier: the courier in a process of its own or a thread of the daemon",
+    )  # fmt: skip
     return parser.parse_args()
 
 
@@ -200,7 +204,8 @@ def _pbem(
     print(f"{backend}: {args.games} games created in {time.perf_counter() - started:.0f} s")
     run.size_before = _database_size(table.url), _outbox_bytes(table.url)
     more: dict[str, dict[str, str | int]] = {
-        "service": {"max_wait_seconds": 2},  # notices the deadlines set from outside soon
+        # max_wait_seconds: notices the deadlines set from outside soon
+        "service": {"max_wait_seconds": 2, "courier": args.courier},
         "security": {"check_key_file": key},
         # The web archive off unless asked for: a daemon's own work, measured apart.
         "web": {"enabled": int(args.archive), "folder": str(table.folder / "web"),
@@ -613,7 +618,9 @@ def _print(runs: list[Run], raw: list[list[Stage]], args: argparse.Namespace) ->
     for run in runs:
         print()
         print(
-            f"pbem on {run.backend}, {args.games} games x {len(SEATS)} seats, scrypt 2^{args.cost}:"
+            f"pbem on {run.backend}, {args.games} games x {len(SEATS)} seats, "
+            f"scrypt 2^{args.cost}, courier {args.courier}"
+            f"{', web archive' if args.archive else ''}:"
         )
         for stage in run.stages:
             wave, what = stage.name.split(": ")
