@@ -262,7 +262,7 @@ def _players(service: Service, sender: MaildirSender, count: int, families: list
 
 
 def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20)[-1]
+    return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
 def _order_mail(number: int) -> bytes:

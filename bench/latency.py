@@ -121,7 +121,7 @@ def _report(bench: Bench, latencies: list[float], url: str, cost: int, code: int
     log = (bench.folder / "pbem.log").read_text()
     waiting = "IDLE" if "connected, folder INBOX, IDLE" in log else "polling"
     mailbox = len(bench.player.mailbox())
-    p95 = statistics.quantiles(latencies, n=100)[94]
+    p95 = statistics.quantiles(latencies, n=100, method="inclusive")[94]
     print(f"order mail -> check reply, {len(latencies)} mails, one at a time")
     print(f"  daemon: pbem serve, IMAP {waiting}, SMTP STARTTLS with AUTH, {url.split(':', 1)[0]}")
     print(f"  scrypt cost 2^{cost}; player's mailbox holds {mailbox} mails; exit code {code}")

@@ -659,7 +659,7 @@ def _growth(run: Run, args: argparse.Namespace) -> str:
 def _latency(latencies: list[float]) -> str:
     if len(latencies) < 2:
         return f"probe: {len(latencies)} replies"
-    p95 = statistics.quantiles(latencies, n=100)[94]
+    p95 = statistics.quantiles(latencies, n=100, method="inclusive")[94]
     return (
         f"probe check replies during resolution: {len(latencies)}, median "
         f"{statistics.median(latencies):.2f} s, p95 {p95:.2f} s, max {max(latencies):.2f} s"
