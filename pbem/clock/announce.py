@@ -24,6 +24,7 @@ from pbem.games.games import Awaited, awaited, seats_of, stored_orders
 from pbem.store import Game, GameStatus, Seat, Turn, utc
 from pbem.store.games import reminders_sent
 from pbem.store.models import ClockReminder
+from pbem.store.work import work_of
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def announce_deadline(
     seat is not asked for orders: it gets no reminders while away (the handbook)."""
     game, turn = news.game, news.turn
     ordered = stored_orders(session, game.id, turn.number)
-    whom = awaited(session, game, turn, now=news.now)
+    whom = awaited(work_of(session), game, turn, now=news.now)
     left = _left(turn.deadline, game, news.now)
     for seat in seats_of(session, game.id):
         if seat.name not in untold:

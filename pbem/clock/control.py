@@ -22,6 +22,7 @@ from pbem.games.audit import audit
 from pbem.games.games import seats_of, turn_of
 from pbem.store import Game, GameStatus, Turn, utc
 from pbem.store.games import lock
+from pbem.store.work import work_of
 
 
 class ClockError(PbemError, ValueError):
@@ -50,7 +51,7 @@ def pause(
     session.add(game)
     if notify:
         tell(session, settings, game, turn, paused=True, reason=reason, now=now)
-    audit(session, now, actor, "game-paused", game.id, reason)
+    audit(work_of(session), now, actor, "game-paused", game.id, reason)
     return game
 
 
@@ -78,7 +79,7 @@ def resume(
     session.add(game)
     if notify:
         tell(session, settings, game, turn, paused=False, reason=reason, now=now)
-    audit(session, now, actor, "game-resumed", game.id, reason)
+    audit(work_of(session), now, actor, "game-resumed", game.id, reason)
     return game
 
 

@@ -20,6 +20,7 @@ from pbem.games.games import is_away, pending_turn, seats_of, still_waiting, sto
 from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
 from pbem.store.clock_rows import running_rows
 from pbem.store.games import reminders_sent
+from pbem.store.work import work_of
 
 
 class GameView(Protocol):
@@ -147,7 +148,7 @@ class Facts(Generic[G, T, S]):
 
 
 def facts_of(session: Session, game: Game, now: datetime) -> Facts[Game, Turn, Seat] | None:
-    turn = pending_turn(session, game)
+    turn = pending_turn(work_of(session), game)
     if turn is None:
         return None
     ordered = frozenset(stored_orders(session, game.id, turn.number))

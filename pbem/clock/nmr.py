@@ -37,6 +37,7 @@ from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.store import Game, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
 from pbem.store.games import last_orders_before, referees_of, seats_of, turns_after
+from pbem.store.work import work_of
 
 
 def orders_for_missing(
@@ -150,7 +151,7 @@ def _tell_referees(
         queue_once(session, settings, letter, now=now)
     missed = plural(seat.missed, "turn")
     detail = f"{seat.name} after {missed} in a row without orders (turn {turn.number})"
-    audit(session, now, "clock", "seat-abandoned", game.id, detail)
+    audit(work_of(session), now, "clock", "seat-abandoned", game.id, detail)
 
 
 def undo_misses(session: Session, game_id: str, target: int) -> None:

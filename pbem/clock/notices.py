@@ -22,6 +22,7 @@ from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
 from pbem.store.outbox_rows import is_queued, take_back_unsent
+from pbem.store.work import work_of
 from pbem.templates import render
 
 KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
@@ -75,7 +76,7 @@ def queue_once(
     would fail the whole transaction. The row queued, if any."""
     if is_queued(session, letter.message_id):
         return None
-    return queue(session, settings, letter, now=now)
+    return queue(work_of(session), settings, letter, now=now)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from pbem.logs import log_context
 from pbem.store import Game, Seat, Turn, utc
 from pbem.store.games import lock, referees_of
 from pbem.store.models import ClockReminder
+from pbem.store.work import work_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -173,7 +174,7 @@ def _push_back(service: Service, game_id: str, now: datetime, session: Session) 
         letter = outage_letter(settings, facts.game, turn.number, old, turn.deadline, address)
         queue_once(session, settings, letter, now=now)
     detail = f"turn {turn.number}: deadline {old.isoformat()} -> {turn.deadline.isoformat()}"
-    audit(session, now, "clock", "deadline-moved", game_id, detail)
+    audit(work_of(session), now, "clock", "deadline-moved", game_id, detail)
     with log_context(game=game_id):
         log.warning(
             "outage: the deadline of turn %d was pushed back from %s to %s: the moderator "

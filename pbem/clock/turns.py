@@ -48,6 +48,7 @@ from pbem.store import (
     utc,
 )
 from pbem.store.games import lock, referees_of
+from pbem.store.work import work_of
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ def resolve_turn(
         raise TurnError(f"there is no game {game_id}")
     if only_if_due and not is_due(session, game, now=now):
         return None
-    turn = pending_turn(session, game)
+    turn = pending_turn(work_of(session), game)
     if turn is None:
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
     resolution, played = _resolve(session, game, turn)
@@ -150,12 +151,12 @@ def resolve_turn(
     turn.record = dumps({**resolution.record_json(), "played": played_json})
     turn.resolved_at = utc(now)
     session.add(turn)
-    drop_turn_notices(session, game.id, turn.number, now=now)
+    drop_turn_notices(work_of(session), game.id, turn.number, now=now)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
     following = None
     if outcome is None:
         following = open_turn(
-            session, game, resolution.state, now=now, previous_deadline=turn.deadline
+            work_of(session), game, resolution.state, now=now, previous_deadline=turn.deadline
         )
     else:
         game.status = GameStatus.ENDED
@@ -166,9 +167,11 @@ def resolve_turn(
     next_due = False
     if following is not None:  # after the report: the orders held for it are checked now
         due = partial(is_due, session, game, now=now)  # asked once the held rows are kept
-        next_due = check_held_orders(session, settings, game, following, now=now, opens_due=due)
+        next_due = check_held_orders(
+            work_of(session), settings, game, following, now=now, opens_due=due
+        )
     audit(
-        session,
+        work_of(session),
         now,
         "pipeline",
         "turn-resolved",
@@ -233,20 +236,20 @@ def _queue_mail(
     replayed_next: bool,
 ) -> None:
     seats = seats_of(session, game.id)
-    view = ResolvedTurn.load(session, game, turn, replayed_next=replayed_next)
+    view = ResolvedTurn.load(work_of(session), game, turn, replayed_next=replayed_next)
     seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
     for seat in seats:
-        attached = report_attachments(session, view, seat)
-        queue(session, settings, report_letter(settings, view, seat, attached), now=now)
+        attached = report_attachments(work_of(session), view, seat)
+        queue(work_of(session), settings, report_letter(settings, view, seat, attached), now=now)
     if not ended:
         return
     readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
     referees = referees_of(session, game.id)
     readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
-    drawn = EndPictures(session, game, turn)
+    drawn = EndPictures(work_of(session), game, turn)
     for seat_name, address, pictures in readers:
         attached = drawn.for_reader(seat_name, pictures=pictures)
         letter = end_letter(
             settings, game, seat_name, address, turn, revision=view.revision, attachments=attached
         )
-        queue(session, settings, letter, now=now)
+        queue(work_of(session), settings, letter, now=now)

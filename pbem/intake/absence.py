@@ -49,9 +49,7 @@ def set_command(context: MailContext, envelope: Envelope) -> None:
     context.session.add(seat)
     context.session.flush()  # the turn's facts below read the seat as it is now
     shown = until.isoformat() if until else "none"
-    audit(
-        context.session, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}"
-    )
+    audit(context.work, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}")
     context.finish(MailStatus.ANSWERED, f"SET ABSENCE {shown} for {seat.name}")
     context.reply(
         seat.address,

@@ -72,7 +72,7 @@ def handle_referee_mail(context: MailContext, envelope: Envelope, again: MailHan
 
 def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Referee] | None:
     sender = context.mail.sender
-    game = find_game(context.session, envelope.game)
+    game = find_game(context.work, envelope.game)
     if game is None:
         context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None

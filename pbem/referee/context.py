@@ -28,6 +28,7 @@ from pbem.store import (
 )
 from pbem.store.audit import AuditTrail
 from pbem.store.games import referees_of
+from pbem.store.work import Work, work_of
 
 
 class RefereeError(PbemError, ValueError):
@@ -67,7 +68,12 @@ class RefereeContext:
     @property
     def audit(self) -> AuditTrail:
         """The game's audit log, in this command's unit of work."""
-        return AuditTrail(self.session)
+        return self.work.audit
+
+    @property
+    def work(self) -> Work:
+        """This command's unit of work."""
+        return work_of(self.session)
 
     def change(self, effect: str, before: Any = None, after: Any = None, **how: Any) -> None:
         self.changes.append(Change(effect, before, after, **how))
@@ -80,7 +86,7 @@ class RefereeContext:
         return turn
 
     def seat(self, name: str) -> Seat:
-        found = find_seat(self.session, self.game.id, name)
+        found = find_seat(self.work, self.game.id, name)
         if found is None:
             names = ", ".join(seat.name for seat in seats_of(self.session, self.game.id))
             raise RefereeError(f"game {self.game.id} has no seat {name}; the seats are {names}")
@@ -101,7 +107,7 @@ class RefereeContext:
         letter = Letter(
             kind, to, f"[{self.game.id}] {subject}", body, message_id, game_id=self.game.id
         )
-        row = queue(self.session, self.settings, letter, now=self.now)
+        row = queue(self.work, self.settings, letter, now=self.now)
         if row.last_error == STOPPED and to.lower() not in self.stopped:
             self.stopped.append(to.lower())
         return letter, row

@@ -24,7 +24,7 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"write: {RESEND_USAGE}")
     turn = _resolved(ctx, wanted)
     seats = _readers(ctx, args[0])
-    view = ResolvedTurn.load(ctx.session, ctx.game, turn)
+    view = ResolvedTurn.load(ctx.work, ctx.game, turn)
     for seat in seats:
         body = report_body(ctx.settings, view, seat)
         ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind=OutboxKind.REPORT)

@@ -14,6 +14,7 @@ from pbem.passwords import hash_password, new_password, rehashed, verify_passwor
 from pbem.referee.mails import password_body
 from pbem.store import Game, OutboxKind, Referee
 from pbem.store.games import referees_of
+from pbem.store.work import work_of
 
 
 def add_referee(
@@ -58,7 +59,7 @@ def _give_password(
         stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game.id,
     )
-    queue(session, settings, letter, now=now)
+    queue(work_of(session), settings, letter, now=now)
 
 
 def referee_by_password(

@@ -94,7 +94,7 @@ def _mailable(ctx: RefereeContext, address: str, what: str) -> str:
     """`address`, unless it asked for no more mail (STOP, pbem.games.stops): then the command
     is refused before it changes anything, for `what` it would mail there would be dropped,
     never sent, and a result saying "mailed" would be false."""
-    if is_stopped(ctx.session, address):
+    if is_stopped(ctx.work, address):
         raise RefereeError(
             f"{address} asked for no more mail from this moderator (STOP): {what} cannot be "
             "mailed to it, so nothing was changed; ask the player for another address, or to "

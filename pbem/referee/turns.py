@@ -28,7 +28,7 @@ def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     resolution, played = preview_resolution(ctx.session, ctx.game, turn)
     seats = {seat.name: seat.status for seat in seats_of(ctx.session, ctx.game.id)}
     on_file = stored_orders(ctx.session, ctx.game.id, turn.number)
-    away = awaited(ctx.session, ctx.game, turn, now=ctx.now).away
+    away = awaited(ctx.work, ctx.game, turn, now=ctx.now).away
     body = preview_body(ctx.settings, ctx.game, turn, resolution, played, seats, on_file, away)
     referees = ctx.referees()
     for referee in referees:

@@ -18,6 +18,7 @@ from pbem.games.outbox import Letter, queue
 from pbem.games.per_transaction import PerTransaction
 from pbem.store import Outbox
 from pbem.store.outbox_rows import take_back_unsent
+from pbem.store.work import work_of
 
 Rebuild = Callable[[], str]  # the welcome's body, from the database as it is now
 
@@ -48,5 +49,5 @@ def renew(session: Session, settings: Settings, game_id: str, *, now: datetime) 
             seats.pop(seat)
             continue
         again = replace(letter, body=rebuild())
-        queued = queue(session, settings, again, now=now)
+        queued = queue(work_of(session), settings, again, now=now)
         seats[seat] = (again, queued.id or row_id, rebuild)

@@ -21,6 +21,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Referee, transaction
+from pbem.store.work import work_of
 from pbem.web.archive import desk_path, desk_paths, write_game, write_site
 from tests.support.games import body, new_game, outbox
 from tests.support.mails import mail
@@ -131,9 +132,9 @@ def test_a_resigned_seat_in_civil_disorder_is_not_awaited_at_the_desk(
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         assert turn is not None
-        shown = awaited(session, game, turn, now=now).waiting  # what `game show` says
+        shown = awaited(work_of(session), game, turn, now=now).waiting  # what `game show` says
     assert shown == ["alice", "bob"]
     site = write_site(service)
     index = (_desk(service, site, "ann@ref.example") / "index.html").read_text()
