@@ -569,7 +569,9 @@ def _turn_run(args: argparse.Namespace) -> int:
         # By hand: before the deadline a forced turn, which charges no missed turn.
         forced = Forced("cli", args.reason)
         game = args.game.lower()
-        summary = resolve_turn(session, service.settings, game, now=_now(args), forced=forced)
+        summary = resolve_turn(
+            work_of(session), service.settings, game, now=_now(args), forced=forced
+        )
     assert summary is not None
     print(
         f"resolved {summary.game} turn {summary.turn}: {summary.orders} orders, "

@@ -82,7 +82,7 @@ def move_deadline(
     # A seat given to a new player in this transaction: its welcome, written again, names
     # the deadline as it is (pbem.referee.welcomes); no notice of a change to it.
     newcomers = welcomes.welcomed(ctx.session, game.id)
-    whom = announce_deadline(ctx.session, ctx.settings, told, old=old, untold=(*untold, *newcomers))
+    whom = announce_deadline(ctx.work, ctx.settings, told, old=old, untold=(*untold, *newcomers))
     welcomes.renew(ctx.session, ctx.settings, game.id, now=ctx.now)
     return whom
 
@@ -138,5 +138,5 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
     turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
     if ctx.game.status != GameStatus.ENDED and turn is not None and turn.resolved_at is None:
-        announce_policy(ctx.session, ctx.settings, news(ctx, turn, reason))
+        announce_policy(ctx.work, ctx.settings, news(ctx, turn, reason))
     return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

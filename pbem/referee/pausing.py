@@ -24,7 +24,7 @@ def _on_clock(action: Callable[..., Any], ctx: RefereeContext, reason: str, noti
     """Run a clock control as this referee; the clock's refusal becomes the referee's."""
     try:
         action(
-            ctx.session,
+            ctx.work,
             ctx.settings,
             ctx.game.id,
             now=ctx.now,

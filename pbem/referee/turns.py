@@ -25,7 +25,7 @@ from pbem.store.games import edit_notes, turns_after
 def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "preview")
     turn = ctx.pending_turn()
-    resolution, played = preview_resolution(ctx.session, ctx.game, turn)
+    resolution, played = preview_resolution(ctx.work, ctx.game, turn)
     seats = {seat.name: seat.status for seat in seats_of(ctx.session, ctx.game.id)}
     on_file = stored_orders(ctx.session, ctx.game.id, turn.number)
     away = awaited(ctx.work, ctx.game, turn, now=ctx.now).away
@@ -44,7 +44,7 @@ def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"game {ctx.game.id} is paused; resume it first")
     forced = Forced(ctx.actor, reason)
     try:
-        summary = resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
+        summary = resolve_turn(ctx.work, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
     except TurnError as error:
         raise RefereeError(str(error)) from None
     assert summary is not None
@@ -63,7 +63,7 @@ def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"game {ctx.game.id} has no turn {target}")
     before = {"turn": ctx.game.turn, "status": ctx.game.status}
     branch, last = archive.archive_from(ctx.session, ctx.game.id, target, ctx.now)
-    undo_misses(ctx.session, ctx.game.id, target)  # before the later turns leave play
+    undo_misses(ctx.work, ctx.game.id, target)  # before the later turns leave play
     _take_out_of_play(ctx, target)
     _reopen(ctx, turn, reason)
     _tell_rollback(ctx, turn, last, reason)
@@ -159,7 +159,7 @@ def _restore_pending(ctx: RefereeContext, branch: int, reason: str) -> list[str]
     were written for, their seats are told, and so is the referee."""
     turn = ctx.pending_turn()
     restored = archive.restore_orders(ctx.session, ctx.game.id, branch, turn.number)
-    tell(ctx.session, ctx.settings, ctx.game, turn, paused=False, reason=reason, now=ctx.now)
+    tell(ctx.work, ctx.settings, ctx.game, turn, paused=False, reason=reason, now=ctx.now)
     old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn.number)
     if not restored or old is None or old.state_before == turn.state_before:
         return []
@@ -186,11 +186,11 @@ def _rerun_turn(ctx: RefereeContext, branch: int, end: int) -> str:
     turn_no = ctx.game.turn
     archive.restore_orders(ctx.session, ctx.game.id, branch, turn_no)
     # A turn first forced before its deadline is forced again: its misses stay uncounted.
-    was = was_forced(ctx.session, ctx.game.id, turn_no)
+    was = was_forced(ctx.work, ctx.game.id, turn_no)
     forced = Forced(ctx.actor) if was else None
     again = turn_no + 1 < end
     resolve_turn(
-        ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced, replayed_next=again
+        ctx.work, ctx.settings, ctx.game.id, now=ctx.now, forced=forced, replayed_next=again
     )
     problems = _apply_edits(ctx) if ctx.game.status == GameStatus.RUNNING else []
     old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)

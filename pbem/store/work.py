@@ -80,7 +80,7 @@ class Games(_Aggregate):
         """New rows of the aggregate (or loaded ones, written again at the next flush)."""
         self._session.add_all(rows)
 
-    def remove(self, row: OrderSet | Seat | JoinRequest | Referee | Turn) -> None:
+    def remove(self, row: OrderSet | Seat | JoinRequest | Referee | Turn | ClockReminder) -> None:
         """A row of the aggregate, deleted at the next flush."""
         self._session.delete(row)
 

@@ -762,7 +762,7 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
     clock reads them every pass (pbem.clock.due.running_facts: four queries, the seats asked
     remembered by their state's digest), the paused ones one by one."""
     now = utcnow()
-    running = {facts.game.id: facts for facts in running_facts(session, now)}
+    running = {facts.game.id: facts for facts in running_facts(work_of(session), now)}
     rows = {}
     for game in games:
         facts = running.get(game.id)
