@@ -393,7 +393,7 @@ def _game_new(args: argparse.Namespace) -> int:
     )
     with service.store.transaction() as session:
         game = create_game(work_of(session), service.settings, spec, now=_now(args))
-        give_passwords(session, service.settings, game, now=_now(args))
+        give_passwords(work_of(session), service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status})")
         if args.show_seed:
             print(f"  {proof_cli.dice_line(game, show_seed=True)}")

@@ -25,8 +25,6 @@ STILL_PASSING_A_SESSION = {
     *(f"intake/{m}.py" for m in ("absence", "codes", "commands", "context", "dispatch")),
     *(f"intake/{m}.py" for m in ("forecast", "intake", "joining", "orders", "own_address")),
     *(f"intake/{m}.py" for m in ("own_password", "press", "quarantine", "resign")),
-    *(f"referee/{m}.py" for m in ("bots", "clock", "command", "edits", "orders", "roles")),
-    *("referee/seats.py", "referee/turns.py", "referee/welcomes.py"),
     *("proof/export.py", "web/archive.py"),
 }
 

@@ -98,7 +98,7 @@ def test_a_new_referee_is_mailed_the_link_of_their_desk(
         for game_id in ("g1", "g2"):
             game = session.get(Game, game_id)
             assert game is not None
-            give_passwords(session, service.settings, game, now=now)
+            give_passwords(work_of(session), service.settings, game, now=now)
     links: dict[str, list[str]] = {}
     for row in outbox(service):
         found = re.search(r"Your desk: (\S+)", body(row))
@@ -117,7 +117,7 @@ def test_no_desk_link_is_mailed_without_a_base_url(service: Service, now: dateti
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        assert give_passwords(session, service.settings, game, now=now) == 1
+        assert give_passwords(work_of(session), service.settings, game, now=now) == 1
     [mailed] = [row for row in outbox(service) if row.recipient == "ann@ref.example"]
     assert "Your password:" in body(mailed) and "desk" not in body(mailed)
 
