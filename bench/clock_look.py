@@ -21,6 +21,8 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
+from pbem.store.work import work_of
+
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 sys.path.append(str(_HERE))  # for bench/pipeline.py's games and databases
@@ -63,9 +65,9 @@ def main() -> int:
 def _look(service: Service, now: datetime) -> int:
     """What a daemon's look reads: the due turns, then every game's next wakeup."""
     with reading(service.db) as session:
-        due = [facts.game.id for facts in running_facts(session, now) if facts.is_due()]
+        due = [facts.game.id for facts in running_facts(work_of(session), now) if facts.is_due()]
     with reading(service.db) as session:
-        moments = [wakeup(facts) for facts in running_facts(session, now)]
+        moments = [wakeup(facts) for facts in running_facts(work_of(session), now)]
     return len(due) + len(moments)
 
 

@@ -66,6 +66,7 @@ from pbem.store.games import all_games, game_named, referees_of
 from pbem.store.inbound import first_recorded
 from pbem.store.migrate import check_present, check_reachable
 from pbem.store.outbox_rows import count_unsent
+from pbem.store.work import work_of
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
 
@@ -391,15 +392,17 @@ def _game_new(args: argparse.Namespace) -> int:
         ),
     )
     with service.store.transaction() as session:
-        game = create_game(session, service.settings, spec, now=_now(args))
-        give_passwords(session, service.settings, game, now=_now(args))
+        game = create_game(work_of(session), service.settings, spec, now=_now(args))
+        give_passwords(work_of(session), service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status})")
         if args.show_seed:
             print(f"  {proof_cli.dice_line(game, show_seed=True)}")
         edge = _seat_edge_line(game)
         if edge:
             print(f"  {edge}")
-        referees = {address.lower(): is_stopped(session, address) for address in args.referee}
+        referees = {
+            address.lower(): is_stopped(work_of(session), address) for address in args.referee
+        }
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
     for address, stopped in referees.items():
@@ -517,9 +520,9 @@ def _game_show(args: argparse.Namespace) -> int:
             f"{'on' if game.address_check else 'off'}"
         )
         print(clock_cli.describe(game))
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         if turn is not None:
-            turn_waits = awaited(session, game, turn, now=_now(args))
+            turn_waits = awaited(work_of(session), game, turn, now=_now(args))
             away = f"; away, not waited for: {', '.join(turn_waits.away)}"
             print(
                 f"turn {turn.number}, deadline {describe(turn.deadline, game.timezone)}, "
@@ -566,7 +569,9 @@ def _turn_run(args: argparse.Namespace) -> int:
         # By hand: before the deadline a forced turn, which charges no missed turn.
         forced = Forced("cli", args.reason)
         game = args.game.lower()
-        summary = resolve_turn(session, service.settings, game, now=_now(args), forced=forced)
+        summary = resolve_turn(
+            work_of(session), service.settings, game, now=_now(args), forced=forced
+        )
     assert summary is not None
     print(
         f"resolved {summary.game} turn {summary.turn}: {summary.orders} orders, "

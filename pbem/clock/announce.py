@@ -15,15 +15,13 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.clock.notices import News, deadline_letter, queue_news
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration, parse_offsets
-from pbem.games.games import Awaited, awaited, seats_of, stored_orders
+from pbem.games.games import Awaited, awaited
 from pbem.store import Game, GameStatus, Seat, Turn, utc
-from pbem.store.games import reminders_sent
 from pbem.store.models import ClockReminder
+from pbem.store.work import Work
 
 
 @dataclass(frozen=True)
@@ -38,7 +36,7 @@ class Announcement:
 
 
 def announce_deadline(
-    session: Session,
+    work: Work,
     settings: Settings,
     news: Announcement,
     *,
@@ -50,14 +48,14 @@ def announce_deadline(
     the seats away it does not wait for (pbem.games.games.awaited, the one answer). An away
     seat is not asked for orders: it gets no reminders while away (the handbook)."""
     game, turn = news.game, news.turn
-    ordered = stored_orders(session, game.id, turn.number)
-    whom = awaited(session, game, turn, now=news.now)
+    ordered = work.games.stored_orders(game.id, turn.number)
+    whom = awaited(work, game, turn, now=news.now)
     left = _left(turn.deadline, game, news.now)
-    for seat in seats_of(session, game.id):
+    for seat in work.games.seats_of(game.id):
         if seat.name not in untold:
             orders = _orders_fact(seat.name, whom, ordered)
-            _tell(session, settings, news, seat, old=old, orders=orders, left=left)
-    _rearm_reminders(session, game, turn, [*whom.waiting, *whom.away], news.now)
+            _tell(work, settings, news, seat, old=old, orders=orders, left=left)
+    _rearm_reminders(work, game, turn, [*whom.waiting, *whom.away], news.now)
     return whom
 
 
@@ -71,18 +69,14 @@ def _orders_fact(seat: str, whom: Awaited, ordered: Collection[str]) -> str:
     return "in" if seat in ordered else ""
 
 
-def announce_policy(session: Session, settings: Settings, news: Announcement) -> None:
+def announce_policy(work: Work, settings: Settings, news: Announcement) -> None:
     """Mail every seat that later turns' deadlines follow the game's (new) policy."""
     policy = news.game.deadline_policy
-    for seat in seats_of(session, news.game.id):
-        _tell(
-            session, settings, news, seat, old=news.turn.deadline, orders="", left="", policy=policy
-        )
+    for seat in work.games.seats_of(news.game.id):
+        _tell(work, settings, news, seat, old=news.turn.deadline, orders="", left="", policy=policy)
 
 
-def _tell(
-    session: Session, settings: Settings, news: Announcement, seat: Seat, **facts: Any
-) -> None:
+def _tell(work: Work, settings: Settings, news: Announcement, seat: Seat, **facts: Any) -> None:
     if not seat.address:
         return  # an ejected seat has nobody to tell
     letter = partial(
@@ -106,7 +100,7 @@ def _tell(
         news.reason,
     )
     key = (news.game.id, seat.address.lower())
-    queue_news(session, settings, key, letter, told, now=news.now)
+    queue_news(work, settings, key, letter, told, now=news.now)
 
 
 def _left(deadline: datetime | None, game: Game, now: datetime) -> str:
@@ -117,15 +111,14 @@ def _left(deadline: datetime | None, game: Game, now: datetime) -> str:
     return format_duration(max(utc(deadline) - utc(now), timedelta(0)))
 
 
-def _rearm_reminders(
-    session: Session, game: Game, turn: Turn, missing: list[str], now: datetime
-) -> None:
+def _rearm_reminders(work: Work, game: Game, turn: Turn, missing: list[str], now: datetime) -> None:
     """Reminder offsets whose moment the new deadline puts in the past count as sent to the
     seats without orders (this mail told them); those still ahead are sent again."""
     if turn.deadline is None:
         return
     sent = {
-        (row.seat, row.before_seconds): row for row in reminders_sent(session, game.id, turn.number)
+        (row.seat, row.before_seconds): row
+        for row in work.games.reminders_sent(game.id, turn.number)
     }
     for offset in parse_offsets(game.reminders):
         seconds = int(offset.total_seconds())
@@ -133,7 +126,7 @@ def _rearm_reminders(
         for name in missing:
             row = sent.get((name, seconds))
             if passed and row is None:
-                session.add(
+                work.games.add(
                     ClockReminder(
                         game_id=game.id,
                         turn=turn.number,
@@ -143,5 +136,5 @@ def _rearm_reminders(
                     )
                 )
             elif not passed and row is not None:
-                session.delete(row)
-    session.flush()
+                work.games.remove(row)
+    work.flush()

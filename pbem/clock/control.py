@@ -13,15 +13,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from functools import partial
 
-from sqlmodel import Session
-
 from pbem.clock.notices import News, pause_letter, queue_news
 from pbem.config import Settings
 from pbem.errors import PbemError
 from pbem.games.audit import audit
-from pbem.games.games import seats_of, turn_of
 from pbem.store import Game, GameStatus, Turn, utc
-from pbem.store.games import lock
+from pbem.store.work import Work
 
 
 class ClockError(PbemError, ValueError):
@@ -29,7 +26,7 @@ class ClockError(PbemError, ValueError):
 
 
 def pause(
-    session: Session,
+    work: Work,
     settings: Settings,
     game_id: str,
     *,
@@ -39,7 +36,7 @@ def pause(
     notify: bool = True,
 ) -> Game:
     """Pause the running game `game_id`, keeping its turn's remaining time."""
-    game, turn = _locked(session, game_id)
+    game, turn = _locked(work, game_id)
     if game.status != GameStatus.RUNNING:
         raise ClockError(f"game {game.id} is {game.status}: only a running game pauses")
     game.status = GameStatus.PAUSED
@@ -47,15 +44,15 @@ def pause(
     # A deadline already passed (the turn is in its grace) keeps no time: it resumes due.
     left = max(utc(turn.deadline) - utc(now), timedelta(0)) if turn.deadline else None
     game.paused_left = int(left.total_seconds()) if left is not None else None
-    session.add(game)
+    work.games.add(game)
     if notify:
-        tell(session, settings, game, turn, paused=True, reason=reason, now=now)
-    audit(session, now, actor, "game-paused", game.id, reason)
+        tell(work, settings, game, turn, paused=True, reason=reason, now=now)
+    audit(work, now, actor, "game-paused", game.id, reason)
     return game
 
 
 def resume(
-    session: Session,
+    work: Work,
     settings: Settings,
     game_id: str,
     *,
@@ -66,34 +63,34 @@ def resume(
 ) -> Game:
     """Resume the paused game `game_id`: its turn's deadline becomes now plus the time it
     had left when paused (a game paused with no recorded time keeps its deadline)."""
-    game, turn = _locked(session, game_id)
+    game, turn = _locked(work, game_id)
     if game.status != GameStatus.PAUSED:
         raise ClockError(f"game {game.id} is {game.status}, not paused")
     if game.paused_left is not None:
         turn.deadline = utc(now) + timedelta(seconds=game.paused_left)
-        session.add(turn)
+        work.games.add(turn)
     game.status = GameStatus.RUNNING
     game.paused_at = None
     game.paused_left = None
-    session.add(game)
+    work.games.add(game)
     if notify:
-        tell(session, settings, game, turn, paused=False, reason=reason, now=now)
-    audit(session, now, actor, "game-resumed", game.id, reason)
+        tell(work, settings, game, turn, paused=False, reason=reason, now=now)
+    audit(work, now, actor, "game-resumed", game.id, reason)
     return game
 
 
-def _locked(session: Session, game_id: str) -> tuple[Game, Turn]:
-    game = lock(session, game_id.lower())
+def _locked(work: Work, game_id: str) -> tuple[Game, Turn]:
+    game = work.games.lock(game_id.lower())
     if game is None:
         raise ClockError(f"there is no game {game_id}")
-    turn = turn_of(session, game.id, game.turn)
+    turn = work.games.turn_of(game.id, game.turn)
     if turn is None or turn.resolved_at is not None:
         raise ClockError(f"game {game.id} is {game.status}: it has no pending turn")
     return game, turn
 
 
 def tell(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -106,7 +103,7 @@ def tell(
     mail a seat with the other clock news of the transaction: pbem.clock.notices.queue_news)."""
     what = "paused" if paused else "resumed"
     news = News(f"game {what}", f"Game {game.id} was {what} at turn {turn.number}.", reason)
-    for seat in seats_of(session, game.id):
+    for seat in work.games.seats_of(game.id):
         if not seat.address:
             continue
         letter = partial(
@@ -121,4 +118,4 @@ def tell(
             at=now,
         )
         key = (game.id, seat.address.lower())
-        queue_news(session, settings, key, letter, news, now=now)
+        queue_news(work, settings, key, letter, news, now=now)

@@ -12,14 +12,11 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Generic, Protocol, TypeVar, cast
 
-from sqlmodel import Session
-
 from engine import get_ruleset
 from pbem.deadlines.policy import absence_end, parse_offsets
-from pbem.games.games import is_away, pending_turn, seats_of, still_waiting, stored_orders
+from pbem.games.games import is_away, pending_turn, still_waiting
 from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, loads, utc
-from pbem.store.clock_rows import running_rows
-from pbem.store.games import reminders_sent
+from pbem.store.work import Work
 
 
 class GameView(Protocol):
@@ -146,12 +143,12 @@ class Facts(Generic[G, T, S]):
         return [(offset, moment) for offset, moment in times if opened is None or moment > opened]
 
 
-def facts_of(session: Session, game: Game, now: datetime) -> Facts[Game, Turn, Seat] | None:
-    turn = pending_turn(session, game)
+def facts_of(work: Work, game: Game, now: datetime) -> Facts[Game, Turn, Seat] | None:
+    turn = pending_turn(work, game)
     if turn is None:
         return None
-    ordered = frozenset(stored_orders(session, game.id, turn.number))
-    return facts_from(game, turn, seats_of(session, game.id), ordered, now)
+    ordered = frozenset(work.games.stored_orders(game.id, turn.number))
+    return facts_from(game, turn, work.games.seats_of(game.id), ordered, now)
 
 
 def facts_from(
@@ -200,13 +197,13 @@ Clock = Facts[GameView, TurnView, SeatView]
 
 
 def running_facts(
-    session: Session, now: datetime, only: Collection[str] | None = None
+    work: Work, now: datetime, only: Collection[str] | None = None
 ) -> Iterator[Clock]:
     """The Facts of every running game (or of those `only` names), in four queries whatever
     their number, read as plain rows (pbem.store.clock_rows). What is decided from them is
     done on the game's rows read again under its lock (facts_of)."""
-    read = running_rows(
-        session, only, game=_names(GameView), turn=_names(TurnView), seat=_names(SeatView)
+    read = work.games.running_rows(
+        only, game=_names(GameView), turn=_names(TurnView), seat=_names(SeatView)
     )
     for row in read.games:
         if row.id in read.turns:
@@ -224,8 +221,8 @@ def _names(view: type) -> list[str]:
     return list(view.__annotations__)
 
 
-def sent_reminders(session: Session, game_id: str, turn: int) -> set[tuple[str, int]]:
-    return {(row.seat, row.before_seconds) for row in reminders_sent(session, game_id, turn)}
+def sent_reminders(work: Work, game_id: str, turn: int) -> set[tuple[str, int]]:
+    return {(row.seat, row.before_seconds) for row in work.games.reminders_sent(game_id, turn)}
 
 
 def reminders_due(facts: Facts[G, T, S], sent: set[tuple[str, int]]) -> list[tuple[S, timedelta]]:
@@ -266,12 +263,10 @@ def wakeup(facts: Clock) -> datetime | None:
     return min(future, default=None)
 
 
-def wakeups(
-    session: Session, now: datetime, only: Collection[str] | None = None
-) -> dict[str, datetime]:
+def wakeups(work: Work, now: datetime, only: Collection[str] | None = None) -> dict[str, datetime]:
     """Each running game's next wakeup (or of those `only` names; games with none are left
     out)."""
-    return wakeups_of(running_facts(session, now, only))
+    return wakeups_of(running_facts(work, now, only))
 
 
 def wakeups_of(games: Iterable[Clock]) -> dict[str, datetime]:

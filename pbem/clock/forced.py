@@ -10,11 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.deadlines.stored import describe
 from pbem.store import Game, RefereeNote, Turn, utc
-from pbem.store.games import has_note
+from pbem.store.work import Work
 
 ACTION = "forced"  # the action of the referee note that marks a forced turn
 
@@ -32,13 +30,13 @@ def early(turn: Turn, now: datetime) -> bool:
     return turn.deadline is None or utc(now) < utc(turn.deadline)
 
 
-def was_forced(session: Session, game_id: str, number: int) -> bool:
-    return has_note(session, game_id, number, ACTION)
+def was_forced(work: Work, game_id: str, number: int) -> bool:
+    return work.games.has_note(game_id, number, ACTION)
 
 
-def note_forced(session: Session, game: Game, turn: Turn, forced: Forced, now: datetime) -> None:
+def note_forced(work: Work, game: Game, turn: Turn, forced: Forced, now: datetime) -> None:
     """The players' note that `turn` was played early, once (a rerun finds it there)."""
-    if was_forced(session, game.id, turn.number):
+    if was_forced(work, game.id, turn.number):
         return
     when = (
         f"before its deadline ({describe(turn.deadline, game.timezone)})"
@@ -58,5 +56,5 @@ def note_forced(session: Session, game: Game, turn: Turn, forced: Forced, now: d
         reason=forced.reason,
         effect=effect,
     )
-    session.add(note)
-    session.flush()  # the reports of the turn read it
+    work.games.add(note)
+    work.flush()  # the reports of the turn read it

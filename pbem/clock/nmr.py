@@ -26,8 +26,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import Ruleset
 from engine.words import plural
 from pbem.clock.due import facts_of
@@ -36,38 +34,36 @@ from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
 from pbem.store import Game, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
-from pbem.store.games import last_orders_before, referees_of, seats_of, turns_after
+from pbem.store.work import Work
 
 
 def orders_for_missing(
-    session: Session, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: Seat
+    work: Work, ruleset: Ruleset, game: Game, turn: Turn, state: Any, seat: Seat
 ) -> Played:
     """What a seat without orders this turn is played with (see the module docstring)."""
     if game.nmr == BOT:
         return bot_played(ruleset, state, seat.name, game.seed)
-    last = (
-        _last_orders(session, game.id, turn.number, seat.name) if game.nmr == "standing" else None
-    )
+    last = _last_orders(work, game.id, turn.number, seat.name) if game.nmr == "standing" else None
     if last is None:
         return Played(NO_ORDERS, "")
     return Played("standing", last.text)
 
 
-def missing_mode(session: Session, game: Game, turn: Turn, seat: Seat) -> str:
+def missing_mode(work: Work, game: Game, turn: Turn, seat: Seat) -> str:
     """How a seat without orders is played, without playing it: bot, standing or no-orders."""
     if seat.status == SeatStatus.BOT or game.nmr == BOT:
         return BOT
-    if game.nmr == "standing" and _last_orders(session, game.id, turn.number, seat.name):
+    if game.nmr == "standing" and _last_orders(work, game.id, turn.number, seat.name):
         return "standing"
     return NO_ORDERS
 
 
-def _last_orders(session: Session, game_id: str, before: int, seat: str) -> OrderSet | None:
-    return last_orders_before(session, game_id, seat, before)
+def _last_orders(work: Work, game_id: str, before: int, seat: str) -> OrderSet | None:
+    return work.games.last_orders_before(game_id, seat, before)
 
 
 def note_misses(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -79,7 +75,7 @@ def note_misses(
     referees), and keep the facts in turn.nmr. Call while resolving `turn`, before the
     reports are rendered. A turn `forced` before its deadline (pbem.clock.forced) counts no
     miss: its seats without orders had time left."""
-    facts = facts_of(session, game, now)
+    facts = facts_of(work, game, now)
     assert facts is not None and facts.turn.id == turn.id, "note_misses needs the pending turn"
     # Away at the deadline counts, even if the turn waited (wait_for_absent) until the seat
     # was back: it had no time to send orders.
@@ -92,17 +88,17 @@ def note_misses(
         if seat.name in facts.ordered:
             seat.missed = 0
         elif forced:
-            entries[seat.name] = _cut_short(session, game, turn, seat, away.absent(seat))
+            entries[seat.name] = _cut_short(work, game, turn, seat, away.absent(seat))
         else:
-            entries[seat.name] = _miss(session, settings, game, turn, seat, away.absent(seat), now)
-        session.add(seat)
+            entries[seat.name] = _miss(work, settings, game, turn, seat, away.absent(seat), now)
+        work.games.add(seat)
     turn.nmr = dumps(entries)
-    session.add(turn)
+    work.games.add(turn)
     return entries
 
 
 def _miss(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -113,11 +109,11 @@ def _miss(
     counted = seat.status == SeatStatus.ACTIVE and not absent  # only a player's own misses count
     if counted:
         seat.missed += 1
-    played = missing_mode(session, game, turn, seat)
+    played = missing_mode(work, game, turn, seat)
     newly = counted and 0 < game.abandon_after <= seat.missed
     if newly:
         seat.status = SeatStatus.ABANDONED
-        _tell_referees(session, settings, game, turn, seat, now)
+        _tell_referees(work, settings, game, turn, seat, now)
     return {
         "missed": seat.missed,
         "absent": absent,
@@ -127,9 +123,7 @@ def _miss(
     }
 
 
-def _cut_short(
-    session: Session, game: Game, turn: Turn, seat: Seat, absent: bool
-) -> dict[str, Any]:
+def _cut_short(work: Work, game: Game, turn: Turn, seat: Seat, absent: bool) -> dict[str, Any]:
     """A seat without orders in a forced turn: played as if it had missed, but its count of
     missed turns stays as it was."""
     return {
@@ -137,32 +131,32 @@ def _cut_short(
         "absent": absent,
         "abandoned": seat.status == SeatStatus.ABANDONED,
         "newly_abandoned": False,
-        "played": missing_mode(session, game, turn, seat),
+        "played": missing_mode(work, game, turn, seat),
         "forced": True,
     }
 
 
 def _tell_referees(
-    session: Session, settings: Settings, game: Game, turn: Turn, seat: Seat, now: datetime
+    work: Work, settings: Settings, game: Game, turn: Turn, seat: Seat, now: datetime
 ) -> None:
-    for referee in referees_of(session, game.id):
+    for referee in work.games.referees_of(game.id):
         letter = abandoned_letter(settings, game, turn.number, seat, referee.address)
-        queue_once(session, settings, letter, now=now)
+        queue_once(work, settings, letter, now=now)
     missed = plural(seat.missed, "turn")
     detail = f"{seat.name} after {missed} in a row without orders (turn {turn.number})"
-    audit(session, now, "clock", "seat-abandoned", game.id, detail)
+    audit(work, now, "clock", "seat-abandoned", game.id, detail)
 
 
-def undo_misses(session: Session, game_id: str, target: int) -> None:
+def undo_misses(work: Work, game_id: str, target: int) -> None:
     """Before a rollback to the start of turn `target`: every seat's count of missed turns goes
     back to what it was when that turn opened (as turn `target` - 1 recorded it), and a seat
     that the undone turns abandoned is active again, so that a rerun counts each miss once."""
-    from_before = turns_after(session, game_id, target - 2)  # turn target - 1 and after
+    from_before = work.games.turns_after(game_id, target - 2)  # turn target - 1 and after
     recorded = {row.number: loads(row.nmr or "{}") for row in from_before}
     before = recorded.get(target - 1, {})
     undone = [entries for number, entries in recorded.items() if number >= target]
-    for seat in seats_of(session, game_id):
+    for seat in work.games.seats_of(game_id):
         seat.missed = before.get(seat.name, {}).get("missed", 0)
         if any(entries.get(seat.name, {}).get("newly_abandoned") for entries in undone):
             seat.status = SeatStatus.ACTIVE
-        session.add(seat)
+        work.games.add(seat)

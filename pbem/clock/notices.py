@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.policy import format_duration
@@ -21,7 +19,7 @@ from pbem.games.per_transaction import PerTransaction
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
-from pbem.store.outbox_rows import is_queued, take_back_unsent
+from pbem.store.work import Work
 from pbem.templates import render
 
 KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
@@ -67,15 +65,13 @@ class Stale:
     topic: str = ""
 
 
-def queue_once(
-    session: Session, settings: Settings, letter: Letter, *, now: datetime
-) -> Outbox | None:
+def queue_once(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> Outbox | None:
     """Queue `letter` unless a mail with its Message-ID was queued before: a turn resolved
     again after a referee's rollback may abandon the same seat again, and a duplicate id
     would fail the whole transaction. The row queued, if any."""
-    if is_queued(session, letter.message_id):
+    if work.outbox.is_queued(letter.message_id):
         return None
-    return queue(session, settings, letter, now=now)
+    return queue(work, settings, letter, now=now)
 
 
 @dataclass(frozen=True)
@@ -93,7 +89,7 @@ _TOLD: PerTransaction[dict[tuple[str, str], tuple[int, tuple[News, ...]]]] = Per
 
 
 def queue_news(
-    session: Session,
+    work: Work,
     settings: Settings,
     key: tuple[str, str],
     build: Callable[..., Letter],
@@ -107,13 +103,13 @@ def queue_news(
     before anyone could send it, and the new one recalls its news, reasons and all, above its
     own: the seat gets one mail, which says where things stand when it is sent, not one
     already stale."""
-    told = _TOLD.of(session)
+    told = _TOLD.of(work.session)
     earlier: tuple[News, ...] = ()
     found = told.pop(key, None)
     # The row is gone if a refused command's SAVEPOINT was undone.
-    if found is not None and take_back_unsent(session, found[0]):
+    if found is not None and work.outbox.take_back_unsent(found[0]):
         earlier = found[1]
-    queued = queue_once(session, settings, build(earlier=earlier), now=now)
+    queued = queue_once(work, settings, build(earlier=earlier), now=now)
     if queued is not None and queued.id is not None:
         told[key] = (queued.id, (*earlier, news))
 

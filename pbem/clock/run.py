@@ -25,8 +25,6 @@ from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
-from sqlmodel import Session
-
 from pbem.clock.due import (
     Clock,
     Facts,
@@ -39,13 +37,12 @@ from pbem.clock.notices import outage_letter, queue_once, reminder_letter
 from pbem.clock.turns import TurnSummary, resolve_some
 from pbem.deadlines.policy import format_duration, parse_duration
 from pbem.games.audit import audit
-from pbem.games.games import seats_of
 from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
 from pbem.logs import log_context
 from pbem.store import Game, Seat, Turn, utc
-from pbem.store.games import lock, referees_of
 from pbem.store.models import ClockReminder
+from pbem.store.work import Work, work_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -129,7 +126,7 @@ def _resolve_all(
 
 def _running(service: Service, now: datetime, only: Collection[str] | None) -> list[Clock]:
     with service.store.reading() as session:
-        return list(running_facts(session, now, only))
+        return list(running_facts(work_of(session), now, only))
 
 
 def _overdue(facts: Clock, threshold: timedelta) -> bool:
@@ -139,41 +136,41 @@ def _overdue(facts: Clock, threshold: timedelta) -> bool:
 
 
 def _guarded(
-    service: Service, summary: ClockSummary, game_id: str, work: Callable[[Session], T]
+    service: Service, summary: ClockSummary, game_id: str, act: Callable[[Work], T]
 ) -> T | None:
-    """`work(session)` in a transaction of its own: one game's failure must not stop the
+    """`act(work)` in a unit of work of its own: one game's failure must not stop the
     others. It is logged, rolled back whole, and tried again by the next pass."""
     try:
         with service.store.transaction() as session:
-            return work(session)
+            return act(work_of(session))
     except Exception:
         log.exception("clock work for game %s failed", game_id)
         summary.failed.append(game_id)
         return None
 
 
-def _locked_facts(session: Session, game_id: str, now: datetime) -> Facts[Game, Turn, Seat] | None:
-    game = lock(session, game_id)
-    return facts_of(session, game, now) if game is not None else None
+def _locked_facts(work: Work, game_id: str, now: datetime) -> Facts[Game, Turn, Seat] | None:
+    game = work.games.lock(game_id)
+    return facts_of(work, game, now) if game is not None else None
 
 
-def _push_back(service: Service, game_id: str, now: datetime, session: Session) -> bool:
+def _push_back(service: Service, game_id: str, now: datetime, work: Work) -> bool:
     """Move an overdue deadline to now + outage grace and tell everyone, if still overdue
     once the game is locked (another process may have got here first)."""
     settings = service.settings
-    facts = _locked_facts(session, game_id, now)
+    facts = _locked_facts(work, game_id, now)
     late = facts.overdue_by() if facts else None
     if facts is None or late is None or late <= parse_duration(settings.clock.outage_threshold):
         return False
     turn = facts.turn
     old = utc(turn.deadline) if turn.deadline else utc(now)
     turn.deadline = utc(now) + parse_duration(settings.clock.outage_grace)
-    session.add(turn)
-    for address in _everyone(session, game_id):
+    work.games.add(turn)
+    for address in _everyone(work, game_id):
         letter = outage_letter(settings, facts.game, turn.number, old, turn.deadline, address)
-        queue_once(session, settings, letter, now=now)
+        queue_once(work, settings, letter, now=now)
     detail = f"turn {turn.number}: deadline {old.isoformat()} -> {turn.deadline.isoformat()}"
-    audit(session, now, "clock", "deadline-moved", game_id, detail)
+    audit(work, now, "clock", "deadline-moved", game_id, detail)
     with log_context(game=game_id):
         log.warning(
             "outage: the deadline of turn %d was pushed back from %s to %s: the moderator "
@@ -190,26 +187,26 @@ def _minute(moment: datetime) -> str:
     return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _everyone(session: Session, game_id: str) -> list[str]:
-    seats = [seat.address for seat in seats_of(session, game_id)]
-    referees = [referee.address for referee in referees_of(session, game_id)]
+def _everyone(work: Work, game_id: str) -> list[str]:
+    seats = [seat.address for seat in work.games.seats_of(game_id)]
+    referees = [referee.address for referee in work.games.referees_of(game_id)]
     return seats + [address for address in referees if address not in seats]
 
 
-def _remind(service: Service, game_id: str, now: datetime, session: Session) -> int:
+def _remind(service: Service, game_id: str, now: datetime, work: Work) -> int:
     """Queue and record the reminders due in `game_id`; how many."""
-    facts = _locked_facts(session, game_id, now)
+    facts = _locked_facts(work, game_id, now)
     if facts is None:
         return 0
     turn = facts.turn
-    due = reminders_due(facts, sent_reminders(session, game_id, turn.number))
+    due = reminders_due(facts, sent_reminders(work, game_id, turn.number))
     for seat, before in due:
         assert turn.deadline is not None
         letter = reminder_letter(
             service.settings, facts.game, turn.number, turn.deadline, seat, before
         )
-        queue_once(session, service.settings, letter, now=now)
-        session.add(
+        queue_once(work, service.settings, letter, now=now)
+        work.games.add(
             ClockReminder(
                 game_id=game_id,
                 turn=turn.number,

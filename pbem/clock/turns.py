@@ -12,8 +12,6 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import Resolution, Ruleset, get_ruleset
 from pbem.clock.due import facts_of, running_facts
 from pbem.clock.forced import Forced, early, note_forced
@@ -26,8 +24,6 @@ from pbem.games.games import (
     NO_PLAYER,
     open_turn,
     pending_turn,
-    seats_of,
-    stored_orders,
 )
 from pbem.games.held import check_held_orders
 from pbem.games.outbox import queue
@@ -47,7 +43,7 @@ from pbem.store import (
     loads,
     utc,
 )
-from pbem.store.games import lock, referees_of
+from pbem.store.work import Work, work_of
 
 log = logging.getLogger(__name__)
 
@@ -68,22 +64,22 @@ class TurnError(PbemError, ValueError):
     pass
 
 
-def due_games(session: Session, *, now: datetime) -> list[str]:
+def due_games(work: Work, *, now: datetime) -> list[str]:
     """Running games whose pending turn is due: deadline passed, or all orders in."""
-    return [facts.game.id for facts in running_facts(session, now) if facts.is_due()]
+    return [facts.game.id for facts in running_facts(work, now) if facts.is_due()]
 
 
-def is_due(session: Session, game: Game, *, now: datetime) -> bool:
+def is_due(work: Work, game: Game, *, now: datetime) -> bool:
     """The clock decides: deadline plus grace passed, or every order in (early processing);
     never while paused or while a seat the game waits for is away (pbem.clock.due)."""
-    facts = facts_of(session, game, now)
+    facts = facts_of(work, game, now)
     return facts is not None and facts.is_due()
 
 
 def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
     """Resolve every due turn, each game in its own transaction."""
     with service.store.transaction() as session:
-        game_ids = due_games(session, now=now)
+        game_ids = due_games(work_of(session), now=now)
     return resolve_some(service, game_ids, now=now, enough=lambda: False)[0]
 
 
@@ -101,7 +97,7 @@ def resolve_some(
         try:
             with service.store.transaction() as session:
                 summary = resolve_turn(
-                    session, service.settings, game_id, now=now, only_if_due=True
+                    work_of(session), service.settings, game_id, now=now, only_if_due=True
                 )
         except Exception:
             # One game's failure (a ruleset bug, bad stored state) must not stop the others;
@@ -115,7 +111,7 @@ def resolve_some(
 
 
 def resolve_turn(
-    session: Session,
+    work: Work,
     settings: Settings,
     game_id: str,
     *,
@@ -129,46 +125,46 @@ def resolve_turn(
     a referee resolves it by hand; before its deadline, that is a forced turn
     (pbem.clock.forced), which charges no seat a missed turn. `replayed_next`: a referee's
     rerun resolves the following turn too, at once, so the reports ask for no orders."""
-    game = lock(session, game_id)
+    game = work.games.lock(game_id)
     if game is None:
         raise TurnError(f"there is no game {game_id}")
-    if only_if_due and not is_due(session, game, now=now):
+    if only_if_due and not is_due(work, game, now=now):
         return None
-    turn = pending_turn(session, game)
+    turn = pending_turn(work, game)
     if turn is None:
         raise TurnError(f"game {game_id} has no pending turn (status {game.status})")
-    resolution, played = _resolve(session, game, turn)
+    resolution, played = _resolve(work, game, turn)
     ordered = sum(1 for item in played.values() if item.by == "orders")
     cut_short = forced is not None and early(turn, now)
     if forced is not None and cut_short:
-        note_forced(session, game, turn, forced, now)
+        note_forced(work, game, turn, forced, now)
     # Before resolved_at: it needs the turn pending.
-    note_misses(session, settings, game, turn, now=now, forced=cut_short)
+    note_misses(work, settings, game, turn, now=now, forced=cut_short)
     turn.state_after = dumps(resolution.state)
     # The inputs go with the outputs: the export replays the turn from them (pbem.proof).
     played_json = {seat: item.to_json() for seat, item in played.items()}
     turn.record = dumps({**resolution.record_json(), "played": played_json})
     turn.resolved_at = utc(now)
-    session.add(turn)
-    drop_turn_notices(session, game.id, turn.number, now=now)
+    work.games.add(turn)
+    drop_turn_notices(work, game.id, turn.number, now=now)
     outcome = resolution.outcome or get_ruleset(game.ruleset).outcome(resolution.state)
     following = None
     if outcome is None:
         following = open_turn(
-            session, game, resolution.state, now=now, previous_deadline=turn.deadline
+            work, game, resolution.state, now=now, previous_deadline=turn.deadline
         )
     else:
         game.status = GameStatus.ENDED
         game.result = dumps(outcome.to_json())
-        session.add(game)
+        work.games.add(game)
     ended = outcome is not None
-    _queue_mail(session, settings, game, turn, ended=ended, now=now, replayed_next=replayed_next)
+    _queue_mail(work, settings, game, turn, ended=ended, now=now, replayed_next=replayed_next)
     next_due = False
     if following is not None:  # after the report: the orders held for it are checked now
-        due = partial(is_due, session, game, now=now)  # asked once the held rows are kept
-        next_due = check_held_orders(session, settings, game, following, now=now, opens_due=due)
+        due = partial(is_due, work, game, now=now)  # asked once the held rows are kept
+        next_due = check_held_orders(work, settings, game, following, now=now, opens_due=due)
     audit(
-        session,
+        work,
         now,
         "pipeline",
         "turn-resolved",
@@ -181,22 +177,20 @@ def resolve_turn(
     )
 
 
-def preview_resolution(
-    session: Session, game: Game, turn: Turn
-) -> tuple[Resolution, dict[str, Played]]:
+def preview_resolution(work: Work, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
     """What resolving `turn` now would give, and what each seat would be played with (its
     own orders, its last ones again, the bot's, none); nothing is stored (a referee's
     preview)."""
-    return _resolve(session, game, turn)
+    return _resolve(work, game, turn)
 
 
-def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
+def _resolve(work: Work, game: Game, turn: Turn) -> tuple[Resolution, dict[str, Played]]:
     ruleset = get_ruleset(game.ruleset)
     state = loads(turn.state_before)
-    sent = {seat: row.text for seat, row in stored_orders(session, game.id, turn.number).items()}
-    rows = {seat.name: seat for seat in seats_of(session, game.id)}
+    sent = {seat: row.text for seat, row in work.games.stored_orders(game.id, turn.number).items()}
+    rows = {seat.name: seat for seat in work.games.seats_of(game.id)}
     played = {
-        name: _played(session, ruleset, game, turn, state, rows[name], sent.get(name))
+        name: _played(work, ruleset, game, turn, state, rows[name], sent.get(name))
         for name in ruleset.seats_to_order(state)
     }
     orders = parsed_all(ruleset, state, played)
@@ -204,7 +198,7 @@ def _resolve(session: Session, game: Game, turn: Turn) -> tuple[Resolution, dict
 
 
 def _played(
-    session: Session,
+    work: Work,
     ruleset: Ruleset,
     game: Game,
     turn: Turn,
@@ -219,11 +213,11 @@ def _played(
         return bot_played(ruleset, state, seat.name, game.seed)
     if sent is not None:
         return Played("orders", sent)
-    return orders_for_missing(session, ruleset, game, turn, state, seat)
+    return orders_for_missing(work, ruleset, game, turn, state, seat)
 
 
 def _queue_mail(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -232,21 +226,21 @@ def _queue_mail(
     now: datetime,
     replayed_next: bool,
 ) -> None:
-    seats = seats_of(session, game.id)
-    view = ResolvedTurn.load(session, game, turn, replayed_next=replayed_next)
+    seats = work.games.seats_of(game.id)
+    view = ResolvedTurn.load(work, game, turn, replayed_next=replayed_next)
     seats = [seat for seat in seats if seat.address]  # an ejected seat has no player to mail
     for seat in seats:
-        attached = report_attachments(session, view, seat)
-        queue(session, settings, report_letter(settings, view, seat, attached), now=now)
+        attached = report_attachments(work, view, seat)
+        queue(work, settings, report_letter(settings, view, seat, attached), now=now)
     if not ended:
         return
     readers = [(seat.name, seat.address, seat.pictures) for seat in seats]
-    referees = referees_of(session, game.id)
+    referees = work.games.referees_of(game.id)
     readers += [("", referee.address, True) for referee in referees]  # '': seen by no seat
-    drawn = EndPictures(session, game, turn)
+    drawn = EndPictures(work, game, turn)
     for seat_name, address, pictures in readers:
         attached = drawn.for_reader(seat_name, pictures=pictures)
         letter = end_letter(
             settings, game, seat_name, address, turn, revision=view.revision, attachments=attached
         )
-        queue(session, settings, letter, now=now)
+        queue(work, settings, letter, now=now)

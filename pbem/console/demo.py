@@ -32,6 +32,7 @@ from pbem.store import (
 )
 from pbem.store.games import game_named, turn_of
 from pbem.store.outbox_rows import first_of_kind_to
+from pbem.store.work import work_of
 
 GAME_ID = "demo"
 NAMES = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
@@ -66,7 +67,7 @@ def run_demo(
     )
     now = START
     with service.store.transaction() as session:
-        create_game(session, service.settings, spec, now=now)
+        create_game(work_of(session), service.settings, spec, now=now)
     out(f"demo: {ruleset.title}, {seats} bot seats ({', '.join(names)}), seed {seed}")
     poll_once(service, inbox, sender, now=now)
     for _ in range(MAX_TURNS):
@@ -113,7 +114,7 @@ def _mail_bot_orders(
     """Write each waiting bot's order mail into the inbox; None when the game is over."""
     with service.store.transaction() as session:
         game = game_named(session, GAME_ID)
-        turn = pending_turn(session, game) if game else None
+        turn = pending_turn(work_of(session), game) if game else None
         if game is None or turn is None:
             return None
         ruleset = get_ruleset(game.ruleset)

@@ -40,6 +40,7 @@ from pbem.clock.due import Clock, wakeups, wakeups_of
 from pbem.games.service import Service
 from pbem.store import utc
 from pbem.store.outbox_rows import next_send_time, queued_since
+from pbem.store.work import work_of
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,7 @@ class DaemonSchedule:
             found = wakeups_of(clocks)
         else:
             with self.service.store.reading() as session:
-                found = wakeups(session, now, only)
+                found = wakeups(work_of(session), now, only)
         wanted = {GAME_JOB + game_id: moment for game_id, moment in found.items()}
         looked = None if only is None else {GAME_JOB + game_id for game_id in only}
         standing = set()  # game jobs still laid at the moment wanted

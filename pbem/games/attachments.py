@@ -10,8 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import Ruleset, get_ruleset
 from pbem.games.report_data import as_bytes, map_of, report_data
 from pbem.games.resolved import ResolvedTurn
@@ -19,13 +17,13 @@ from pbem.mail.compose import Attachment
 from pbem.pictures import MapPicture, campaign_chart
 from pbem.pictures.chart import History
 from pbem.store import Game, Seat, Turn, loads
-from pbem.store.games import played_turns
+from pbem.store.work import Work
 
 PNG = "image/png"
 JSON = "application/json"
 
 
-def report_attachments(session: Session, view: ResolvedTurn, seat: Seat) -> tuple[Attachment, ...]:
+def report_attachments(work: Work, view: ResolvedTurn, seat: Seat) -> tuple[Attachment, ...]:
     game, number = view.game, view.turn.number
     found: list[Attachment] = []
     if game.pictures and seat.pictures:
@@ -34,7 +32,7 @@ def report_attachments(session: Session, view: ResolvedTurn, seat: Seat) -> tupl
             name = f"map-{game.id}-{number}-{seat.name}.png"
             found.append(Attachment(name, PNG, picture.png(seat.name)))
         if game.chart_every and number % game.chart_every == 0:
-            found += _chart(session, view)
+            found += _chart(work, view)
     if game.report_data and seat.report_data:
         data = as_bytes(report_data(view, seat.name))
         found.append(Attachment(f"report-{game.id}-{number}-{seat.name}.json", JSON, data))
@@ -60,7 +58,7 @@ class EndPictures:
     """The final map (drawn once, each reader's copy by its palette) and the chart of the
     whole game, for every game-end mail."""
 
-    def __init__(self, session: Session, game: Game, turn: Turn) -> None:
+    def __init__(self, work: Work, game: Game, turn: Turn) -> None:
         self.game, self.number = game, turn.number
         self.drawn: MapPicture | None = None
         self.chart: bytes | None = None
@@ -69,7 +67,7 @@ class EndPictures:
         ruleset = get_ruleset(game.ruleset)
         view = ruleset.map_view(loads(turn.state_after or turn.state_before), "")
         self.drawn = MapPicture(view) if view is not None else None
-        self.chart = chart_png(session, game, ruleset)
+        self.chart = chart_png(work, game, ruleset)
 
     def for_reader(self, reader: str, *, pictures: bool) -> tuple[Attachment, ...]:
         """What `reader` ('' for a referee: the view of no seat) gets, if they take pictures."""
@@ -92,19 +90,19 @@ def _map_picture(view: ResolvedTurn) -> MapPicture | None:
     return picture
 
 
-def _chart(session: Session, view: ResolvedTurn) -> tuple[Attachment, ...]:
+def _chart(work: Work, view: ResolvedTurn) -> tuple[Attachment, ...]:
     """The campaign chart, drawn once for all the turn's reports; none for a ruleset that
     gives no standings."""
     if "chart" not in view.drawn:
-        view.drawn["chart"] = chart_png(session, view.game, view.ruleset)
+        view.drawn["chart"] = chart_png(work, view.game, view.ruleset)
     drawn: bytes | None = view.drawn["chart"]
     name = f"chart-{view.game.id}-{view.turn.number}.png"
     return (Attachment(name, PNG, drawn),) if drawn else ()
 
 
-def history(session: Session, game: Game, ruleset: Ruleset) -> History | None:
+def history(work: Work, game: Game, ruleset: Ruleset) -> History | None:
     """Every seat's standing at the start and after each resolved turn."""
-    turns = played_turns(session, game.id)
+    turns = work.games.played_turns(game.id)
     if not turns:
         return None
     start = ruleset.standings(loads(turns[0].state_before))
@@ -119,6 +117,6 @@ def history(session: Session, game: Game, ruleset: Ruleset) -> History | None:
     )
 
 
-def chart_png(session: Session, game: Game, ruleset: Ruleset) -> bytes | None:
-    found = history(session, game, ruleset)
+def chart_png(work: Work, game: Game, ruleset: Ruleset) -> bytes | None:
+    found = history(work, game, ruleset)
     return campaign_chart(found) if found is not None else None

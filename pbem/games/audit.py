@@ -8,10 +8,8 @@ import textwrap
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.store import AuditLog, utc
-from pbem.store.audit import AuditTrail
+from pbem.store.work import Work
 
 WIDTH = 72  # a mail's line
 INDENT = "    "
@@ -20,19 +18,19 @@ SHOWN_ARGS = 160  # characters of a command's arguments shown (an announcement's
 
 
 def audit(
-    session: Session, now: datetime, actor: str, action: str, game_id: str | None, detail: str = ""
+    work: Work, now: datetime, actor: str, action: str, game_id: str | None, detail: str = ""
 ) -> None:
-    """An entry in the transaction of `session`, the one that makes the change it records."""
-    AuditTrail(session).record(now, actor, action, game_id, detail)
+    """An entry in the unit of work `work`, the one that makes the change it records."""
+    work.audit.record(now, actor, action, game_id, detail)
 
 
 JOINED = "seat-joined"  # a player took a seat by JOIN, with a password of their own
 
 
-def joined_seats(session: Session, game_id: str) -> set[tuple[str, str]]:
+def joined_seats(work: Work, game_id: str) -> set[tuple[str, str]]:
     """(seat, address) of each seat taken by JOIN: that player chose the seat's password; a
     seat given by the referee (or its new player after a replacement) got it from them."""
-    joined = AuditTrail(session).details_and_actors(game_id, JOINED)
+    joined = work.audit.details_and_actors(game_id, JOINED)
     return {(seat, actor.lower()) for seat, actor in joined}
 
 

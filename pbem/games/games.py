@@ -7,28 +7,26 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from sqlmodel import Session
-
 from engine import get_ruleset
 from pbem.config import SecuritySettings
 from pbem.deadlines.policy import absence_end
 from pbem.deadlines.stored import next_deadline
 from pbem.games.seat_passwords import give_password
 from pbem.store import Game, GameStatus, Seat, SeatStatus, Turn, dumps, loads, utc
-from pbem.store.games import game_named, lock_fresh
 from pbem.store.games import last_resolved_turn as last_resolved_turn
 from pbem.store.games import seats_of as seats_of
 from pbem.store.games import seats_of_games as seats_of_games
 from pbem.store.games import stored_orders as stored_orders
 from pbem.store.games import turn_of as turn_of
+from pbem.store.work import Work
 
 # Seat statuses of a seat a referee put into civil disorder or ejected the player of
 # (pbem/referee): it plays with no orders, nobody waits for it, its password is refused.
 NO_PLAYER = (SeatStatus.DISORDER, SeatStatus.EJECTED)
 
 
-def find_seat(session: Session, game_id: str, name: str) -> Seat | None:
-    return seat_named(seats_of(session, game_id), name)
+def find_seat(work: Work, game_id: str, name: str) -> Seat | None:
+    return seat_named(work.games.seats_of(game_id), name)
 
 
 def seat_named(seats: list[Seat], name: str) -> Seat | None:
@@ -38,14 +36,14 @@ def seat_named(seats: list[Seat], name: str) -> Seat | None:
     return None
 
 
-def find_game(session: Session, game_id: str, *, lock: bool = False) -> Game | None:
+def find_game(work: Work, game_id: str, *, lock: bool = False) -> Game | None:
     """The game, `lock`ed: held and read again (pbem.store.games.lock_fresh), so that it is as
     the last commit left it and a turn being resolved in another process finishes first, or
     waits for this transaction."""
     # Game ids are stored lower-cased, and players may type them in any case.
     if lock:
-        return lock_fresh(session, game_id)
-    return game_named(session, game_id)
+        return work.games.lock_fresh(game_id)
+    return work.games.game_named(game_id)
 
 
 def taking_orders(game: Game, turn: Turn | None) -> Turn | None:
@@ -56,17 +54,17 @@ def taking_orders(game: Game, turn: Turn | None) -> Turn | None:
     return turn if game.status == GameStatus.RUNNING or turn.resolved_at is None else None
 
 
-def pending_turn(session: Session, game: Game) -> Turn | None:
+def pending_turn(work: Work, game: Game) -> Turn | None:
     if game.status != GameStatus.RUNNING:
         return None
-    return turn_of(session, game.id, game.turn)
+    return work.games.turn_of(game.id, game.turn)
 
 
-def paused_turn(session: Session, game: Game) -> Turn | None:
+def paused_turn(work: Work, game: Game) -> Turn | None:
     """The turn a paused game will resume with: orders for it are kept meanwhile."""
     if game.status != GameStatus.PAUSED:
         return None
-    return taking_orders(game, turn_of(session, game.id, game.turn))
+    return taking_orders(game, work.games.turn_of(game.id, game.turn))
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ class Awaited:
 
 
 def awaited(
-    session: Session,
+    work: Work,
     game: Game,
     turn: Turn,
     state: dict[str, Any] | None = None,
@@ -94,8 +92,8 @@ def awaited(
     parsing the turn's state again when the caller has it."""
     state = state if state is not None else loads(turn.state_before)
     expected = get_ruleset(game.ruleset).seats_to_order(state)
-    have = stored_orders(session, game.id, turn.number)
-    seats = seats_of(session, game.id)
+    have = work.games.stored_orders(game.id, turn.number)
+    seats = work.games.seats_of(game.id)
     return Awaited(
         still_waiting(expected, have, seats, game, now),
         away_unawaited(expected, have, seats, game, now),
@@ -185,7 +183,7 @@ def away_unawaited(
 
 
 def add_seat(
-    session: Session,
+    work: Work,
     game: Game,
     name: str,
     address: str,
@@ -196,18 +194,18 @@ def add_seat(
 ) -> Seat:
     """A new seat with `password`; or, given `password_hash`, with the password hashed
     already (a JOIN's, hashed when it was asked: its check is stored at its first use)."""
-    position = len(seats_of(session, game.id))
+    position = len(work.games.seats_of(game.id))
     row = Seat(game_id=game.id, name=name, position=position, address=address.lower(),
                password_hash=password_hash)  # fmt: skip
     if not password_hash:
         give_password(row, password, security)
-    session.add(row)
-    session.flush()
+    work.games.add(row)
+    work.flush()
     return row
 
 
 def open_turn(
-    session: Session,
+    work: Work,
     game: Game,
     state: dict[str, Any],
     *,
@@ -229,7 +227,6 @@ def open_turn(
         opened_at=utc(now),
     )
     game.turn = turn.number
-    session.add(turn)
-    session.add(game)
-    session.flush()
+    work.games.add(turn, game)
+    work.flush()
     return turn

@@ -8,14 +8,12 @@ from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime
 
-from sqlmodel import Session
-
 from engine import get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_facts, shown, verdict_of
 from pbem.games.counted import PASS_LINE, Judged, counting, judge, until_when
-from pbem.games.games import awaited, find_seat, stored_orders
+from pbem.games.games import awaited, find_seat
 from pbem.games.outbox import Letter, queue
 from pbem.mail.compose import stable_message_id
 from pbem.store import (
@@ -24,15 +22,15 @@ from pbem.store import (
     OrderSet,
     OutboxKind,
     Turn,
-    archive,
     dumps,
     loads,
 )
+from pbem.store.work import Work
 from pbem.templates import render
 
 
 def check_held_orders(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -50,38 +48,38 @@ def check_held_orders(
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
     judged_rows = []
-    for name, row in sorted(stored_orders(session, game.id, turn.number).items()):
+    for name, row in sorted(work.games.stored_orders(game.id, turn.number).items()):
         texts = row.text.split("\n") if row.text else []
         judged = judge(ruleset, state, name, list(zip(loads(row.line_map), texts, strict=True)))
-        _keep_what_counts(session, row, judged)
+        _keep_what_counts(work, row, judged)
         judged_rows.append((row, judged))
     resolves_now = bool(judged_rows) and opens_due()
-    again = archive.times_archived(session, game.id, turn.number) if judged_rows else 0
+    again = work.branches.times_archived(game.id, turn.number) if judged_rows else 0
     for row, judged in judged_rows:
-        seat = find_seat(session, game.id, row.seat)
+        seat = find_seat(work, game.id, row.seat)
         if seat is None or not seat.address:
             continue
-        body = _check_reply(session, settings, game, turn, row, judged, resolves_now, now=now)
+        body = _check_reply(work, settings, game, turn, row, judged, resolves_now, now=now)
         letter = _letter(settings, game, seat.address, row, body, again)
-        queue(session, settings, letter, now=now)
+        queue(work, settings, letter, now=now)
     return resolves_now
 
 
-def _keep_what_counts(session: Session, row: OrderSet, judged: Judged) -> None:
+def _keep_what_counts(work: Work, row: OrderSet, judged: Judged) -> None:
     """The held row as the turn counts it: gone if it does not count, else without its NO
     ORDERS line (an empty text for a pass), as a mail sent now would be stored."""
     if not judged.counted:
-        session.delete(row)
+        work.games.remove(row)
     else:
         kept = judged.stored_lines()
         row.text = "\n".join(line for _, line in kept)
         row.line_map = dumps([number for number, _ in kept])
-        session.add(row)
-    session.flush()  # the waiting seats are read next
+        work.games.add(row)
+    work.flush()  # the waiting seats are read next
 
 
 def _check_reply(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     turn: Turn,
@@ -107,7 +105,7 @@ def _check_reply(
         unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
         deadline=describe(turn.deadline, game.timezone),
-        **asdict(awaited(session, game, turn, state, now=now)),
+        **asdict(awaited(work, game, turn, state, now=now)),
         paused=game.status == GameStatus.PAUSED,
         resolves_now=resolves_now,
         until=until_when(game),

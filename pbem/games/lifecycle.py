@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import Ruleset, get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.options import ClockOptions
@@ -18,12 +16,12 @@ from pbem.errors import PbemError
 from pbem.games.attachments import StartPictures
 from pbem.games.audit import audit, joined_seats
 from pbem.games.commitment import SEED_DIGITS, new_salt
-from pbem.games.games import add_seat, open_turn, seats_of
+from pbem.games.games import add_seat, open_turn
 from pbem.games.outbox import queue
 from pbem.games.reports import start_letter
 from pbem.mail.addresses import AddressError, checked_address
 from pbem.store import Game, GameStatus, Referee, Turn, dumps, loads, utc
-from pbem.store.games import game_named
+from pbem.store.work import Work
 
 # What RESIGN does to a seat (pbem.intake.resign).
 RESIGN_CHOICES = ("replace", "disorder", "bot")
@@ -89,10 +87,10 @@ def seat_count(taken: int, open_seats: int) -> str:
     return f"{taken} taken, {open_seats} open"
 
 
-def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
+def create_game(work: Work, settings: Settings, spec: GameSpec, *, now: datetime) -> Game:
     """Store a new game; start it at once unless it waits for sign-ups."""
     ruleset = get_ruleset(spec.ruleset)
-    _check(session, spec, ruleset)
+    _check(work, spec, ruleset)
     game = Game(
         id=spec.id.lower(),
         ruleset=ruleset.id,
@@ -116,26 +114,26 @@ def create_game(session: Session, settings: Settings, spec: GameSpec, *, now: da
         chart_every=spec.reports.chart_every,
     )
     spec.clock.apply(game)
-    session.add(game)
-    session.flush()
+    work.games.add(game)
+    work.flush()
     for seat in spec.seats:
-        add_seat(session, game, seat.name.lower(), seat.address, seat.password, settings.security)
+        add_seat(work, game, seat.name.lower(), seat.address, seat.password, settings.security)
     for address in spec.referees:
-        session.add(Referee(game_id=game.id, address=address.lower()))
-    # Written now: give_passwords reads them back, and the session does not autoflush. Only
+        work.games.add(Referee(game_id=game.id, address=address.lower()))
+    # Written now: give_passwords reads them back, and the unit of work does not autoflush. Only
     # starting the game flushed them, so a game open to JOIN had referees without passwords.
-    session.flush()
+    work.flush()
     seats = seat_count(len(spec.seats), spec.signup_seats)
-    audit(session, now, "cli", "game-created", game.id, f"{ruleset.id}, {seats}")
+    audit(work, now, "cli", "game-created", game.id, f"{ruleset.id}, {seats}")
     if not spec.signup_seats:
-        start_game(session, settings, game, now=now)
+        start_game(work, settings, game, now=now)
     return game
 
 
-def _check(session: Session, spec: GameSpec, ruleset: Ruleset) -> None:
+def _check(work: Work, spec: GameSpec, ruleset: Ruleset) -> None:
     if not spec.id or not spec.id.replace("-", "").replace("_", "").isalnum():
         raise GameError(f"a game id is letters, digits, - and _, not {spec.id!r}")
-    if game_named(session, spec.id) is not None:
+    if work.games.game_named(spec.id) is not None:
         raise GameError(f"there is already a game {spec.id}")
     if len(str(spec.seed)) > SEED_DIGITS:
         raise GameError(f"a seed has at most {SEED_DIGITS} digits, not {len(str(spec.seed))}")
@@ -164,20 +162,20 @@ def _check_address(whose: str, address: str) -> None:
         raise GameError(f"{whose}: {error}") from None
 
 
-def start_game(session: Session, settings: Settings, game: Game, *, now: datetime) -> Turn:
+def start_game(work: Work, settings: Settings, game: Game, *, now: datetime) -> Turn:
     """The first turn from the ruleset's new game, and a start mail to every seat."""
-    seats = seats_of(session, game.id)
+    seats = work.games.seats_of(game.id)
     names = [seat.name for seat in seats]
     state = get_ruleset(game.ruleset).new_game(names, loads(game.options), game.seed)
     game.status = GameStatus.RUNNING
-    turn = open_turn(session, game, state, now=now)
+    turn = open_turn(work, game, state, now=now)
     pictures = StartPictures(game, state)
-    joined = joined_seats(session, game.id)
+    joined = joined_seats(work, game.id)
     for seat in seats:
         chose = (seat.name, seat.address.lower()) in joined
         letter = start_letter(
             settings, game, seat, turn, pictures.for_seat(seat), chose_password=chose
         )
-        queue(session, settings, letter, now=now)
-    audit(session, now, "pipeline", "game-started", game.id, ", ".join(names))
+        queue(work, settings, letter, now=now)
+    audit(work, now, "pipeline", "game-started", game.id, ", ".join(names))
     return turn

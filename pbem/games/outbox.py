@@ -19,8 +19,6 @@ from email.message import EmailMessage
 from enum import StrEnum
 from typing import Any, cast
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.changes import QUIET_KINDS, note_changed
@@ -32,22 +30,18 @@ from pbem.logs import log_context
 from pbem.mail.compose import Attachment, mail_bytes, stable_message_id
 from pbem.mail.delivery import PermanentFailure, TemporaryFailure
 from pbem.store import Outbox, OutboxKind, utc
-from pbem.store.games import referees_of
 from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.store.outbox_rows import (
     BULK,
     REPLY,
-    count_to,
-    flush_deferred,
     is_due,
     is_waiting,
-    last_sent_before,
-    next_rows,
 )
+from pbem.store.work import Work, work_of
 from pbem.templates import render
 
 log = logging.getLogger(__name__)
-_QUEUED_TO = "pbem_queued_to"  # in a session's info: queued_to
+_QUEUED_TO = "pbem_queued_to"  # in a unit of work's memo: queued_to
 # The columns a drain reads of a row it may send: the mail, and whether it is still due.
 _SENDING: tuple[Any, ...] = (
     Outbox.raw, Outbox.game_id, Outbox.message_id, Outbox.sent_at, Outbox.bounced_at,
@@ -76,7 +70,7 @@ class Letter:
     attachments: tuple[Attachment, ...] = ()  # pictures and data, after the text
 
 
-def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
+def queue(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
     auto = "auto-replied" if letter.kind == OutboxKind.REPLY else "auto-generated"
     raw = mail_bytes(
         sender=f"{settings.mail.name} <{settings.mail.address}>",
@@ -93,7 +87,7 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
     if letter.topic or letter.expires_at is not None:
         check_droppable(letter.kind)
     if letter.topic:
-        supersede(session, letter.topic, letter.message_id, now=now)
+        supersede(work, letter.topic, letter.message_id, now=now)
     row = Outbox(
         message_id=letter.message_id,
         kind=letter.kind,
@@ -106,17 +100,17 @@ def queue(session: Session, settings: Settings, letter: Letter, *, now: datetime
         topic=letter.topic,
         expires_at=utc(letter.expires_at) if letter.expires_at is not None else None,
     )
-    if is_stopped(session, letter.to):  # kept as a record, never sent
+    if is_stopped(work, letter.to):  # kept as a record, never sent
         row.dropped_at, row.last_error = utc(now), STOPPED
-    session.add(row)
-    session.flush()
-    queued_to(session).add(row.recipient)
+    work.outbox.add(row)
+    work.flush()
+    queued_to(work).add(row.recipient)
     if letter.game_id and letter.kind not in QUIET_KINDS:
-        note_changed(session, letter.game_id)  # the web archive, after the commit
+        note_changed(work.session, letter.game_id)  # the web archive, after the commit
     return row
 
 
-def replies_allowed(session: Session, settings: Settings, to: str, *, now: datetime) -> bool:
+def replies_allowed(work: Work, settings: Settings, to: str, *, now: datetime) -> bool:
     """Under the per-address reply limit? Counted from the outbox itself, so it survives
     restarts and holds across processes."""
     since = _window_start(settings, now)
@@ -124,9 +118,9 @@ def replies_allowed(session: Session, settings: Settings, to: str, *, now: datet
     # Every mail to the address is counted first, from the (recipient, created_at) index
     # alone: under the limit, its replies are too. Only past it are the replies told apart,
     # reading the rows. Each count stops at the limit: an address may have had thousands.
-    if count_to(session, to.lower(), since, limit) < limit:
+    if work.outbox.count_to(to.lower(), since, limit) < limit:
         return True
-    return count_to(session, to.lower(), since, limit, replies=True) < limit
+    return work.outbox.count_to(to.lower(), since, limit, replies=True) < limit
 
 
 def reply_window(settings: Settings, now: datetime) -> tuple[datetime, int]:
@@ -137,9 +131,9 @@ def reply_window(settings: Settings, now: datetime) -> tuple[datetime, int]:
     return _window_start(settings, now), settings.limits.replies_per_sender
 
 
-def queued_to(session: Session) -> set[str]:
-    """The addresses the session queued mail to (lower-cased), in its transactions so far."""
-    return cast(set[str], session.info.setdefault(_QUEUED_TO, set()))
+def queued_to(work: Work) -> set[str]:
+    """The addresses the unit of work queued mail to (lower-cased), so far."""
+    return cast(set[str], work.memo.setdefault(_QUEUED_TO, set()))
 
 
 def _window_start(settings: Settings, now: datetime) -> datetime:
@@ -193,7 +187,7 @@ def drain(
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
     # courier that waited for the lock to read would starve behind it.
     with service.store.reading() as session:
-        last_sent = last_sent_before(session, now)
+        last_sent = work_of(session).outbox.last_sent_before(now)
     while len(tried) < limit and not stop():
         if not queue_ids:
             count = min(READ_AHEAD, limit - len(tried))
@@ -225,14 +219,18 @@ def _next_rows(
     service: Service, now: datetime, count: int, tried: set[int], *, replies_only: bool
 ) -> list[int]:
     with service.store.reading() as session:
-        return next_rows(session, now, count, skip=frozenset(tried), replies_only=replies_only)
+        return work_of(session).outbox.next_rows(
+            now, count, skip=frozenset(tried), replies_only=replies_only
+        )
 
 
 def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
     """After the pass's first success: make the mail deferred during the outage due (tried
     in this pass); how many."""
     with service.store.transaction() as session:
-        flushed = flush_deferred(session, service.settings.outbox.retry.delay, now, since=last_sent)
+        flushed = work_of(session).outbox.flush_deferred(
+            service.settings.outbox.retry.delay, now, since=last_sent
+        )
     if flushed:
         log.info("outbox: the server takes mail again; %d deferred mail(s) tried now", flushed)
     return flushed
@@ -258,21 +256,21 @@ def _deliver(service: Service, sender: Sender, row_id: int, now: datetime) -> tu
             if failure is None:
                 return _record_sent(held, row_id, sending.message_id, now)
 
-            def record(session: Session, row: Outbox) -> tuple[Delivery, str] | None:
+            def record(work: Work, row: Outbox) -> tuple[Delivery, str] | None:
                 if not is_waiting(row):
                     return None
-                return _record(session, service.settings, row, failure, now), row.last_error
+                return _record(work, service.settings, row, failure, now), row.last_error
 
             return _changed(held, record, sending.message_id)
 
 
 def _changed(
     held: HeldRow,
-    work: Callable[[Session, Outbox], tuple[Delivery, str] | None],
+    act: Callable[[Work, Outbox], tuple[Delivery, str] | None],
     message_id: str = "",
 ) -> tuple[Delivery, str]:
-    """`work` on the held row; "skipped" if another drain recorded it meanwhile."""
-    done = held.change(work)
+    """`act` on the held row; "skipped" if another drain recorded it meanwhile."""
+    done = held.change(act)
     if done is None:
         if message_id:
             log.warning("outbox: another drain recorded %s meanwhile", message_id)
@@ -317,7 +315,7 @@ def _send(sender: Sender, raw: bytes, message_id: str) -> Exception | None:
 
 
 def _record(
-    session: Session, settings: Settings, row: Outbox, failure: Exception | None, now: datetime
+    work: Work, settings: Settings, row: Outbox, failure: Exception | None, now: datetime
 ) -> Delivery:
     """Record what became of a row: sent, deferred, bounced or down (the transport is away;
     the row is not counted against)."""
@@ -328,20 +326,20 @@ def _record(
         return Delivery.SENT
     if isinstance(failure, TemporaryFailure):
         row.last_error = str(failure)
-        return Delivery.DOWN if failure.transport_down else _defer(session, settings, row, now)
+        return Delivery.DOWN if failure.transport_down else _defer(work, settings, row, now)
     if isinstance(failure, PermanentFailure):
         row.attempts += 1
         row.last_error = str(failure)
-        _bounce(session, settings, row, now)
+        _bounce(work, settings, row, now)
         return Delivery.BOUNCED
     row.last_error = f"{type(failure).__name__}: {failure}"
-    return _defer(session, settings, row, now)
+    return _defer(work, settings, row, now)
 
 
-def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> Delivery:
+def _defer(work: Work, settings: Settings, row: Outbox, now: datetime) -> Delivery:
     row.attempts += 1
     if utc(now) - utc(row.created_at) >= settings.outbox.retry.give_up_after():
-        _bounce(session, settings, row, now)
+        _bounce(work, settings, row, now)
         return Delivery.BOUNCED
     row.next_attempt_at = utc(now) + settings.outbox.retry.delay(row.attempts)
     log.info(
@@ -350,17 +348,17 @@ def _defer(session: Session, settings: Settings, row: Outbox, now: datetime) -> 
     return Delivery.DEFERRED
 
 
-def _bounce(session: Session, settings: Settings, row: Outbox, now: datetime) -> None:
+def _bounce(work: Work, settings: Settings, row: Outbox, now: datetime) -> None:
     row.bounced_at = utc(now)
     row.next_attempt_at = None
     log.warning("outbox: %s to %s bounced: %s", row.message_id, row.recipient, row.last_error)
     detail = f"{row.kind} {row.message_id} to {row.recipient}: {row.last_error}"
-    audit(session, now, "pipeline", "mail-bounced", row.game_id, detail)
+    audit(work, now, "pipeline", "mail-bounced", row.game_id, detail)
     if row.kind == OutboxKind.BOUNCE or row.game_id is None:
         return  # a notice about a notice could bounce back and forth for ever
-    for referee in referees_of(session, row.game_id):
+    for referee in work.games.referees_of(row.game_id):
         if referee.address.lower() != row.recipient:
-            queue(session, settings, _bounce_notice(settings, row, referee.address), now=now)
+            queue(work, settings, _bounce_notice(settings, row, referee.address), now=now)
 
 
 def _bounce_notice(settings: Settings, row: Outbox, to: str) -> Letter:

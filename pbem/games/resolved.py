@@ -7,13 +7,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from sqlmodel import Session
-
 from engine import Resolution, Ruleset, get_ruleset
-from pbem.games.games import paused_turn, pending_turn, stored_orders
+from pbem.games.games import paused_turn, pending_turn
 from pbem.games.played import BOT, played_of
 from pbem.store import Game, GameStatus, Turn, loads
-from pbem.store.games import public_notes, times_played_before, turn_of
+from pbem.store.work import Work
 from pbem.templates import wrap
 
 
@@ -75,7 +73,7 @@ class ResolvedTurn:
 
     @classmethod
     def load(
-        cls, session: Session, game: Game, turn: Turn, *, replayed_next: bool = False
+        cls, work: Work, game: Game, turn: Turn, *, replayed_next: bool = False
     ) -> ResolvedTurn:
         """`replayed_next`: a referee's rerun resolves the following turn too, at once."""
         ruleset = get_ruleset(game.ruleset)
@@ -84,10 +82,10 @@ class ResolvedTurn:
         # The mail lines of the orders a seat sent, unless the bot played it instead.
         orders = {
             seat: row
-            for seat, row in stored_orders(session, game.id, turn.number).items()
+            for seat, row in work.games.stored_orders(game.id, turn.number).items()
             if seat not in played or played[seat].by == "orders"
         }
-        following = _following_turn(session, game, ruleset, after)
+        following = _following_turn(work, game, ruleset, after)
         # Read only for an old report (a query the web archive's every turn need not make).
         old = following is not None and following.resolved_at is not None
         return cls(
@@ -98,25 +96,25 @@ class ResolvedTurn:
             resolution=Resolution.from_record(after, loads(turn.record or "{}")),
             following=following,
             line_maps={seat: loads(row.line_map) for seat, row in orders.items()},
-            revision=_revision(session, game.id, turn.number),
-            referee_notes=_referee_notes(session, game, turn.number),
+            revision=_revision(work, game.id, turn.number),
+            referee_notes=_referee_notes(work, game, turn.number),
             bot_seats=tuple(seat for seat, item in played.items() if item.by == BOT),
             replayed_next=replayed_next,
-            current=(pending_turn(session, game) or paused_turn(session, game)) if old else None,
+            current=(pending_turn(work, game) or paused_turn(work, game)) if old else None,
         )
 
 
-def _revision(session: Session, game_id: str, number: int) -> int:
+def _revision(work: Work, game_id: str, number: int) -> int:
     """How many times the turn was played before, and rolled back: a branch keeps a turn
     pending at its rollback too, never played and never reported, which does not count."""
-    return times_played_before(session, game_id, number)
+    return work.games.times_played_before(game_id, number)
 
 
-def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]:
+def _referee_notes(work: Work, game: Game, number: int) -> tuple[str, ...]:
     """The public referee notes of the turn, unless the game opted out of them."""
     if not game.announce_referee_actions:
         return ()
-    notes = public_notes(session, game.id, number)
+    notes = work.games.public_notes(game.id, number)
     # A turn forced on the command line may come without a reason (pbem.clock.forced).
     return tuple(
         wrap(f"{note.effect}. Why: {note.reason}" if note.reason else f"{note.effect}.")
@@ -124,10 +122,8 @@ def _referee_notes(session: Session, game: Game, number: int) -> tuple[str, ...]
     )
 
 
-def _following_turn(
-    session: Session, game: Game, ruleset: Ruleset, after: dict[str, Any]
-) -> Turn | None:
+def _following_turn(work: Work, game: Game, ruleset: Ruleset, after: dict[str, Any]) -> Turn | None:
     if ruleset.outcome(after) is not None:
         return None
     number = ruleset.turn_number(after)
-    return turn_of(session, game.id, number)
+    return work.games.turn_of(game.id, number)

@@ -18,10 +18,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from sqlmodel import Session
-
 from pbem.store import Outbox, OutboxKind, utc
-from pbem.store.outbox_rows import drop_topic, drop_topics_starting
+from pbem.store.work import Work
 
 NEVER_DROPPED = frozenset({OutboxKind.REPLY, OutboxKind.REPORT, OutboxKind.GAME_END})
 TURN_NOTICES = ("reminder", "deadline-moved")  # about the pending turn only
@@ -39,16 +37,16 @@ def topic(kind: str, game_id: str, address: str) -> str:
     return f"{kind} {game_id} {address.lower()}"
 
 
-def supersede(session: Session, topic: str, by: str, *, now: datetime) -> int:
+def supersede(work: Work, topic: str, by: str, *, now: datetime) -> int:
     """Drop the unsent mail of `topic`: `by` (a Message-ID) replaces it. How many."""
-    return drop_topic(session, topic, f"superseded by a newer notice {by}", now)
+    return work.outbox.drop_topic(topic, f"superseded by a newer notice {by}", now)
 
 
-def drop_turn_notices(session: Session, game_id: str, turn: int, *, now: datetime) -> int:
+def drop_turn_notices(work: Work, game_id: str, turn: int, *, now: datetime) -> int:
     """Drop the unsent reminders and deadline notices of `game_id`: its pending turn `turn`
     has just been resolved, so they can only be about that turn (or an older one). How many."""
     starts = [topic(kind, game_id, "") for kind in TURN_NOTICES]
-    return drop_topics_starting(session, starts, f"stale: turn {turn} was resolved", now)
+    return work.outbox.drop_topics_starting(starts, f"stale: turn {turn} was resolved", now)
 
 
 class Expiring(Protocol):

@@ -25,31 +25,24 @@ from datetime import datetime
 from typing import cast
 from urllib.parse import quote
 
-from sqlmodel import Session
-
 from pbem.store import MailStop, utc
 from pbem.store.engines import Databases
-from pbem.store.outbox_rows import (
-    drop_waiting_to,
-    forget_stop,
-    is_stop_recorded,
-    stopped_addresses,
-)
-from pbem.store.site_key import site_key, site_key_of
+from pbem.store.site_key import site_key_of
+from pbem.store.work import Work
 
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
 TOKEN_LENGTH = 16  # 80 bits, in base32 letters and digits
 _KEY_NAME = "stop"  # made by migration 0014
-_STOPS = "pbem_stops"  # in a session's info: the _Stops read in this transaction
+_STOPS = "pbem_stops"  # in a unit of work's memo: the _Stops read in this transaction
 _READ_WHOLE = 1000  # up to this many stopped addresses are read at once
 
 
-def stop_token(session: Session, address: str) -> str:
-    return _token(site_key(session, _KEY_NAME), address)
+def stop_token(work: Work, address: str) -> str:
+    return _token(work.site.site_key(_KEY_NAME), address)
 
 
-def token_holds(session: Session, address: str, token: str) -> bool:
-    return hmac.compare_digest(stop_token(session, address), token.strip().upper())
+def token_holds(work: Work, address: str, token: str) -> bool:
+    return hmac.compare_digest(stop_token(work, address), token.strip().upper())
 
 
 def unsubscribe_line(store: Databases, our_address: str, to: str) -> bytes:
@@ -67,14 +60,14 @@ def _token(key: bytes, address: str) -> str:
     return base64.b32encode(mac.digest()).decode()[:TOKEN_LENGTH]
 
 
-def is_stopped(session: Session, address: str) -> bool:
+def is_stopped(work: Work, address: str) -> bool:
     """Has `address` asked for no more mail? The stopped addresses are read once a
     transaction, all of them while they are few (a deadline wave's transaction queues a
     mail to every seat of a game: one read, not one a seat), else one address at a time."""
-    stops = _stops(session)
+    stops = _stops(work)
     key = address.strip().lower()
     if key not in stops.known and not stops.whole:
-        stops.known[key] = is_stop_recorded(session, key)
+        stops.known[key] = work.outbox.is_stop_recorded(key)
     return stops.known.get(key, False)
 
 
@@ -84,37 +77,37 @@ class _Stops:
     whole: bool  # every stopped address is in `known`: any other is not stopped
 
 
-def _stops(session: Session) -> _Stops:
-    if _STOPS not in session.info:
-        found = stopped_addresses(session, _READ_WHOLE + 1)
+def _stops(work: Work) -> _Stops:
+    if _STOPS not in work.memo:
+        found = work.outbox.stopped_addresses(_READ_WHOLE + 1)
         whole = len(found) <= _READ_WHOLE
-        session.info[_STOPS] = _Stops(dict.fromkeys(found, True) if whole else {}, whole)
-    return cast(_Stops, session.info[_STOPS])
+        work.memo[_STOPS] = _Stops(dict.fromkeys(found, True) if whole else {}, whole)
+    return cast(_Stops, work.memo[_STOPS])
 
 
 def stop(
-    session: Session, address: str, now: datetime, *, last: Callable[[], object] | None = None
+    work: Work, address: str, now: datetime, *, last: Callable[[], object] | None = None
 ) -> bool:
     """Stop all mail to `address`, the mail waiting to it too; False if it was stopped.
     `last` queues the one mail still sent there (the STOP's answer): after the waiting mail
     is dropped, before the address is stopped."""
     key = address.strip().lower()
-    if is_stopped(session, key):
+    if is_stopped(work, key):
         return False
-    drop_waiting_to(session, key, STOPPED, now)
+    work.outbox.drop_waiting_to(key, STOPPED, now)
     if last is not None:
         last()
-    session.add(MailStop(address=key, stopped_at=utc(now)))
-    _stops(session).known[key] = True
+    work.outbox.add(MailStop(address=key, stopped_at=utc(now)))
+    _stops(work).known[key] = True
     return True
 
 
-def unstop(session: Session, address: str) -> bool:
+def unstop(work: Work, address: str) -> bool:
     """Mail to `address` again (UNSTOP with its token); False if it was not stopped. The
     mail dropped meanwhile stays dropped: a report is asked for again with REPORT."""
     key = address.strip().lower()
-    if not is_stopped(session, key):
+    if not is_stopped(work, key):
         return False
-    forget_stop(session, key)
-    _stops(session).known[key] = False
+    work.outbox.forget_stop(key)
+    _stops(work).known[key] = False
     return True

@@ -49,9 +49,7 @@ def set_command(context: MailContext, envelope: Envelope) -> None:
     context.session.add(seat)
     context.session.flush()  # the turn's facts below read the seat as it is now
     shown = until.isoformat() if until else "none"
-    audit(
-        context.session, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}"
-    )
+    audit(context.work, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}")
     context.finish(MailStatus.ANSWERED, f"SET ABSENCE {shown} for {seat.name}")
     context.reply(
         seat.address,
@@ -70,7 +68,7 @@ def _for_the_turn(context: MailContext, game: Game, seat: Seat) -> dict[str, obj
     it once this mail is committed (pbem.clock.due): whether the seat's orders are in, whom
     the turn still waits for, and whether it is resolved now, the seat being the last one it
     waited for."""
-    facts = facts_of(context.session, game, context.now)
+    facts = facts_of(context.work, game, context.now)
     if facts is None or seat.name not in {s.name for s in facts.asked}:
         return {"turn": None}
     waiting = [s.name for s in facts.required()]

@@ -19,7 +19,7 @@ def hold_reply(
     context: MailContext, game: Game, seat: Seat, stored: OrderSet, pending: Turn
 ) -> None:
     detail = f"{seat.name} turn {stored.turn} mail {stored.version}, held"
-    audit(context.session, context.now, seat.address, "orders-held", game.id, detail)
+    audit(context.work, context.now, seat.address, "orders-held", game.id, detail)
     context.finish(MailStatus.ACCEPTED, f"orders held for {seat.name}, turn {stored.turn}")
     context.reply(
         seat.address,

@@ -48,7 +48,7 @@ def find_running_game(
     if turn:
         game, context.turn = lock_with_turn(context.session, envelope.game) or (None, None)
     else:
-        game = find_game(context.session, envelope.game, lock=True)
+        game = find_game(context.work, envelope.game, lock=True)
     if game is None:
         context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
@@ -81,7 +81,7 @@ def prove_claim(context: MailContext, envelope: Envelope) -> bool:
     """Does the mail prove the seat its GAME line claims, in a game of any status (HELP and
     STATUS are answered for a game still open to JOIN, or ended)? Asked before its commands
     run; each asks for what it needs of the game (authenticate)."""
-    game = find_game(context.session, envelope.game, lock=True)
+    game = find_game(context.work, envelope.game, lock=True)
     if game is None:
         sender = context.mail.sender
         context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)

@@ -100,7 +100,7 @@ def _campaign(context: MailContext, game: Game, seat: Seat) -> History | None:
     """Every seat's standings after each turn played; None (the mail refused, saying why)
     before the first turn is played, or in a game whose ruleset keeps no standings."""
     ruleset = get_ruleset(game.ruleset)
-    played = history(context.session, game, ruleset)
+    played = history(context.work, game, ruleset)
     if played is not None:
         return played
     if last_resolved_turn(context.session, game.id) is None:

@@ -42,7 +42,7 @@ def status_command(context: MailContext, envelope: Envelope) -> None:
             "envelope", "STATUS needs a game: STATUS <game>", reply_to=context.mail.sender
         )
         return
-    game = find_game(context.session, envelope.game)
+    game = find_game(context.work, envelope.game)
     if game is None:
         context.quarantine(
             "unknown-game", no_game(context, envelope.game), reply_to=context.mail.sender
@@ -68,9 +68,9 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     turn = (
         turn_of(context.session, game.id, game.turn) if game.status == GameStatus.PAUSED else None
     )
-    turn = turn or pending_turn(context.session, game)
+    turn = turn or pending_turn(context.work, game)
     if turn is not None:
-        turn_waits = awaited(context.session, game, turn, now=context.now)
+        turn_waits = awaited(context.work, game, turn, now=context.now)
         facts.update(
             turn=turn.number,
             deadline=describe(turn.deadline, game.timezone),
@@ -101,7 +101,7 @@ def orders_command(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
-    turn = pending_turn(context.session, game)
+    turn = pending_turn(context.work, game)
     number = turn.number if turn else game.turn
     row = stored_orders(context.session, game.id, number).get(seat.name)
     context.finish(MailStatus.ANSWERED, f"ORDERS for {seat.name}, turn {number}")
@@ -136,8 +136,8 @@ def report_command(context: MailContext, envelope: Envelope) -> None:
         context.quarantine("no-report", f"there is no report of {which} yet", reply_to=seat.address)
         return
     context.finish(MailStatus.ANSWERED, f"REPORT {turn.number} for {seat.name}")
-    view = ResolvedTurn.load(context.session, game, turn)
-    attached = report_attachments(context.session, view, seat)
+    view = ResolvedTurn.load(context.work, game, turn)
+    attached = report_attachments(context.work, view, seat)
     context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
 
 

@@ -30,6 +30,7 @@ from pbem.store import (
     utc,
 )
 from pbem.store.games import referees_of, seats_with_room
+from pbem.store.work import Work, work_of
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
@@ -67,6 +68,11 @@ class MailContext:
     _seats_of: str | None = None  # the game whose seats `seats` holds
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
+
+    @property
+    def work(self) -> Work:
+        """This mail's unit of work."""
+        return work_of(self.session)
 
     def finish(self, status: MailStatus, outcome: str) -> None:
         self.inbound.status = status
@@ -148,7 +154,7 @@ class MailContext:
             attachments=attachments,
         )
         self.mask_passwords()
-        self.replies.append(queue(self.session, self.settings, letter, now=self.now))
+        self.replies.append(queue(self.work, self.settings, letter, now=self.now))
 
     def to_referees(
         self, game_id: str, subject: str, template: str, *, purpose: str, **context: Any
@@ -164,7 +170,7 @@ class MailContext:
             letter = Letter(
                 OutboxKind.REFEREE, referee.address, subject, body, message_id, game_id=game_id
             )
-            queue(self.session, self.settings, letter, now=self.now)
+            queue(self.work, self.settings, letter, now=self.now)
 
     def quarantine(
         self,
@@ -228,9 +234,9 @@ class MailContext:
         """replies_allowed, unless read_seats found the address under the limit and nothing
         was queued to it since."""
         address = to.lower()
-        if address in self._room and address not in queued_to(self.session):
+        if address in self._room and address not in queued_to(self.work):
             return True
-        return replies_allowed(self.session, self.settings, to, now=self.now)
+        return replies_allowed(self.work, self.settings, to, now=self.now)
 
     def _reply_id(self) -> str:
         # Stable: the same mail on the same attempt always gets the same reply id, so a rerun

@@ -73,8 +73,8 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
         take_orders(context, envelope)
         answer.end(context.inbound)
         if context.inbound.status == MailStatus.ACCEPTED:
-            game = find_game(context.session, envelope.game)
-            seat = find_seat(context.session, game.id, envelope.seat) if game else None
+            game = find_game(context.work, envelope.game)
+            seat = find_seat(context.work, game.id, envelope.seat) if game else None
             assert game is not None and seat is not None  # take_orders authenticated them
             # Held for a later turn (pbem.intake.advance): nothing to forecast yet.
             if envelope.turn is None or envelope.turn == game.turn:
@@ -89,7 +89,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:
-    turn = pending_turn(context.session, game)
+    turn = pending_turn(context.work, game)
     if turn is None:
         if context.inbound.status != MailStatus.ACCEPTED:
             context.quarantine(

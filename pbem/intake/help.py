@@ -126,5 +126,5 @@ def _ruleset(context: MailContext, envelope: Envelope, named: Sequence[str]) -> 
             return get_ruleset(named[0])
         except UnknownRuleset:
             return None
-    game = find_game(context.session, envelope.game) if envelope.game else None
+    game = find_game(context.work, envelope.game) if envelope.game else None
     return get_ruleset(game.ruleset) if game else None

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 def join_command(context: MailContext, envelope: Envelope) -> None:
     sender = context.mail.sender.lower()
-    game = find_game(context.session, envelope.game)
+    game = find_game(context.work, envelope.game)
     refusal = _refusal(context, envelope.game, envelope.seat, game)
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)
@@ -55,7 +55,7 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
     )
     context.session.add(request)
     context.session.flush()  # a second JOIN of the game in the same mail finds it waiting
-    audit(context.session, context.now, sender, "join-asked", game.id, envelope.seat)
+    audit(context.work, context.now, sender, "join-asked", game.id, envelope.seat)
     context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {envelope.seat}: waiting for CONFIRM")
     context.reply(
         sender, "join_confirm", game=game.id, seat=envelope.seat, code=code, hours=CONFIRM_HOURS
@@ -70,7 +70,7 @@ def confirm_join(context: MailContext, code: str) -> bool:
     if found is None:
         return False
     context.session.delete(found)
-    game = find_game(context.session, found.game_id)
+    game = find_game(context.work, found.game_id)
     if game is not None:  # two CONFIRMs for the last seat must not both get it
         lock_found(context.session, game)
     refusal = _refusal(context, found.game_id, found.seat, game)
@@ -84,12 +84,12 @@ def confirm_join(context: MailContext, code: str) -> bool:
 def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
     sender = request.address
     seat = add_seat(
-        context.session, game, request.seat, sender, "", context.settings.security,
+        context.work, game, request.seat, sender, "", context.settings.security,
         password_hash=request.password_hash,
     )  # fmt: skip
     game.signup_seats -= 1
     context.inbound.game_id, context.inbound.seat = game.id, seat.name
-    audit(context.session, context.now, sender, JOINED, game.id, seat.name)
+    audit(context.work, context.now, sender, JOINED, game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"CONFIRM: JOIN {game.id} as {seat.name}")
     context.reply(
         sender,
@@ -101,7 +101,7 @@ def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
         free=game.signup_seats,
     )
     if game.signup_seats == 0:
-        start_game(context.session, context.settings, game, now=context.now)
+        start_game(context.work, context.settings, game, now=context.now)
 
 
 def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | None:

@@ -54,7 +54,7 @@ def _take_for_turn(
         line_map = list(turned.line_map)
         stored = store_orders(context, game, seat, turn.number, turned.text, line_map, have)
         detail = f"{seat.name} turn {turn.number} mail {stored.version}"
-        audit(context.session, context.now, seat.address, "orders-stored", game.id, detail)
+        audit(context.work, context.now, seat.address, "orders-stored", game.id, detail)
     context.finish(turned.status, turned.outcome)
     context.clock_work = turned.resolves_now
     context.reply(seat.address, "check_reply", **turned.reply)

@@ -52,7 +52,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     seat.pending_address, seat.pending_code = new, code_hash(code)
     seat.pending_since, seat.pending_misses = utc(context.now), 0
     context.session.add(seat)
-    audit(context.session, context.now, seat.address, "address-asked", game.id, seat.name)
+    audit(context.work, context.now, seat.address, "address-asked", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
     facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
     # A mail of its own to the new address, under its own subject and outside the asking
@@ -83,7 +83,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     seat.pending_since = None
     context.session.add(seat)
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
-    audit(context.session, context.now, sender, "address-set", seat.game_id, seat.name)
+    audit(context.work, context.now, sender, "address-set", seat.game_id, seat.name)
     note_changed(context.session, seat.game_id)  # a new link to the seat's web pages
     context.finish(
         MailStatus.ANSWERED, f"CONFIRM: {seat.name} of {seat.game_id} now at the new address"

@@ -34,7 +34,7 @@ def _line(context: MailContext, game: Game, seat: Seat) -> str:
     if game.status == GameStatus.OPEN:
         free = game.signup_seats
         return f"{head} open to JOIN, {free} seat{'s' if free != 1 else ''} still free."
-    turn = pending_turn(context.session, game) or paused_turn(context.session, game)
+    turn = pending_turn(context.work, game) or paused_turn(context.work, game)
     if turn is None:
         return f"{head} {game.status}, turn {game.turn}."
     if game.status == GameStatus.PAUSED:

@@ -83,8 +83,8 @@ def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
     sender = context.mail.sender.lower()
     for original in press_by_message_ids(context.session, wanted):
         game = game_named(context.session, original.game_id)
-        replier = find_seat(context.session, original.game_id, original.recipient)
-        writer = find_seat(context.session, original.game_id, original.sender)
+        replier = find_seat(context.work, original.game_id, original.recipient)
+        writer = find_seat(context.work, original.game_id, original.sender)
         if game and replier and writer and replier.address.lower() == sender:
             return original, game, replier, writer
     return None
@@ -101,7 +101,7 @@ def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | 
     muted = {name for name in seat.press_muted.split(",") if name}
     if len(args) == 2:
         muted = {"*"} if args[1] == "off" else set()
-    elif args[2] != "from" or find_seat(context.session, seat.game_id, args[3]) is None:
+    elif args[2] != "from" or find_seat(context.work, seat.game_id, args[3]) is None:
         return None
     elif args[1] == "off":
         muted.add(args[3])
@@ -138,7 +138,7 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
     if game.press_to_referees and block.to != ("all",) and got:
         _copy_referees(context, game, seat, got, block)
     unnamed = " (anonymous)" if block.anonymous else ""
-    audit(context.session, context.now, seat.address, "press", game.id,
+    audit(context.work, context.now, seat.address, "press", game.id,
           f"{seat.name} -> {', '.join(got) or 'nobody'}{unnamed}")  # fmt: skip
     if block.to_unnamed:  # the one recipient, the anonymous writer: never named to the sender
         # The same words whether their seat still has an address or not (who left the game is
@@ -191,7 +191,7 @@ def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Blo
     )
     letter = Letter(OutboxKind.PRESS, target.address, f"[{game.id}] {who}", body, message_id,
                     game_id=game.id)  # fmt: skip
-    queue(context.session, settings, letter, now=context.now)
+    queue(context.work, settings, letter, now=context.now)
     context.session.add(
         Press(
             game_id=game.id,

@@ -72,7 +72,7 @@ def handle_referee_mail(context: MailContext, envelope: Envelope, again: MailHan
 
 def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Referee] | None:
     sender = context.mail.sender
-    game = find_game(context.session, envelope.game)
+    game = find_game(context.work, envelope.game)
     if game is None:
         context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
@@ -80,7 +80,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
     # Taken before any command: a turn being resolved elsewhere finishes first, or waits.
     lock_found(context.session, game)
     referee = referee_by_password(
-        context.session, game.id, envelope.password, cost=context.settings.security.password_cost
+        context.work, game.id, envelope.password, cost=context.settings.security.password_cost
     )
     if referee is None:
         context.quarantine(
@@ -162,7 +162,7 @@ def _run(
         return
     origin = f"{context.mail.message_id}#{context.inbound.attempts}:{item.no}"
     ctx = RefereeContext(
-        context.session, context.settings, game, referee.address, context.now, origin, again
+        context.work, context.settings, game, referee.address, context.now, origin, again
     )
     try:
         with savepoint(context.session):  # a refused command leaves nothing behind

@@ -13,8 +13,6 @@ from pbem.intake.quarantine import QuarantineError, replay_in
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.words import need, number
-from pbem.store import savepoint
-from pbem.store.inbound import quarantined
 
 
 def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
@@ -22,9 +20,9 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     quarantine_id = number(args[0], "a quarantine id")
     _check_game(ctx, quarantine_id)
     try:
-        with savepoint(ctx.session):  # a failing replay leaves the entry as it was
+        with ctx.work.savepoint():  # a failing replay leaves the entry as it was
             receipt = replay_in(
-                ctx.session, ctx.settings, quarantine_id, now=ctx.now, handle=ctx.handle_mail
+                ctx.work.session, ctx.settings, quarantine_id, now=ctx.now, handle=ctx.handle_mail
             )
     except QuarantineError as error:
         raise RefereeError(str(error)) from None
@@ -36,7 +34,7 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 def _check_game(ctx: RefereeContext, quarantine_id: int) -> None:
     """A referee replays the mail of their own game only."""
-    held = quarantined(ctx.session, quarantine_id)
+    held = ctx.work.inbound.quarantined(quarantine_id)
     if held is None:
         raise RefereeError(f"no quarantine entry {quarantine_id}")
     if held[1].game_id != ctx.game.id:

@@ -46,7 +46,7 @@ def resign(context: MailContext, envelope: Envelope) -> None:
     take_password(seat)
     seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
     context.session.add(seat)
-    audit(context.session, context.now, player, "resign", game.id, f"{seat.name} ({how})")
+    audit(context.work, context.now, player, "resign", game.id, f"{seat.name} ({how})")
     context.finish(MailStatus.ANSWERED, f"RESIGN {seat.name} ({how})")
     facts = {"game": game.id, "seat": seat.name, "fate": _FATE[how]}
     context.reply(player, "resigned", **facts)

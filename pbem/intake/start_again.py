@@ -30,7 +30,7 @@ def send_start(context: MailContext, game: Game, seat: Seat) -> None:
         context.quarantine("no-report", why, reply_to=seat.address)
         return
     pictures = StartPictures(game, loads(first.state_before)).for_seat(seat)
-    chose = (seat.name, seat.address.lower()) in joined_seats(context.session, game.id)
+    chose = (seat.name, seat.address.lower()) in joined_seats(context.work, game.id)
     letter = start_letter(context.settings, game, seat, first, pictures, chose_password=chose)
     context.finish(MailStatus.ANSWERED, f"REPORT START for {seat.name}")
     context.reply_text(seat.address, letter.body, letter.attachments)

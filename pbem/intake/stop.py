@@ -38,15 +38,15 @@ def stop_command(context: MailContext, envelope: Envelope) -> None:
 
 def stop_address(context: MailContext, token: str) -> None:
     sender = context.mail.sender.lower()
-    if is_stopped(context.session, sender):
+    if is_stopped(context.work, sender):
         context.finish(MailStatus.IGNORED, f"STOP: {sender} is stopped already")
         return
-    if not token or not token_holds(context.session, sender, token):
+    if not token or not token_holds(context.work, sender, token):
         # "STOP bob@example.org": an address is no token, and only the sender's is stopped.
         named = token.lower() if "@" in token else ""
         why = f"STOP naming {named}" if named else "STOP without its token"
         context.finish(MailStatus.ANSWERED, f"{why}: the token mailed to {sender}")
-        subject = f"STOP {stop_token(context.session, sender)}"
+        subject = f"STOP {stop_token(context.work, sender)}"
         context.notify(
             sender, subject, "stop_how", address=sender, wrong=bool(token) and not named,
             named=named,
@@ -60,9 +60,9 @@ def stop_address(context: MailContext, token: str) -> None:
         "stop_done",
         address=sender,
         seats=_named(seats),
-        token=stop_token(context.session, sender),
+        token=stop_token(context.work, sender),
     )
-    stop(context.session, sender, context.now, last=last)
+    stop(context.work, sender, context.now, last=last)
     forget_joins_from(context.session, sender)
     log.info("STOP: no more mail to %s", sender)
     context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
@@ -83,15 +83,15 @@ def unstop_command(context: MailContext, envelope: Envelope) -> None:
     the sender reads it; its seats' referees are told."""
     sender = context.mail.sender.lower()
     token = envelope.command_words[0] if envelope.command_words else ""
-    if not is_stopped(context.session, sender):
+    if not is_stopped(context.work, sender):
         context.finish(MailStatus.ANSWERED, f"UNSTOP: {sender} was not stopped")
         context.reply(sender, "unstop_done", address=sender, stopped=False, seats=[])
         return
-    if not token_holds(context.session, sender, token):
+    if not token_holds(context.work, sender, token):
         # Nothing goes to an address that asked for none on what a From claims.
         context.finish(MailStatus.IGNORED, f"UNSTOP without the token of {sender}: stopped")
         return
-    unstop(context.session, sender)
+    unstop(context.work, sender)
     log.info("UNSTOP: mail to %s again", sender)
     context.finish(MailStatus.ANSWERED, f"UNSTOP: mail to {sender} again")
     seats = _seats_in_play(context, sender)

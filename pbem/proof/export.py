@@ -20,6 +20,7 @@ from pbem.games.played import played_of
 from pbem.store import ArchivedTurn, Game, GameStatus, Turn, loads
 from pbem.store.archive import archived_turns
 from pbem.store.games import edit_notes, turns_of
+from pbem.store.work import work_of
 
 FORMAT = "pbem-game-export/1"
 
@@ -29,7 +30,7 @@ class ExportError(PbemError, ValueError):
 
 
 def export_game(session: Session, game_id: str) -> dict[str, Any]:
-    game = find_game(session, game_id)
+    game = find_game(work_of(session), game_id)
     if game is None:
         raise ExportError(f"there is no game {game_id}")
     ended = game.status == GameStatus.ENDED

@@ -23,7 +23,7 @@ def bot(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if seat.status == SeatStatus.BOT:
         raise RefereeError(f"{seat.name} is played by the bot already")
     before, seat.status = seat.status, SeatStatus.BOT
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     ctx.change(
         f"the ruleset's bot plays {seat.name} from turn {turn} on, until a referee "
         "gives the seat back; its orders are marked as the bot's in the reports",
@@ -40,7 +40,7 @@ def _give_back(ctx: RefereeContext, name: str, turn: int) -> str:
     # A seat without a player (ejected, then given to the bot) is without one again.
     seat.status = SeatStatus.ACTIVE if seat.address else SeatStatus.EJECTED
     seat.missed = 0
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     who = "its player" if seat.address else "nobody (no player: civil disorder)"
     ctx.change(
         f"{seat.name} is played by {who} again from turn {turn}", SeatStatus.BOT, seat.status

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from pbem.clock.announce import Announcement, announce_deadline, announce_policy
 from pbem.deadlines.policy import PolicyError, game_zone, parse_policy
 from pbem.deadlines.stored import canonical, describe, interval
-from pbem.games.games import Awaited, turn_of
+from pbem.games.games import Awaited
 from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -69,7 +69,7 @@ def move_deadline(
     clock stands still while paused), so that resuming does not undo the change."""
     old = turn.deadline
     turn.deadline = new
-    ctx.session.add(turn)
+    ctx.work.games.add(turn)
     game = ctx.game
     if game.status == GameStatus.PAUSED and new is not None:
         if old is not None and game.paused_left is not None:
@@ -77,13 +77,13 @@ def move_deadline(
         else:
             left = (utc(new) - utc(ctx.now)).total_seconds()
         game.paused_left = max(int(left), 0)
-        ctx.session.add(game)
+        ctx.work.games.add(game)
     told = news(ctx, turn, reason)
     # A seat given to a new player in this transaction: its welcome, written again, names
     # the deadline as it is (pbem.referee.welcomes); no notice of a change to it.
-    newcomers = welcomes.welcomed(ctx.session, game.id)
-    whom = announce_deadline(ctx.session, ctx.settings, told, old=old, untold=(*untold, *newcomers))
-    welcomes.renew(ctx.session, ctx.settings, game.id, now=ctx.now)
+    newcomers = welcomes.welcomed(ctx.work, game.id)
+    whom = announce_deadline(ctx.work, ctx.settings, told, old=old, untold=(*untold, *newcomers))
+    welcomes.renew(ctx.work, ctx.settings, game.id, now=ctx.now)
     return whom
 
 
@@ -134,9 +134,9 @@ def policy(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"the deadline policy is {new} already")
     ctx.game.deadline_policy = new
     ctx.game.timezone = game_zone(ctx.game.timezone, parse_policy(new))
-    ctx.session.add(ctx.game)
+    ctx.work.games.add(ctx.game)
     ctx.change(f"the deadline policy changed from {old} to {new}", old, new)
-    turn = turn_of(ctx.session, ctx.game.id, ctx.game.turn)
+    turn = ctx.work.games.turn_of(ctx.game.id, ctx.game.turn)
     if ctx.game.status != GameStatus.ENDED and turn is not None and turn.resolved_at is None:
-        announce_policy(ctx.session, ctx.settings, news(ctx, turn, reason))
+        announce_policy(ctx.work, ctx.settings, news(ctx, turn, reason))
     return f"deadline policy {new} from the next turn on (the pending deadline is unchanged)"

@@ -56,7 +56,7 @@ def _record(ctx: RefereeContext, name: str, args: list[str], reason: str, result
     }
     ctx.audit.record(ctx.now, ctx.actor, f"referee-{name}", ctx.game.id, dumps(detail))
     for change in ctx.changes:
-        ctx.session.add(
+        ctx.work.games.add(
             RefereeNote(
                 game_id=ctx.game.id,
                 turn=ctx.game.turn,
@@ -71,4 +71,4 @@ def _record(ctx: RefereeContext, name: str, args: list[str], reason: str, result
             )
         )
     ctx.changes.clear()
-    ctx.session.flush()
+    ctx.work.flush()

@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.errors import PbemError
-from pbem.games.games import find_seat, seats_of, turn_of
+from pbem.games.games import find_seat
 from pbem.games.outbox import Letter, queue
 from pbem.games.stops import STOPPED
 from pbem.mail.compose import stable_message_id
@@ -27,14 +27,14 @@ from pbem.store import (
     Turn,
 )
 from pbem.store.audit import AuditTrail
-from pbem.store.games import referees_of
+from pbem.store.work import Work
 
 
 class RefereeError(PbemError, ValueError):
     """A referee command that cannot be done as asked; the message says why."""
 
 
-# Handles a recorded mail again in the session, its status and outcome left on its row, and
+# Handles a recorded mail again in the work, its status and outcome left on its row, and
 # gives the replies it queued: the `replay` command's. Handling mail runs referee commands, so
 # whoever makes the context (referee mail, the command line) hands it in: the referee's
 # commands sit below the intake and do not import it.
@@ -53,7 +53,7 @@ class Change:
 
 @dataclass
 class RefereeContext:
-    session: Session
+    work: Work
     settings: Settings
     game: Game
     actor: str  # the referee's address, or "cli"
@@ -67,27 +67,27 @@ class RefereeContext:
     @property
     def audit(self) -> AuditTrail:
         """The game's audit log, in this command's unit of work."""
-        return AuditTrail(self.session)
+        return self.work.audit
 
     def change(self, effect: str, before: Any = None, after: Any = None, **how: Any) -> None:
         self.changes.append(Change(effect, before, after, **how))
 
     def pending_turn(self) -> Turn:
         """The turn orders are given for now (also while the game is paused)."""
-        turn = turn_of(self.session, self.game.id, self.game.turn)
+        turn = self.work.games.turn_of(self.game.id, self.game.turn)
         if self.game.status == GameStatus.ENDED or turn is None or turn.resolved_at is not None:
             raise RefereeError(f"game {self.game.id} has no pending turn ({self.game.status})")
         return turn
 
     def seat(self, name: str) -> Seat:
-        found = find_seat(self.session, self.game.id, name)
+        found = find_seat(self.work, self.game.id, name)
         if found is None:
-            names = ", ".join(seat.name for seat in seats_of(self.session, self.game.id))
+            names = ", ".join(seat.name for seat in self.work.games.seats_of(self.game.id))
             raise RefereeError(f"game {self.game.id} has no seat {name}; the seats are {names}")
         return found
 
     def referees(self) -> list[Referee]:
-        return referees_of(self.session, self.game.id)
+        return self.work.games.referees_of(self.game.id)
 
     def send(
         self, to: str, subject: str, body: str, *, kind: OutboxKind = OutboxKind.REFEREE
@@ -101,7 +101,7 @@ class RefereeContext:
         letter = Letter(
             kind, to, f"[{self.game.id}] {subject}", body, message_id, game_id=self.game.id
         )
-        row = queue(self.session, self.settings, letter, now=self.now)
+        row = queue(self.work, self.settings, letter, now=self.now)
         if row.last_error == STOPPED and to.lower() not in self.stopped:
             self.stopped.append(to.lower())
         return letter, row

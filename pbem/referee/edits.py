@@ -24,7 +24,7 @@ def edit(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if not changed:
         raise RefereeError(f"{path} = {value} changes nothing")
     turn.state_before = dumps(after)
-    ctx.session.add(turn)
+    ctx.work.games.add(turn)
     effect = f"{path} set to {value}: " + "; ".join(
         f"{where} {old} -> {new}" for where, old, new in changed
     )

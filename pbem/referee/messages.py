@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbem.games.games import last_resolved_turn, seats_of, turn_of
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.referee.command import RefereeError
@@ -24,7 +23,7 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"write: {RESEND_USAGE}")
     turn = _resolved(ctx, wanted)
     seats = _readers(ctx, args[0])
-    view = ResolvedTurn.load(ctx.session, ctx.game, turn)
+    view = ResolvedTurn.load(ctx.work, ctx.game, turn)
     for seat in seats:
         body = report_body(ctx.settings, view, seat)
         ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind=OutboxKind.REPORT)
@@ -36,16 +35,16 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 
 def _resolved(ctx: RefereeContext, wanted: int | None) -> Turn:
     if wanted is None:
-        turn = last_resolved_turn(ctx.session, ctx.game.id)
+        turn = ctx.work.games.last_resolved_turn(ctx.game.id)
     else:
-        turn = turn_of(ctx.session, ctx.game.id, wanted)
+        turn = ctx.work.games.turn_of(ctx.game.id, wanted)
     if turn is None or turn.resolved_at is None:
         raise RefereeError(f"there is no report of {f'turn {wanted}' if wanted else 'any turn'}")
     return turn
 
 
 def _readers(ctx: RefereeContext, name: str) -> list[Seat]:
-    seats = seats_of(ctx.session, ctx.game.id) if name.upper() == "ALL" else [ctx.seat(name)]
+    seats = ctx.work.games.seats_of(ctx.game.id) if name.upper() == "ALL" else [ctx.seat(name)]
     with_address = [seat for seat in seats if seat.address]
     if not with_address:
         raise RefereeError(f"{name} has no player to mail")
@@ -56,7 +55,7 @@ def announce(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "announce TEXT")
     text = " ".join(args).strip()
     body = announcement_body(ctx.settings, ctx.game, text)
-    seats = [seat.address for seat in seats_of(ctx.session, ctx.game.id) if seat.address]
+    seats = [seat.address for seat in ctx.work.games.seats_of(ctx.game.id) if seat.address]
     referees = [referee.address for referee in ctx.referees()]
     for address in dict.fromkeys([*seats, *referees]):  # once each, in order
         ctx.send(address, "a message from the referee", body, kind=OutboxKind.ANNOUNCEMENT)

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 from engine import get_ruleset
 from engine.words import plural
-from pbem.games.games import stored_orders, turn_of
 from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -25,11 +24,11 @@ def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if not lines:
         raise RefereeError(f"no orders given; write: {ORDERS_USAGE}")
     checked = _check(ctx, number, seat.name, "\n".join(lines))
-    row = stored_orders(ctx.session, ctx.game.id, number).get(seat.name)
+    row = ctx.work.games.stored_orders(ctx.game.id, number).get(seat.name)
     before = row.text if row else None
     row = _store(ctx, row, number, seat.name, lines)
     ctx.change(f"the referee entered orders for {seat.name} for turn {number}", before, row.text)
-    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)  # they name them
+    welcomes.renew(ctx.work, ctx.settings, ctx.game.id, now=ctx.now)  # they name them
     return f"orders stored for {seat.name}, turn {number} ({plural(len(lines), 'line')}){checked}"
 
 
@@ -45,7 +44,7 @@ def _turn_number(ctx: RefereeContext, number: int | None) -> int:
 def _check(ctx: RefereeContext, number: int, seat: str, text: str) -> str:
     """Refuse orders the engine rejects, for the pending turn; a later turn (after a
     rollback) has no state yet to check against."""
-    turn = turn_of(ctx.session, ctx.game.id, number)
+    turn = ctx.work.games.turn_of(ctx.game.id, number)
     if turn is None:
         return "; not checked: turn not reached yet"
     parsed = get_ruleset(ctx.game.ruleset).orders_to_play(loads(turn.state_before), seat, text)
@@ -74,8 +73,8 @@ def _store(
     row.message_id = f"referee:{ctx.origin}"[:998]
     row.version += 1
     row.received_at = utc(ctx.now)
-    ctx.session.add(row)
-    ctx.session.flush()
+    ctx.work.games.add(row)
+    ctx.work.flush()
     return row
 
 
@@ -83,12 +82,12 @@ def delete_orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     need(args, 1, "delete-orders SEAT [TURN n]")
     seat = ctx.seat(args[0])
     number = _turn_number(ctx, split_turn(args[1:])[0])
-    row = stored_orders(ctx.session, ctx.game.id, number).get(seat.name)
+    row = ctx.work.games.stored_orders(ctx.game.id, number).get(seat.name)
     if row is None:
         raise RefereeError(f"{seat.name} has no orders stored for turn {number}")
     before = row.text
-    ctx.session.delete(row)
-    ctx.session.flush()
+    ctx.work.games.remove(row)
+    ctx.work.flush()
     ctx.change(f"the referee deleted the orders of {seat.name} for turn {number}", before, None)
-    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+    welcomes.renew(ctx.work, ctx.settings, ctx.game.id, now=ctx.now)
     return f"orders of {seat.name} for turn {number} deleted"

@@ -24,7 +24,7 @@ def _on_clock(action: Callable[..., Any], ctx: RefereeContext, reason: str, noti
     """Run a clock control as this referee; the clock's refusal becomes the referee's."""
     try:
         action(
-            ctx.session,
+            ctx.work,
             ctx.settings,
             ctx.game.id,
             now=ctx.now,
@@ -35,4 +35,4 @@ def _on_clock(action: Callable[..., Any], ctx: RefereeContext, reason: str, noti
     except ClockError as error:
         raise RefereeError(str(error)) from None
     # A welcome of this transaction names the deadline a resume has just set.
-    welcomes.renew(ctx.session, ctx.settings, ctx.game.id, now=ctx.now)
+    welcomes.renew(ctx.work, ctx.settings, ctx.game.id, now=ctx.now)

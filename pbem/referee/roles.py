@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
 from pbem.games.site_links import desk_link
@@ -13,31 +11,31 @@ from pbem.mail.compose import stable_message_id
 from pbem.passwords import hash_password, new_password, rehashed, verify_password
 from pbem.referee.mails import password_body
 from pbem.store import Game, OutboxKind, Referee
-from pbem.store.games import referees_of
+from pbem.store.work import Work
 
 
 def add_referee(
-    session: Session, settings: Settings, game: Game, address: str, *, now: datetime, salt: str = ""
+    work: Work, settings: Settings, game: Game, address: str, *, now: datetime, salt: str = ""
 ) -> Referee:
     """A new referee with a new password, mailed to them (the only time it is sent in full).
     `salt` keeps the Message-ID of each promotion new."""
     referee = Referee(game_id=game.id, address=address.lower())
-    session.add(referee)
-    _give_password(session, settings, game, referee, now=now, salt=salt)
+    work.games.add(referee)
+    _give_password(work, settings, game, referee, now=now, salt=salt)
     return referee
 
 
-def give_passwords(session: Session, settings: Settings, game: Game, *, now: datetime) -> int:
+def give_passwords(work: Work, settings: Settings, game: Game, *, now: datetime) -> int:
     """A password, by mail, for each referee of the game that has none yet (those named at
     `pbem game new`); how many were sent."""
-    waiting = [r for r in referees_of(session, game.id) if r.password_hash == ""]
+    waiting = [r for r in work.games.referees_of(game.id) if r.password_hash == ""]
     for referee in waiting:
-        _give_password(session, settings, game, referee, now=now)
+        _give_password(work, settings, game, referee, now=now)
     return len(waiting)
 
 
 def _give_password(
-    session: Session,
+    work: Work,
     settings: Settings,
     game: Game,
     referee: Referee,
@@ -47,8 +45,8 @@ def _give_password(
 ) -> None:
     password = new_password()
     referee.password_hash = hash_password(password, cost=settings.security.password_cost)
-    session.add(referee)
-    session.flush()
+    work.games.add(referee)
+    work.flush()
     parts = ("referee-password", game.id, referee.address, salt)
     letter = Letter(
         OutboxKind.REFEREE,
@@ -58,17 +56,15 @@ def _give_password(
         stable_message_id(*parts, domain=settings.mail.domain),
         game_id=game.id,
     )
-    queue(session, settings, letter, now=now)
+    queue(work, settings, letter, now=now)
 
 
-def referee_by_password(
-    session: Session, game_id: str, password: str, *, cost: int
-) -> Referee | None:
+def referee_by_password(work: Work, game_id: str, password: str, *, cost: int) -> Referee | None:
     """The referee of the game whose password this is. A seat's password is no referee's. A
     hash made at another `cost` is made anew (pbem.passwords.rehashed)."""
     if not password:
         return None
-    for referee in referees_of(session, game_id):
+    for referee in work.games.referees_of(game_id):
         if verify_password(password, referee.password_hash):
             referee.password_hash = rehashed(password, referee.password_hash, cost=cost) or (
                 referee.password_hash
@@ -77,5 +73,5 @@ def referee_by_password(
     return None
 
 
-def is_referee(session: Session, game_id: str, address: str) -> bool:
-    return address.lower() in {referee.address for referee in referees_of(session, game_id)}
+def is_referee(work: Work, game_id: str, address: str) -> bool:
+    return address.lower() in {referee.address for referee in work.games.referees_of(game_id)}

@@ -8,7 +8,6 @@ from datetime import timedelta
 from functools import partial
 
 from pbem.deadlines.stored import describe
-from pbem.games.games import stored_orders
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.games.stops import is_stopped
@@ -21,7 +20,7 @@ from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
 from pbem.referee.words import exactly, need
-from pbem.store import GameStatus, Seat, SeatStatus, archive, utc
+from pbem.store import GameStatus, Seat, SeatStatus, utc
 
 DEFAULT_GRACE = "48h"
 SHOWN_TO = timedelta(minutes=1)  # a deadline is shown to the minute (pbem.deadlines.stored)
@@ -43,7 +42,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     give_password(seat, password, ctx.settings.security)
     seat.status = SeatStatus.ACTIVE
     seat.missed = 0  # the new player starts with no missed turns (pbem/clock/nmr.py)
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     cleared = _clear_orders(ctx, seat.name)
     if cleared:  # the audit keeps what was deleted
         before["orders"] = cleared
@@ -52,7 +51,7 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     deadline = _extend(ctx, grace, f"a new player takes {seat.name}: {reason}", seat.name)
     welcome = partial(_welcome, ctx, seat, password, list(cleared))
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
-    welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
+    welcomes.remember(ctx.work, letter, row, seat.name, welcome)  # true when it is sent
     ctx.change(
         f"{seat.name} has a new player; the deadline is now {deadline}",
         before,
@@ -69,12 +68,12 @@ def _clear_orders(ctx: RefereeContext, seat: str) -> dict[int, str]:
     They are deleted; their texts are returned by turn (docs/referee.md, replace)."""
     rows = [
         row
-        for row in archive.live_orders_from(ctx.session, ctx.game.id, ctx.game.turn)
+        for row in ctx.work.branches.live_orders_from(ctx.game.id, ctx.game.turn)
         if row.seat == seat
     ]
     for row in rows:
-        ctx.session.delete(row)
-    ctx.session.flush()
+        ctx.work.games.remove(row)
+    ctx.work.flush()
     return {row.turn: row.text for row in sorted(rows, key=lambda row: row.turn)}
 
 
@@ -94,7 +93,7 @@ def _mailable(ctx: RefereeContext, address: str, what: str) -> str:
     """`address`, unless it asked for no more mail (STOP, pbem.games.stops): then the command
     is refused before it changes anything, for `what` it would mail there would be dropped,
     never sent, and a result saying "mailed" would be false."""
-    if is_stopped(ctx.session, address):
+    if is_stopped(ctx.work, address):
         raise RefereeError(
             f"{address} asked for no more mail from this moderator (STOP): {what} cannot be "
             "mailed to it, so nothing was changed; ask the player for another address, or to "
@@ -144,7 +143,7 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
     deadline = describe(turn.deadline, ctx.game.timezone)
     position = position_facts(ctx.game, seat.name, turn)
     # Stored by a referee after the replace, in the same mail (the welcome is written again).
-    on_file = stored_orders(ctx.session, ctx.game.id, turn.number).get(seat.name)
+    on_file = ctx.work.games.stored_orders(ctx.game.id, turn.number).get(seat.name)
     return password_body(
         ctx.settings,
         ctx.game,
@@ -168,7 +167,7 @@ def eject(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat.address = ""
     seat.status = SeatStatus.EJECTED
     take_password(seat)
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     ctx.change(
         f"the player of {seat.name} was ejected; the seat plays in civil disorder (no orders) "
         "until a new player takes it",
@@ -184,7 +183,7 @@ def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if seat.status != SeatStatus.ACTIVE:
         raise RefereeError(f"{seat.name} is {seat.status} already")
     seat.status = SeatStatus.DISORDER
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     ctx.change(
         f"{seat.name} is in civil disorder: it plays with no orders (standing orders only) "
         "until a new player takes it",
@@ -197,9 +196,9 @@ def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "promote ADDRESS")
     address = _mailable(ctx, _address(args[0]), "a referee's password")
-    if is_referee(ctx.session, ctx.game.id, address):
+    if is_referee(ctx.work, ctx.game.id, address):
         raise RefereeError(f"{address} is a referee of game {ctx.game.id} already")
-    add_referee(ctx.session, ctx.settings, ctx.game, address, now=ctx.now, salt=ctx.origin)
+    add_referee(ctx.work, ctx.settings, ctx.game, address, now=ctx.now, salt=ctx.origin)
     ctx.change(f"{address} is now a referee too", None, address)
     return f"{address} is a referee of game {ctx.game.id}; their password is mailed to them"
 
@@ -212,7 +211,7 @@ def address(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     if new == old.lower():
         raise RefereeError(f"{seat.name}'s mail goes to {new} already")
     seat.address, seat.pending_address, seat.pending_code, seat.pending_since = new, "", "", None
-    ctx.session.add(seat)
+    ctx.work.games.add(seat)
     body = address_body(ctx.settings, ctx.game, seat.name, new)
     for to in dict.fromkeys(a for a in (new, old) if a):  # the old address too: no surprise
         ctx.send(to, f"mail of {seat.name} now goes to a new address", body)

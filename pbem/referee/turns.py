@@ -11,24 +11,23 @@ from pbem.clock.nmr import undo_misses
 from pbem.clock.turns import TurnError, preview_resolution, resolve_turn
 from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import next_deadline
-from pbem.games.games import awaited, seats_of, stored_orders, turn_of
+from pbem.games.games import awaited
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.edits import apply_edit
 from pbem.referee.mails import moved_orders_body, preview_body, rollback_body
 from pbem.referee.pausing import pause_game, resume_game
 from pbem.referee.words import exactly, number
-from pbem.store import GameStatus, Turn, archive, dumps, loads, utc
-from pbem.store.games import edit_notes, turns_after
+from pbem.store import GameStatus, Turn, dumps, loads, utc
 
 
 def preview(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "preview")
     turn = ctx.pending_turn()
-    resolution, played = preview_resolution(ctx.session, ctx.game, turn)
-    seats = {seat.name: seat.status for seat in seats_of(ctx.session, ctx.game.id)}
-    on_file = stored_orders(ctx.session, ctx.game.id, turn.number)
-    away = awaited(ctx.session, ctx.game, turn, now=ctx.now).away
+    resolution, played = preview_resolution(ctx.work, ctx.game, turn)
+    seats = {seat.name: seat.status for seat in ctx.work.games.seats_of(ctx.game.id)}
+    on_file = ctx.work.games.stored_orders(ctx.game.id, turn.number)
+    away = awaited(ctx.work, ctx.game, turn, now=ctx.now).away
     body = preview_body(ctx.settings, ctx.game, turn, resolution, played, seats, on_file, away)
     referees = ctx.referees()
     for referee in referees:
@@ -44,7 +43,7 @@ def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         raise RefereeError(f"game {ctx.game.id} is paused; resume it first")
     forced = Forced(ctx.actor, reason)
     try:
-        summary = resolve_turn(ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
+        summary = resolve_turn(ctx.work, ctx.settings, ctx.game.id, now=ctx.now, forced=forced)
     except TurnError as error:
         raise RefereeError(str(error)) from None
     assert summary is not None
@@ -58,12 +57,12 @@ def process(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
 def rollback(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 1, "rollback N")
     target = number(args[0])
-    turn = turn_of(ctx.session, ctx.game.id, target)
+    turn = ctx.work.games.turn_of(ctx.game.id, target)
     if turn is None:
         raise RefereeError(f"game {ctx.game.id} has no turn {target}")
     before = {"turn": ctx.game.turn, "status": ctx.game.status}
-    branch, last = archive.archive_from(ctx.session, ctx.game.id, target, ctx.now)
-    undo_misses(ctx.session, ctx.game.id, target)  # before the later turns leave play
+    branch, last = ctx.work.branches.archive_from(ctx.game.id, target, ctx.now)
+    undo_misses(ctx.work, ctx.game.id, target)  # before the later turns leave play
     _take_out_of_play(ctx, target)
     _reopen(ctx, turn, reason)
     _tell_rollback(ctx, turn, last, reason)
@@ -92,11 +91,11 @@ def _played(first: int, last: int) -> str:
 
 def _take_out_of_play(ctx: RefereeContext, target: int) -> None:
     """The archive holds them now: the live tables keep turns up to `target` only."""
-    for row in turns_after(ctx.session, ctx.game.id, target):
-        ctx.session.delete(row)
-    for orders in archive.live_orders_from(ctx.session, ctx.game.id, target + 1):
-        ctx.session.delete(orders)
-    ctx.session.flush()
+    for row in ctx.work.games.turns_after(ctx.game.id, target):
+        ctx.work.games.remove(row)
+    for orders in ctx.work.branches.live_orders_from(ctx.game.id, target + 1):
+        ctx.work.games.remove(orders)
+    ctx.work.flush()
 
 
 def _reopen(ctx: RefereeContext, turn: Turn, reason: str) -> None:
@@ -104,14 +103,14 @@ def _reopen(ctx: RefereeContext, turn: Turn, reason: str) -> None:
     turn.deadline = next_deadline(ctx.game.deadline_policy, utc(ctx.now))
     ctx.game.turn = turn.number
     ctx.game.result = ""
-    ctx.session.add(turn)
+    ctx.work.games.add(turn)
     if ctx.game.status == GameStatus.PAUSED:  # the reopened turn gets its whole time when resumed
         left = utc(turn.deadline) - utc(ctx.now) if turn.deadline else None
         ctx.game.paused_left = int(left.total_seconds()) if left is not None else None
-        ctx.session.add(ctx.game)
+        ctx.work.games.add(ctx.game)
         return
     ctx.game.status = GameStatus.RUNNING  # an ended game, too, plays on from here
-    ctx.session.flush()
+    ctx.work.flush()
     # Nothing resolves before the referee reruns; the players hear of the rollback itself.
     pause_game(ctx, reason, notify=False)
 
@@ -123,16 +122,16 @@ def _tell_rollback(ctx: RefereeContext, turn: Turn, last: int, reason: str) -> N
     facts = {"first": turn.number, "last": last, "reason": reason, "left": left}
     body = rollback_body(ctx.settings, ctx.game, **facts)
     undone = f"turn {turn.number}" if last <= turn.number else f"turns {turn.number} to {last}"
-    for seat in seats_of(ctx.session, ctx.game.id):
+    for seat in ctx.work.games.seats_of(ctx.game.id):
         if seat.address:
             ctx.send(seat.address, f"{undone} rolled back", body)
 
 
 def rerun(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     exactly(args, 0, "rerun")
-    branch = archive.latest_branch(ctx.session, ctx.game.id)
-    end = archive.branch_end(ctx.session, ctx.game.id, branch)
-    last = archive.archived_turn(ctx.session, ctx.game.id, branch, end)
+    branch = ctx.work.branches.latest_branch(ctx.game.id)
+    end = ctx.work.branches.branch_end(ctx.game.id, branch)
+    last = ctx.work.branches.archived_turn(ctx.game.id, branch, end)
     if last is not None and last.resolved_at is not None:
         end += 1  # the branch ended the game: its last turn is rerun too
     start = ctx.game.turn
@@ -158,9 +157,9 @@ def _restore_pending(ctx: RefereeContext, branch: int, reason: str) -> list[str]
     runs again, and every seat hears so. Where the rerun changed the position those orders
     were written for, their seats are told, and so is the referee."""
     turn = ctx.pending_turn()
-    restored = archive.restore_orders(ctx.session, ctx.game.id, branch, turn.number)
-    tell(ctx.session, ctx.settings, ctx.game, turn, paused=False, reason=reason, now=ctx.now)
-    old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn.number)
+    restored = ctx.work.branches.restore_orders(ctx.game.id, branch, turn.number)
+    tell(ctx.work, ctx.settings, ctx.game, turn, paused=False, reason=reason, now=ctx.now)
+    old = ctx.work.branches.archived_turn(ctx.game.id, branch, turn.number)
     if not restored or old is None or old.state_before == turn.state_before:
         return []
     for name in restored:
@@ -184,17 +183,17 @@ def _rerun_turn(ctx: RefereeContext, branch: int, end: int) -> str:
     before the last one rerun has its following turn played at once in the same command, so
     its reports ask for no orders (the last report does)."""
     turn_no = ctx.game.turn
-    archive.restore_orders(ctx.session, ctx.game.id, branch, turn_no)
+    ctx.work.branches.restore_orders(ctx.game.id, branch, turn_no)
     # A turn first forced before its deadline is forced again: its misses stay uncounted.
-    was = was_forced(ctx.session, ctx.game.id, turn_no)
+    was = was_forced(ctx.work, ctx.game.id, turn_no)
     forced = Forced(ctx.actor) if was else None
     again = turn_no + 1 < end
     resolve_turn(
-        ctx.session, ctx.settings, ctx.game.id, now=ctx.now, forced=forced, replayed_next=again
+        ctx.work, ctx.settings, ctx.game.id, now=ctx.now, forced=forced, replayed_next=again
     )
     problems = _apply_edits(ctx) if ctx.game.status == GameStatus.RUNNING else []
-    old = archive.archived_turn(ctx.session, ctx.game.id, branch, turn_no)
-    new = turn_of(ctx.session, ctx.game.id, turn_no)
+    old = ctx.work.branches.archived_turn(ctx.game.id, branch, turn_no)
+    new = ctx.work.games.turn_of(ctx.game.id, turn_no)
     assert new is not None
     same = old is not None and (old.state_after, old.record) == (new.state_after, new.record)
     verdict = "identical to branch" if same else "changed"
@@ -205,11 +204,11 @@ def _apply_edits(ctx: RefereeContext) -> list[str]:
     """The edits a referee made during the turn just opened, made again, in their order."""
     turn = ctx.pending_turn()
     state, problems = loads(turn.state_before), []
-    for note in edit_notes(ctx.session, ctx.game.id, turn.number):
+    for note in ctx.work.games.edit_notes(ctx.game.id, turn.number):
         try:
             state = apply_edit(ctx.game.ruleset, state, note.edit_path, note.edit_value)
         except RefereeError as error:
             problems.append(f"turn {turn.number}: {note.edit_path} not applied again ({error})")
     turn.state_before = dumps(state)
-    ctx.session.add(turn)
+    ctx.work.games.add(turn)
     return problems

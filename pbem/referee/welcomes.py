@@ -11,13 +11,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
 from pbem.games.per_transaction import PerTransaction
 from pbem.store import Outbox
-from pbem.store.outbox_rows import take_back_unsent
+from pbem.store.work import Work
 
 Rebuild = Callable[[], str]  # the welcome's body, from the database as it is now
 
@@ -26,27 +24,27 @@ Rebuild = Callable[[], str]  # the welcome's body, from the database as it is no
 _WELCOMES: PerTransaction[dict[str, dict[str, tuple[Letter, int, Rebuild]]]] = PerTransaction(dict)
 
 
-def remember(session: Session, letter: Letter, row: Outbox, seat: str, rebuild: Rebuild) -> None:
+def remember(work: Work, letter: Letter, row: Outbox, seat: str, rebuild: Rebuild) -> None:
     """A welcome to `seat` was queued as `row`: write it again should the deadline move."""
     if row.id is None or letter.game_id is None:
         return
-    _WELCOMES.of(session).setdefault(letter.game_id, {})[seat] = (letter, row.id, rebuild)
+    _WELCOMES.of(work.session).setdefault(letter.game_id, {})[seat] = (letter, row.id, rebuild)
 
 
-def welcomed(session: Session, game_id: str) -> tuple[str, ...]:
+def welcomed(work: Work, game_id: str) -> tuple[str, ...]:
     """The seats of `game_id` given to a new player in this transaction."""
-    return tuple(_WELCOMES.of(session).get(game_id, {}))
+    return tuple(_WELCOMES.of(work.session).get(game_id, {}))
 
 
-def renew(session: Session, settings: Settings, game_id: str, *, now: datetime) -> None:
+def renew(work: Work, settings: Settings, game_id: str, *, now: datetime) -> None:
     """Write the game's welcomes of this transaction again, from the database as it is now
     (not sent yet: the transaction has not committed)."""
-    seats = _WELCOMES.of(session).get(game_id, {})
+    seats = _WELCOMES.of(work.session).get(game_id, {})
     for seat, (letter, row_id, rebuild) in list(seats.items()):
         # The row is gone if a refused command's SAVEPOINT was undone.
-        if not take_back_unsent(session, row_id):
+        if not work.outbox.take_back_unsent(row_id):
             seats.pop(seat)
             continue
         again = replace(letter, body=rebuild())
-        queued = queue(session, settings, again, now=now)
+        queued = queue(work, settings, again, now=now)
         seats[seat] = (again, queued.id or row_id, rebuild)

@@ -40,9 +40,10 @@ from pbem.store.db import reading_rows, transaction
 from pbem.store.engines import Databases
 from pbem.store.models import Outbox
 from pbem.store.outbox_rows import sent
+from pbem.store.work import Work, work_of
 
 R = TypeVar("R")
-Change = Callable[[Session, Outbox], R]
+Change = Callable[[Work, Outbox], R]
 
 # The SQLite rows this process sent but could not record as sent, by database and row. Set
 # operations are atomic: the courier and `pbem outbox flush` may both drain.
@@ -67,9 +68,9 @@ class HeldRow:
         meanwhile)."""
         return self._record_sent(sent(self.row_id, now))
 
-    def change(self, work: Change[R]) -> R | None:
-        """`work(session, row)` on the row locked, in a transaction; None if the row is gone."""
-        result: R | None = self._change(work)
+    def change(self, act: Change[R]) -> R | None:
+        """`act(work, row)` on the row locked, in a unit of work; None if the row is gone."""
+        result: R | None = self._change(act)
         return result
 
 
@@ -91,12 +92,12 @@ def _claimed(connection: Connection, row_id: int, columns: Sequence[Any]) -> Hel
     def record_sent(statement: Update) -> bool:
         return connection.execute(statement).rowcount == 1
 
-    def change(work: Change[R]) -> R | None:
+    def change(act: Change[R]) -> R | None:
         with Session(bind=connection) as session:
             row = session.get(Outbox, row_id)
             if row is None:
                 return None
-            done = work(session, row)
+            done = act(work_of(session), row)
             session.flush()
             return done
 
@@ -115,11 +116,11 @@ def _alone(db: Engine, row_id: int, columns: Sequence[Any]) -> HeldRow:
         _SENT_UNRECORDED.discard(key)
         return recorded
 
-    def change(work: Change[R]) -> R | None:
+    def change(act: Change[R]) -> R | None:
         with transaction(db) as session:
             # The mail itself is not read again: only what became of it is written.
             keep = [defer(Outbox.raw)]  # type: ignore[arg-type]
             row = session.get(Outbox, row_id, with_for_update=True, options=keep)
-            return None if row is None else work(session, row)
+            return None if row is None else act(work_of(session), row)
 
     return HeldRow(sending, key in _SENT_UNRECORDED, record_sent, change, row_id)

@@ -83,6 +83,7 @@ from pbem.store.site import (
     seat_by_name,
     seat_counts,
 )
+from pbem.store.work import work_of
 
 log = logging.getLogger(__name__)
 
@@ -343,7 +344,7 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
 
     def view_of(turn: Turn) -> ResolvedTurn:
         if turn.number not in views:
-            views[turn.number] = ResolvedTurn.load(session, game, turn)
+            views[turn.number] = ResolvedTurn.load(work_of(session), game, turn)
         return views[turn.number]
 
     _drop_turns(folder, turns.gone)
@@ -516,7 +517,7 @@ def _seat_index(game: Game, ruleset: Ruleset, seat: Seat, numbers: list[int]) ->
 def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -> None:
     # SVG, not the mails' PNG: a turn adds a point to every line, so the chart is drawn again
     # after each, and matplotlib's PNG cost three quarters of the write (pbem.pictures.chart_svg).
-    found = history(session, game, ruleset)
+    found = history(work_of(session), game, ruleset)
     chart = campaign_svg(found) if found is not None else None
     _remove(folder / "chart.png")  # an archive written before the chart was SVG
     if chart is not None:
@@ -566,7 +567,7 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
 
 def _pending(session: Session, game: Game) -> Turn | None:
     """The turn orders go to, running or paused; None before the start and after the end."""
-    return pending_turn(session, game) or paused_turn(session, game)
+    return pending_turn(work_of(session), game) or paused_turn(work_of(session), game)
 
 
 def _options(game: Game, ruleset: Ruleset) -> list[tuple[str, str]]:
@@ -761,7 +762,7 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
     clock reads them every pass (pbem.clock.due.running_facts: four queries, the seats asked
     remembered by their state's digest), the paused ones one by one."""
     now = utcnow()
-    running = {facts.game.id: facts for facts in running_facts(session, now)}
+    running = {facts.game.id: facts for facts in running_facts(work_of(session), now)}
     rows = {}
     for game in games:
         facts = running.get(game.id)

@@ -14,6 +14,7 @@ from pbem.clock.control import ClockError, pause, resume
 from pbem.config import load_settings
 from pbem.games.service import Service
 from pbem.store import AuditLog, transaction
+from pbem.store.work import work_of
 from tests.clock.support import DEADLINE, HOUR, SIGNATURE, clock_bodies, clock_game, clock_mail, run
 from tests.conftest import NOW
 from tests.support.games import game_row, turns
@@ -22,14 +23,24 @@ from tests.support.games import game_row, turns
 def _pause(service: Service, at_hour: int, reason: str = "server move") -> None:
     with transaction(service.db) as session:
         pause(
-            session, service.settings, "g1", now=NOW + at_hour * HOUR, actor="ref@x", reason=reason
+            work_of(session),
+            service.settings,
+            "g1",
+            now=NOW + at_hour * HOUR,
+            actor="ref@x",
+            reason=reason,
         )
 
 
 def _resume(service: Service, at_hour: int) -> None:
     with transaction(service.db) as session:
         resume(
-            session, service.settings, "g1", now=NOW + at_hour * HOUR, actor="ref@x", reason="back"
+            work_of(session),
+            service.settings,
+            "g1",
+            now=NOW + at_hour * HOUR,
+            actor="ref@x",
+            reason="back",
         )
 
 
@@ -97,7 +108,7 @@ def test_pause_and_resume_refuse_what_makes_no_sense(service: Service) -> None:
     with pytest.raises(ClockError, match="only a running game pauses"):
         _pause(service, 2)
     with pytest.raises(ClockError, match="there is no game g9"), transaction(service.db) as s:
-        pause(s, service.settings, "g9", now=NOW, actor="cli", reason="")
+        pause(work_of(s), service.settings, "g9", now=NOW, actor="cli", reason="")
 
 
 def test_the_cli_pauses_and_resumes(

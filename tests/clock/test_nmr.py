@@ -8,6 +8,7 @@ from sqlmodel import col, select
 from pbem.games.games import awaited, pending_turn
 from pbem.games.service import Service
 from pbem.store import AuditLog, Game, loads, transaction
+from pbem.store.work import work_of
 from tests.clock.support import (
     DEADLINE,
     HOUR,
@@ -120,9 +121,9 @@ def test_an_abandoned_seat_is_not_waited_for_nor_reminded(service: Service) -> N
     with transaction(service.db) as session:  # nor listed as "still to send orders"
         game = session.get(Game, "g1")
         assert game is not None
-        pending = pending_turn(session, game)
+        pending = pending_turn(work_of(session), game)
         assert pending is not None
-        assert awaited(session, game, pending, now=DEADLINE + TURN).waiting == ["alice"]
+        assert awaited(work_of(session), game, pending, now=DEADLINE + TURN).waiting == ["alice"]
     orders(service, "alice", "ADD 1", DEADLINE + TURN - HOUR)
     [turn] = run(service, DEADLINE + TURN - HOUR).turns  # early: all active seats are in
     assert (turn.turn, turn.orders) == (2, 1)

@@ -16,6 +16,7 @@ from pbem.clock.run import ClockSummary
 from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
 from pbem.store import Game, transaction
+from pbem.store.work import work_of
 from tests.clock.support import DEADLINE, HOUR, clock_game, orders
 from tests.conftest import NOW
 from tests.support.games import body, game_row, outbox, turns
@@ -121,15 +122,19 @@ def test_every_running_games_facts_are_read_at_once_as_one_by_one(service: Servi
     orders(service, "alice", "ADD 1", NOW, game="g2")
     run_due(service, NOW)  # g2 had every order in: its turn 2 is pending now
     with transaction(service.db) as session:
-        pause(session, service.settings, "g3", now=NOW, actor="ref@example.org", reason="t")
+        pause(
+            work_of(session), service.settings, "g3", now=NOW, actor="ref@example.org", reason="t"
+        )
 
     def seen(facts: Facts) -> tuple[str, int, list[str], frozenset[str]]:
         return (facts.game.id, facts.turn.number, [s.name for s in facts.asked], facts.ordered)
 
     with transaction(service.db) as session:
-        together = [seen(facts) for facts in running_facts(session, NOW)]
+        together = [seen(facts) for facts in running_facts(work_of(session), NOW)]
         games = session.exec(select(Game).where(Game.status == "running").order_by(col(Game.id)))
-        alone = [seen(f) for game in games if (f := facts_of(session, game, NOW)) is not None]
+        alone = [
+            seen(f) for game in games if (f := facts_of(work_of(session), game, NOW)) is not None
+        ]
     assert together == alone
     assert together == [
         ("g1", 1, ["alice", "bob"], frozenset({"alice"})),

@@ -19,6 +19,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.delivery import TemporaryFailure
 from pbem.store import reading, transaction
+from pbem.store.work import work_of
 from tests.clock.support import DEADLINE, HOUR, clock_game, command, orders
 from tests.conftest import NOW
 from tests.support.mails import mail
@@ -96,7 +97,7 @@ def test_a_game_with_nothing_ahead_loses_its_job(service: Service) -> None:
     schedule.renew_games()
     assert {"game:g1", "game:g2"} <= set(schedule.due_times())
     with transaction(service.db) as session:  # a paused game waits for no deadline
-        pause(session, service.settings, "g2", now=NOW, actor="cli", reason="test")
+        pause(work_of(session), service.settings, "g2", now=NOW, actor="cli", reason="test")
     schedule.renew_games()
     assert "game:g2" not in schedule.due_times() and "game:g1" in schedule.due_times()
 
@@ -157,7 +158,7 @@ def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Serv
     from_database.renew_games()
     assert _game_jobs(from_clocks) == _game_jobs(from_database) == {"game:g1", "game:g2"}
     with reading(service.db) as session:
-        assert wakeups_of(quiet.games) == wakeups(session, NOW)
+        assert wakeups_of(quiet.games) == wakeups(work_of(session), NOW)
     reminding = run_due(service, DEADLINE - 24 * HOUR)  # g1's 24h reminders
     assert reminding.reminders == 2 and reminding.games is None
 
@@ -200,7 +201,7 @@ def test_a_look_at_some_games_renews_their_jobs_alone(service: Service) -> None:
     first = {job.id: job for job in schedule.scheduler.get_jobs()}
     with transaction(service.db) as session:  # both paused: neither waits for a deadline
         for game in ("g1", "g2"):
-            pause(session, service.settings, game, now=NOW, actor="cli", reason="test")
+            pause(work_of(session), service.settings, game, now=NOW, actor="cli", reason="test")
     schedule.renew_games(only=frozenset({"g2"}))
     assert set(_game_jobs(schedule)) == {"game:g1"}
     assert schedule.scheduler.get_job("game:g1") is first["game:g1"]
@@ -219,6 +220,6 @@ def test_the_outbox_watch_sends_what_another_process_queued_and_looks_at_its_gam
     watch()
     assert woken == []
     with transaction(service.db) as session:
-        pause(session, service.settings, "g2", now=NOW, actor="cli", reason="test")
+        pause(work_of(session), service.settings, "g2", now=NOW, actor="cli", reason="test")
     watch()
     assert woken == ["courier", "clocks g2"]

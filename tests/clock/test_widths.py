@@ -5,6 +5,7 @@ from __future__ import annotations
 from pbem.clock.control import pause, resume
 from pbem.games.service import Service
 from pbem.store import transaction
+from pbem.store.work import work_of
 from tests.clock.support import (
     DEADLINE,
     HOUR,
@@ -35,9 +36,16 @@ def test_clock_mail_fits_72_columns(service: Service) -> None:
     run(service, DEADLINE - HOUR)
     run(service, DEADLINE + 3 * HOUR)  # an outage
     with transaction(service.db) as session:
-        pause(session, service.settings, "g1", now=DEADLINE, actor="cli", reason=REASON)
+        pause(work_of(session), service.settings, "g1", now=DEADLINE, actor="cli", reason=REASON)
     with transaction(service.db) as session:
-        resume(session, service.settings, "g1", now=DEADLINE + HOUR, actor="cli", reason=REASON)
+        resume(
+            work_of(session),
+            service.settings,
+            "g1",
+            now=DEADLINE + HOUR,
+            actor="cli",
+            reason=REASON,
+        )
     run(service, DEADLINE + 28 * HOUR)  # the moved deadline, with the time the pause kept
     texts = clock_bodies(service) + [body(row) for row in outbox(service, "report")]
     texts += [body(row) for row in outbox(service, "reply")]

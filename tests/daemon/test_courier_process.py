@@ -23,6 +23,7 @@ from pbem.games.outbox import Letter, queue
 from pbem.games.service import Service
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import transaction, upgrade, utcnow
+from pbem.store.work import work_of
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
 
@@ -104,7 +105,7 @@ def test_a_courier_process_that_ended_is_started_again_and_sends(
         wait_until(lambda: not courier._process.is_alive())
         with transaction(service.db) as session:
             letter = Letter("reply", "a@example.org", "s", "text", "<m@example.org>")
-            queue(session, settings, letter, now=utcnow() - timedelta(seconds=1))
+            queue(work_of(session), settings, letter, now=utcnow() - timedelta(seconds=1))
         courier.wake()  # finds it ended: a new one, in a fresh interpreter, which sends
         assert courier._process.pid != first
         assert f"courier: process {courier._process.pid} (spawn)" in caplog.text

@@ -23,6 +23,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.bell import rung
 from pbem.store import transaction
+from pbem.store.work import work_of
 from tests.support.games import new_game, outbox
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
@@ -66,7 +67,7 @@ def test_the_outbox_watch_wakes_no_look_for_a_reply(service: Service, now: datet
     watch()
     assert len(sends) == 1 and woken == []
     with transaction(service.db) as session:
-        pause(session, service.settings, "g1", now=now, actor="cli", reason="a test")
+        pause(work_of(session), service.settings, "g1", now=now, actor="cli", reason="a test")
     watch()
     assert len(sends) == 2 and woken == [("g1",)]
 

@@ -32,10 +32,10 @@ Queue = Callable[..., Any]
 def _queue_also(real: Queue, extra: Callable[[Letter], list[Letter]]) -> Queue:
     """`queue` that also queues the letters `extra` makes of each one."""
 
-    def queue(session: Any, settings: Any, letter: Letter, *, now: Any) -> Any:
-        row = real(session, settings, letter, now=now)
+    def queue(work: Any, settings: Any, letter: Letter, *, now: Any) -> Any:
+        row = real(work, settings, letter, now=now)
         for more in extra(letter):
-            real(session, settings, more, now=now)
+            real(work, settings, more, now=now)
         return row
 
     return queue
@@ -48,10 +48,10 @@ def _twice(letter: Letter) -> list[Letter]:
 
 
 def _to_first_seat(real: Queue) -> Queue:
-    def queue(session: Any, settings: Any, letter: Letter, *, now: Any) -> Any:
+    def queue(work: Any, settings: Any, letter: Letter, *, now: Any) -> Any:
         if letter.kind == OutboxKind.REPLY:
             letter = replace(letter, to=f"{SEATS[0]}@players.example")
-        return real(session, settings, letter, now=now)
+        return real(work, settings, letter, now=now)
 
     return queue
 

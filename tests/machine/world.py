@@ -42,6 +42,7 @@ from pbem.store import (
     transaction,
     utc,
 )
+from pbem.store.work import work_of
 from tests.support.databases import migrated_engine
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -190,8 +191,8 @@ class World:
             **spec,
         )
         with transaction(self.service.db) as session:
-            row = create_game(session, self.service.settings, game, now=self.now)
-            give_passwords(session, self.service.settings, row, now=self.now)
+            row = create_game(work_of(session), self.service.settings, game, now=self.now)
+            give_passwords(work_of(session), self.service.settings, row, now=self.now)
         self.opening = self.take_queued()
         password = re.search(r"Your password: (\S+)", _only(self.opening, REFEREE).text)
         assert password is not None, "the referee's password mail"
@@ -221,7 +222,7 @@ class World:
                 have = tuple(sorted(stored_orders(session, GAME, turn.number)))
                 state = loads(turn.state_before)
                 asked = tuple(self.ruleset.seats_to_order(state))
-                waiting = tuple(awaited(session, game, turn, state, now=self.now).waiting)
+                waiting = tuple(awaited(work_of(session), game, turn, state, now=self.now).waiting)
             today = self.now.date()
             return Facts(
                 status=str(game.status),

@@ -21,6 +21,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import Receipt, receive
 from pbem.pictures.chart import History
 from pbem.store import Game, loads, transaction
+from pbem.store.work import work_of
 from tests.support.games import body, new_game, turns
 from tests.support.joins import join
 from tests.support.mails import mail, order_mail
@@ -186,7 +187,7 @@ def test_chart_attaches_the_campaign_chart_even_to_a_seat_without_pictures(
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        assert files == {"chart-g1-2.png": chart_png(session, game, get_ruleset(TNS))}
+        assert files == {"chart-g1-2.png": chart_png(work_of(session), game, get_ruleset(TNS))}
     Image.open(io.BytesIO(files["chart-g1-2.png"])).load()
 
 

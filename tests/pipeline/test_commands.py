@@ -10,6 +10,7 @@ from pbem.games.games import seats_of
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import transaction
+from pbem.store.work import work_of
 from tests.support.games import body, game_row, new_game, outbox, quarantined
 from tests.support.joins import join
 from tests.support.mails import mail, order_mail
@@ -64,7 +65,15 @@ def test_status_of_a_paused_game_with_a_seat_away(service: Service, now: datetim
     with transaction(service.db) as session:
         alice = next(seat for seat in seats_of(session, "g1") if seat.name == "alice")
         alice.absent_until = date(2026, 3, 10)
-        pause(session, service.settings, "g1", now=now, actor="ref@x", reason="x", notify=False)
+        pause(
+            work_of(session),
+            service.settings,
+            "g1",
+            now=now,
+            actor="ref@x",
+            reason="x",
+            notify=False,
+        )
     receipt = receive(service, mail("STATUS g1", message_id="s@x", sender="x@y.example"), now=now)
     assert (receipt.status, receipt.outcome) == ("answered", "STATUS g1"), receipt
     assert body(receipt.replies[0]).startswith(

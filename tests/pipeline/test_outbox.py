@@ -24,6 +24,7 @@ from pbem.mail.compose import stable_message_id
 from pbem.mail.maildir import MaildirSender
 from pbem.store import Outbox, OutboxKind, make_engine, transaction, upgrade
 from pbem.store.outbox_rows import next_rows
+from pbem.store.work import work_of
 from tests.conftest import quick_settings
 from tests.support.games import new_game, outbox
 from tests.support.mails import mail
@@ -99,7 +100,7 @@ def test_a_reply_queued_during_a_long_drain_goes_after_a_few_more_mails(
 
     def queue_letter(kind: str, n: int) -> None:
         with transaction(service.db) as session:
-            queue(session, service.settings, letter(kind, n), now=now)
+            queue(work_of(session), service.settings, letter(kind, n), now=now)
 
     for n in range(40):
         queue_letter("report", n)
@@ -211,7 +212,7 @@ def test_a_resolved_turns_notices_are_found_by_their_topics_index_not_by_the_wai
         session.flush()
         event.listen(service.db, "before_cursor_execute", watch)
         try:
-            assert drop_turn_notices(session, "g1", 1, now=now) == 2
+            assert drop_turn_notices(work_of(session), "g1", 1, now=now) == 2
         finally:
             event.remove(service.db, "before_cursor_execute", watch)
         dropped = [row.message_id for row in rows if session.get(Outbox, row.id).dropped_at]

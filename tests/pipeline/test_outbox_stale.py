@@ -14,6 +14,7 @@ from pbem.games.outbox import Letter, drain, queue
 from pbem.games.service import Service
 from pbem.mail.maildir import MaildirSender
 from pbem.store import transaction
+from pbem.store.work import work_of
 from tests.clock.support import DEADLINE, HOUR, clock_game, orders, run
 from tests.support.games import outbox
 
@@ -68,10 +69,10 @@ def test_resolving_the_turn_drops_its_unsent_reminders_and_reports_go(
 def test_mail_for_players_is_never_droppable(service: Service, now: datetime, kind: str) -> None:
     letter = Letter(kind, "a@example.org", "s", "b", "<x@y>", expires_at=now)
     with transaction(service.db) as session, pytest.raises(ValueError, match="never dropped"):
-        queue(session, service.settings, letter, now=now)
+        queue(work_of(session), service.settings, letter, now=now)
     topical = Letter(kind, "a@example.org", "s", "b", "<x@y>", topic="t")
     with transaction(service.db) as session, pytest.raises(ValueError, match="never dropped"):
-        queue(session, service.settings, topical, now=now)
+        queue(work_of(session), service.settings, topical, now=now)
 
 
 def test_a_notice_queued_earlier_in_the_same_transaction_is_superseded_too(
@@ -82,8 +83,8 @@ def test_a_notice_queued_earlier_in_the_same_transaction_is_superseded_too(
     older = Letter("clock", "a@example.org", "in 24h", "b", "<old@y>", topic="reminder g1 a")
     newer = Letter("clock", "a@example.org", "in 2h", "b", "<new@y>", topic="reminder g1 a")
     with transaction(service.db) as session:
-        queue(session, service.settings, older, now=now)
-        queue(session, service.settings, newer, now=now)
+        queue(work_of(session), service.settings, older, now=now)
+        queue(work_of(session), service.settings, newer, now=now)
     assert clock_rows(service) == [
         ("in 24h", False, "superseded by a newer notice <new@y>"),
         ("in 2h", False, ""),

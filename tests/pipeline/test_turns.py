@@ -22,6 +22,7 @@ from pbem.games.reports import event_line
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import loads, transaction
+from pbem.store.work import work_of
 from tests.support.databases import migrated_engine
 from tests.support.games import body, game_row, new_game, outbox, turns
 from tests.support.mails import order_mail
@@ -76,7 +77,7 @@ def _both_order(service: Service, now: datetime, turn: int = 1) -> None:
 
 def _due(service: Service, now: datetime) -> list[str]:
     with transaction(service.db) as session:
-        return due_games(session, now=now)
+        return due_games(work_of(session), now=now)
 
 
 def test_a_turn_waits_for_every_seat_then_resolves(service: Service, now: datetime) -> None:
@@ -120,13 +121,13 @@ def test_the_deadline_resolves_with_the_orders_that_are_in(service: Service, now
 def test_turn_run_resolves_now_and_refuses_an_ended_game(service: Service, now: datetime) -> None:
     new_game(service, now, options={"target": 3})
     with transaction(service.db) as session:
-        summary = resolve_turn(session, service.settings, "g1", now=now)
+        summary = resolve_turn(work_of(session), service.settings, "g1", now=now)
     assert summary is not None and summary.orders == 0
     _both_order(service, now, turn=2)
     [summary] = resolve_due(service, now=now)
     assert summary.ended and summary.winners == ("bob",)
     with pytest.raises(TurnError), transaction(service.db) as session:
-        resolve_turn(session, service.settings, "g1", now=now)
+        resolve_turn(work_of(session), service.settings, "g1", now=now)
 
 
 def test_game_end_mails_everyone_the_result_and_final_map(service: Service, now: datetime) -> None:

@@ -13,6 +13,7 @@ from pbem.games.audit import audit
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import dumps, transaction
+from pbem.store.work import work_of
 from tests.referee.support import REFEREE, Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body
 
@@ -87,7 +88,7 @@ def test_a_long_entry_keeps_to_the_mail_width_and_a_few_lines(
         "result": "\n".join(f"turn {n} came out identical" for n in range(1, 11)),
     }
     with transaction(service.db) as session:
-        audit(session, now, "ref@example.org", "referee-orders", "g1", dumps(detail))
+        audit(work_of(session), now, "ref@example.org", "referee-orders", "g1", dumps(detail))
     _run_cli(service, now, "audit", "1")
     lines = capsys.readouterr().out.splitlines()[2:]
     assert max(len(line) for line in lines) <= 72, lines

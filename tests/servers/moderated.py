@@ -26,6 +26,7 @@ from pbem.games.games import pending_turn
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.store import Game, InboundMessage, Outbox, loads, transaction
+from pbem.store.work import work_of
 from tests.servers.dovecot import Account
 from tests.servers.world import MailWorld, Player
 from tests.support.games import new_game
@@ -54,7 +55,7 @@ class Table:
         with transaction(self.service.db) as session:
             game = session.get(Game, GAME)
             assert game is not None
-            turn = pending_turn(session, game)
+            turn = pending_turn(work_of(session), game)
             assert turn is not None
             state, number = loads(turn.state_before), turn.number
         ruleset = get_ruleset("temples-and-swords")

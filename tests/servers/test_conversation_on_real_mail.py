@@ -23,6 +23,7 @@ from pbem.mail.compose import text_of
 from pbem.mail.imap import ImapInbox
 from pbem.mail.smtp import SmtpSender
 from pbem.store import Game, Outbox, loads, transaction, utcnow
+from pbem.store.work import work_of
 from tests.servers.moderated import SEATS, Table, inbound_rows
 from tests.servers.test_daemon_on_real_mail import serve_once
 from tests.servers.test_daemon_on_real_mail import table as table  # the fixture
@@ -61,7 +62,7 @@ def table_orders(table: Table, seat: str) -> str:
     with transaction(table.service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         assert turn is not None
         state = loads(turn.state_before)
     orders = get_ruleset("temples-and-swords").bot_orders(state, seat, 7)
@@ -149,7 +150,7 @@ def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(
                 f"wave-{n}@pbem.test",
                 game_id="g1",
             )
-            queue(session, service.settings, letter, now=now)
+            queue(work_of(session), service.settings, letter, now=now)
     try:
         first = poll_once(service, inbox, sender, now=now)
         assert (first.drained.sent, first.drained.stopped) == (

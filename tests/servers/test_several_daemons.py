@@ -24,6 +24,7 @@ from engine import get_ruleset
 from pbem.config import Settings
 from pbem.games.games import pending_turn
 from pbem.store import Game, Outbox, Turn, loads, transaction, utcnow
+from pbem.store.work import work_of
 from tests.servers.moderated import (
     GAME,
     SEATS,
@@ -107,7 +108,7 @@ def _ordering(table: Table) -> list[str]:
     with transaction(table.service.db) as session:
         game = session.get(Game, GAME)
         assert game is not None
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         assert turn is not None
         return get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before))
 

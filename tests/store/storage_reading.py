@@ -17,6 +17,9 @@ class Kind(StrEnum):
     DIALECT = "dialect"  # which database this is, by its name or by an engine only one has
     COMMIT = "commit"  # how or when a transaction commits, begun or ended by hand
     ENGINE = "engine"  # an engine named: transaction(service.db), service.db, store.batch()
+    # A session passed around or written through: a parameter typed Session, session.add(...),
+    # .delete(...), .flush(...). The domain is handed a Work (pbem.store.work) instead.
+    SESSION = "session"
 
 
 # Statement builders (sqlmodel, sqlalchemy), called by their bare names.
@@ -41,6 +44,8 @@ _COMMIT_WORDS = ("synchronous_commit", "isolation_level", "autocommit")
 _UNITS = {"transaction", "reading", "reading_rows", "new_session", "Session"}
 # The service's engines, by name: the service's `db`, the store's `batch()` engine.
 _ENGINES = {("service", "db"), ("store", "batch")}
+# What writes through a session by hand: a Work's aggregates add, remove and flush instead.
+_WRITES = {"add", "add_all", "delete", "flush"}
 
 
 @dataclass(frozen=True)
@@ -82,6 +87,8 @@ class _Reader(ast.NodeVisitor):
                 self._add(node, Kind.QUERY, f"{_receiver(func.value)}.{func.attr}(")
             if func.attr in _COMMITS and _receiver(func.value) in _TRANSACTIONS:
                 self._add(node, Kind.COMMIT, f".{func.attr}(")
+            if func.attr in _WRITES and _receiver(func.value) in _SESSIONS:
+                self._add(node, Kind.SESSION, f"{_receiver(func.value)}.{func.attr}(")
         if isinstance(func, ast.Name) and func.id in _COMMITS:
             self._add(node, Kind.COMMIT, f"{func.id}(")
         unit = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
@@ -111,6 +118,8 @@ class _Reader(ast.NodeVisitor):
     def visit_arg(self, node: ast.arg) -> None:
         if node.arg in _DIALECTS:
             self._add(node, Kind.DIALECT, f"parameter {node.arg}")
+        if node.annotation is not None and _receiver(node.annotation) == "Session":
+            self._add(node, Kind.SESSION, f"parameter {node.arg}: Session")
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:

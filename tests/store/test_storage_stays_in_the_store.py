@@ -15,6 +15,18 @@ from tests.store.storage_reading import Kind, read_package, read_source
 
 PACKAGE = Path(pbem.__file__).parent
 ALLOWED = ("store", "migrations")
+# The modules that still pass a session around (a parameter typed Session) or write through
+# one (session.add, .delete, .flush), while the domain moves to a Work (pbem.store.work),
+# package by package. The list may only shrink: a module converted leaves it, a new one
+# taking a session fails. games/changes.py and games/per_transaction.py follow a session's
+# commits, not its rows: they stay until that machinery moves into the store.
+STILL_PASSING_A_SESSION = {
+    *("games/changes.py", "games/per_transaction.py"),
+    *(f"intake/{m}.py" for m in ("absence", "codes", "commands", "context", "dispatch")),
+    *(f"intake/{m}.py" for m in ("forecast", "intake", "joining", "orders", "own_address")),
+    *(f"intake/{m}.py" for m in ("own_password", "press", "quarantine", "resign")),
+    *("proof/export.py", "web/archive.py"),
+}
 
 
 @pytest.mark.parametrize("kind", [Kind.QUERY, Kind.LOCK, Kind.DIALECT, Kind.COMMIT])
@@ -28,6 +40,12 @@ def test_no_module_outside_the_store_queries_locks_asks_the_database_or_commits_
 def test_no_module_outside_the_store_opens_a_unit_of_work_on_an_engine() -> None:
     naming = [str(f) for f in read_package(PACKAGE, ALLOWED) if f.kind == Kind.ENGINE]
     assert naming == [], "use service.store: transaction(), reading(), claims()"
+
+
+def test_only_the_modules_not_converted_yet_pass_a_session_around() -> None:
+    found = {f.path for f in read_package(PACKAGE, ALLOWED) if f.kind == Kind.SESSION}
+    assert found - STILL_PASSING_A_SESSION == set(), "hand the domain a Work (pbem.store.work)"
+    assert STILL_PASSING_A_SESSION - found == set(), "converted: take it off the list"
 
 
 @pytest.mark.parametrize(
@@ -62,6 +80,11 @@ def test_no_module_outside_the_store_opens_a_unit_of_work_on_an_engine() -> None
         ("claims = Claims(service.db)", Kind.ENGINE, "service.db"),
         ("check(self.service.db)", Kind.ENGINE, "service.db"),
         ("engine = service.store.batch()", Kind.ENGINE, "store.batch"),
+        ("def f(session: Session) -> None: pass", Kind.SESSION, "parameter session: Session"),
+        ("def f(s: sqlmodel.Session) -> None: pass", Kind.SESSION, "parameter s: Session"),
+        ("context.session.add(row)", Kind.SESSION, "session.add("),
+        ("session.delete(row)", Kind.SESSION, "session.delete("),
+        ("self.session.flush()", Kind.SESSION, "session.flush("),
     ],
 )
 def test_the_reading_finds_each_kind(source: str, kind: Kind, what: str | None) -> None:
@@ -82,6 +105,10 @@ with service.store.transaction() as session: pass
 with service.store.transaction(batch=True, keep=False) as session: pass
 with service.store.reading() as session: pass
 url = args.db
+work.games.add(seat)
+work.flush()
+seen.add(name)
+def f(work: Work) -> None: pass
 '''
     assert read_source(source, "intake/x.py") == []
 

@@ -22,6 +22,7 @@ from pbem.intake.intake import receive
 from pbem.mail.compose import text_of
 from pbem.passwords import hash_password
 from pbem.store import Game, Outbox, Referee, loads, transaction
+from pbem.store.work import work_of
 from tests.referee.support import REFEREE, REFEREE_PASSWORD
 from tests.support.games import game_row, new_game, outbox
 from tests.support.mails import order_mail
@@ -69,7 +70,7 @@ def play_turn(
     with transaction(service.db) as session:
         row = session.get(Game, game)
         assert row is not None
-        turn = pending_turn(session, row)
+        turn = pending_turn(work_of(session), row)
         if turn is None:
             return False
         number, seed, state = turn.number, row.seed, loads(turn.state_before)

@@ -22,6 +22,7 @@ from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import Game, loads, transaction
+from pbem.store.work import work_of
 from tests.support.databases import migrated_engine
 from tests.support.games import new_game
 from tests.support.mails import order_mail
@@ -83,7 +84,7 @@ def play_turn(service: Service, now: datetime, game: str = "g1") -> bool:
     with transaction(service.db) as session:
         row = session.get(Game, game)
         assert row is not None
-        turn = pending_turn(session, row)
+        turn = pending_turn(work_of(session), row)
         if turn is None:
             return False
         ruleset, state, number = get_ruleset(row.ruleset), loads(turn.state_before), turn.number

@@ -21,6 +21,7 @@ from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.referee.roles import give_passwords
 from pbem.store import Game, Referee, transaction
+from pbem.store.work import work_of
 from pbem.web.archive import desk_path, desk_paths, write_game, write_site
 from tests.support.games import body, new_game, outbox
 from tests.support.mails import mail
@@ -97,7 +98,7 @@ def test_a_new_referee_is_mailed_the_link_of_their_desk(
         for game_id in ("g1", "g2"):
             game = session.get(Game, game_id)
             assert game is not None
-            give_passwords(session, service.settings, game, now=now)
+            give_passwords(work_of(session), service.settings, game, now=now)
     links: dict[str, list[str]] = {}
     for row in outbox(service):
         found = re.search(r"Your desk: (\S+)", body(row))
@@ -116,7 +117,7 @@ def test_no_desk_link_is_mailed_without_a_base_url(service: Service, now: dateti
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        assert give_passwords(session, service.settings, game, now=now) == 1
+        assert give_passwords(work_of(session), service.settings, game, now=now) == 1
     [mailed] = [row for row in outbox(service) if row.recipient == "ann@ref.example"]
     assert "Your password:" in body(mailed) and "desk" not in body(mailed)
 
@@ -131,9 +132,9 @@ def test_a_resigned_seat_in_civil_disorder_is_not_awaited_at_the_desk(
     with transaction(service.db) as session:
         game = session.get(Game, "g1")
         assert game is not None
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         assert turn is not None
-        shown = awaited(session, game, turn, now=now).waiting  # what `game show` says
+        shown = awaited(work_of(session), game, turn, now=now).waiting  # what `game show` says
     assert shown == ["alice", "bob"]
     site = write_site(service)
     index = (_desk(service, site, "ann@ref.example") / "index.html").read_text()
