@@ -109,12 +109,13 @@ def stop(
     return True
 
 
-def unstop(session: Session, address: str) -> bool:
-    """Mail to `address` again (UNSTOP with its token); False if it was not stopped. The
-    mail dropped meanwhile stays dropped: a report is asked for again with REPORT."""
+def unstop(session: Session, address: str) -> datetime | None:
+    """Mail to `address` again (UNSTOP with its token, or the operator's `pbem unstop`); when
+    it was stopped, None if it was not. The mail dropped meanwhile stays dropped: a report is
+    asked for again with REPORT."""
     key = address.strip().lower()
     if not is_stopped(session, key):
-        return False
-    forget_stop(session, key)
+        return None
+    stopped_at = forget_stop(session, key)
     _stops(session).known[key] = False
-    return True
+    return stopped_at

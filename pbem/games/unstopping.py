@@ -1,0 +1,104 @@
+"""What a stop and its end leave behind, the same whoever ends it (UNSTOP with the address's
+code, pbem.intake.stop, or the operator's `pbem unstop`, pbem.console.stops): an entry in
+the audit log of each game the address holds a seat in (or referees), and, at the end, what
+changed for the address meanwhile: the seats it held at the stop that are no longer its (the
+mail saying so was dropped with the rest, and is not sent later), and a notice to the
+referees of the seats it holds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from pbem.config import Settings
+from pbem.games.audit import audit
+from pbem.games.outbox import Letter, queue
+from pbem.games.stops import unstop
+from pbem.mail.compose import stable_message_id
+from pbem.store import OutboxKind, Seat
+from pbem.store.audit import AuditTrail
+from pbem.store.games import referees_of, seat_keys_at, seats_in_play_at
+from pbem.templates import render
+
+MAIL_STOPPED = "mail-stopped"  # detail: the seat's name, or AS_REFEREE
+MAIL_STARTED = "mail-started"
+AS_REFEREE = "as referee"  # a seat's name has no space: never taken for one
+
+
+def record_stop(
+    session: Session, now: datetime, address: str, seats: list[Seat], refereed: list[str]
+) -> None:
+    """The stop of `address` in the log of each game where it holds a seat or referees."""
+    for seat in seats:
+        audit(session, now, address, MAIL_STOPPED, seat.game_id, seat.name)
+    for game_id in refereed:
+        audit(session, now, address, MAIL_STOPPED, game_id, AS_REFEREE)
+
+
+@dataclass(frozen=True)
+class Started:
+    """An address whose mail comes again: the seats it holds, and those it held at the stop
+    that are no longer its, each "<seat> in game <game>"."""
+
+    seats: list[Seat]
+    lost: list[str]
+
+    def named(self) -> list[str]:
+        return [f"{seat.name} in game {seat.game_id}" for seat in self.seats]
+
+
+def start_again(
+    session: Session, now: datetime, address: str, *, actor: str, why: str = ""
+) -> Started | None:
+    """End the stop of `address` (lower case), logged in each game where it holds a seat, by
+    `actor` (`why`: the operator's reason); None if it was not stopped."""
+    stopped_at = unstop(session, address)
+    if stopped_at is None:
+        return None
+    seats = seats_in_play_at(session, address)
+    held = seat_keys_at(session, address)
+    stops = AuditTrail(session).by_actor_since(address, MAIL_STOPPED, stopped_at)
+    lost = [
+        f"{seat} in game {game}"
+        for game, seat in stops
+        if game is not None and seat != AS_REFEREE and (game, seat) not in held
+    ]
+    for seat in seats:
+        detail = f"{seat.name}: {why}" if why else seat.name
+        audit(session, now, actor, MAIL_STARTED, seat.game_id, detail)
+    return Started(seats, lost)
+
+
+def tell_referees(
+    session: Session,
+    settings: Settings,
+    now: datetime,
+    address: str,
+    started: Started,
+    *,
+    key: str,
+    operator: bool = False,
+) -> None:
+    """Tell the referees of each seat that it gets its mail again (`operator`: the operator
+    started it); `key` keeps the mails' Message-IDs apart from those of another start (the
+    mail's, or the operator's run)."""
+    seats = started.seats
+    for seat in seats:
+        body = render(
+            "unstop_referee",
+            moderator=settings.mail.name,
+            game=seat.game_id,
+            seat=seat.name,
+            address=address,
+            operator=operator,
+        )
+        subject = f"[{seat.game_id}] {seat.name} gets mail again"
+        for referee in referees_of(session, seat.game_id):
+            parts = ("unstop", key, seat.game_id, seat.name, referee.address)
+            message_id = stable_message_id(*parts, domain=settings.mail.domain)
+            letter = Letter(
+                OutboxKind.REFEREE, referee.address, subject, body, message_id, game_id=seat.game_id
+            )
+            queue(session, settings, letter, now=now)
