@@ -19,7 +19,7 @@ from pbem.games.stops import unstop
 from pbem.mail.compose import stable_message_id
 from pbem.store import OutboxKind, Seat
 from pbem.store.audit import AuditTrail
-from pbem.store.games import referees_of, seat_keys_at, seats_in_play_at
+from pbem.store.games import refereed_by, referees_of, seat_keys_at, seats_in_play_at
 from pbem.templates import render
 
 MAIL_STOPPED = "mail-stopped"  # detail: the seat's name, or AS_REFEREE
@@ -39,11 +39,12 @@ def record_stop(
 
 @dataclass(frozen=True)
 class Started:
-    """An address whose mail comes again: the seats it holds, and those it held at the stop
-    that are no longer its, each "<seat> in game <game>"."""
+    """An address whose mail comes again: the seats it holds, those it held at the stop that
+    are no longer its (each "<seat> in game <game>"), and the games it referees."""
 
     seats: list[Seat]
     lost: list[str]
+    refereed: list[str]
 
     def named(self) -> list[str]:
         return [f"{seat.name} in game {seat.game_id}" for seat in self.seats]
@@ -65,10 +66,12 @@ def start_again(
         for game, seat in stops
         if game is not None and seat != AS_REFEREE and (game, seat) not in held
     ]
-    for seat in seats:
-        detail = f"{seat.name}: {why}" if why else seat.name
-        audit(session, now, actor, MAIL_STARTED, seat.game_id, detail)
-    return Started(seats, lost)
+    refereed = refereed_by(session, address)
+    for game_id, what in [(seat.game_id, seat.name) for seat in seats] + [
+        (game_id, AS_REFEREE) for game_id in refereed
+    ]:
+        audit(session, now, actor, MAIL_STARTED, game_id, f"{what}: {why}" if why else what)
+    return Started(seats, lost, refereed)
 
 
 def tell_referees(
@@ -81,11 +84,22 @@ def tell_referees(
     key: str,
     operator: bool = False,
 ) -> None:
-    """Tell the referees of each seat that it gets its mail again (`operator`: the operator
-    started it); `key` keeps the mails' Message-IDs apart from those of another start (the
-    mail's, or the operator's run)."""
-    seats = started.seats
-    for seat in seats:
+    """Tell the referees of each seat that it gets its mail again, and a referee's fellow
+    referees (`operator`: the operator started it); `key` keeps the mails' Message-IDs apart
+    from those of another start (the mail's, or the operator's run)."""
+    for game_id in started.refereed:
+        body = render(
+            "unstop_co_referee",
+            moderator=settings.mail.name,
+            game=game_id,
+            address=address,
+            operator=operator,
+        )
+        subject = f"[{game_id}] referee {address} gets mail again"
+        for referee in referees_of(session, game_id):
+            if referee.address.lower() != address:
+                _queue(session, settings, now, referee.address, subject, body, game_id, key)
+    for seat in started.seats:
         body = render(
             "unstop_referee",
             moderator=settings.mail.name,
@@ -96,9 +110,21 @@ def tell_referees(
         )
         subject = f"[{seat.game_id}] {seat.name} gets mail again"
         for referee in referees_of(session, seat.game_id):
-            parts = ("unstop", key, seat.game_id, seat.name, referee.address)
-            message_id = stable_message_id(*parts, domain=settings.mail.domain)
-            letter = Letter(
-                OutboxKind.REFEREE, referee.address, subject, body, message_id, game_id=seat.game_id
-            )
-            queue(session, settings, letter, now=now)
+            purpose = f"{key}:{seat.name}"
+            _queue(session, settings, now, referee.address, subject, body, seat.game_id, purpose)
+
+
+def _queue(
+    session: Session,
+    settings: Settings,
+    now: datetime,
+    to: str,
+    subject: str,
+    body: str,
+    game_id: str,
+    key: str,
+) -> None:
+    parts = ("unstop", key, game_id, to)
+    message_id = stable_message_id(*parts, domain=settings.mail.domain)
+    letter = Letter(OutboxKind.REFEREE, to, subject, body, message_id, game_id=game_id)
+    queue(session, settings, letter, now=now)

@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from pbem.games.service import Service
 from pbem.games.stops import stop_token
-from pbem.intake.intake import receive
+from pbem.intake.intake import receive, replay
 from pbem.passwords import hash_password
 from pbem.store import MailStatus, Referee, transaction
 from tests.support.games import body, game_row, new_game, outbox, quarantined
@@ -53,6 +53,16 @@ def test_a_stopped_referees_mail_commands_are_not_carried_out(
     assert len(outbox(service)) == before  # nobody mailed
     [entry] = quarantined(service)
     assert entry.reason == "stopped"
+    # Once the referee takes the STOP back, the mail set aside is replayed and carried out;
+    # the other referee is told that the deputy gets mail again.
+    with transaction(service.db) as session:
+        token = stop_token(session, DEPUTY)
+    raw = mail(f"UNSTOP {token}", sender=DEPUTY, subject="back", message_id="back@x")
+    assert receive(service, raw, now=now).replies[0].recipient == DEPUTY
+    told = [row.subject for row in outbox(service) if row.recipient == REFEREE]
+    assert told[-1] == f"[g1] referee {DEPUTY} gets mail again"
+    assert replay(service, entry.id, now=now).status == MailStatus.ANSWERED
+    assert game_row(service).paused_at is not None
 
 
 def test_the_other_referees_are_told_when_a_co_referee_stops(
