@@ -9,9 +9,14 @@ with the way back: UNSTOP <token>. Without it (or with a wrong one) the address 
 mail, to it alone, with the token: a STOP under someone else's From stops nothing. A
 stopped address gets no other answer at all.
 
+A stopped referee's fellow referees are told too (their referee mail is set aside unread,
+pbem.intake.referee_mail); and each game's audit log keeps the stop (pbem.games.unstopping).
+
 UNSTOP <token>: mail to the sender's address again. The token proves it again, so that a
 stranger writing under that From can neither lift the stop nor have any mail sent there:
-an UNSTOP without it, to a stopped address, is passed over in silence."""
+an UNSTOP without it, stopped or not, is passed over in silence. Its answer says what
+changed meanwhile (a seat given away). A player who lost the code asks the operator
+(`pbem unstop`, pbem.console.stops)."""
 
 from __future__ import annotations
 
