@@ -25,6 +25,7 @@ from pbem.console import chart as chart_cli
 from pbem.console import clock as clock_cli
 from pbem.console import proof as proof_cli
 from pbem.console import referee as referee_cli
+from pbem.console import stops as stops_cli
 from pbem.console.demo import run_demo
 from pbem.daemon import command as serve_command
 from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
@@ -159,6 +160,7 @@ def parser() -> argparse.ArgumentParser:
     pruning.add_argument("--dry-run", action="store_true", help="only say what would be dropped")
     _quarantine_commands(sub)
     referee_cli.add_parser(sub, _referee)
+    stops_cli.add_parser(sub, _unstop)
     proof_cli.add_verify_parser(sub)
     balance.add_parser(sub, _balance)
     web_cli.add_parser(sub, _web_build, _web_serve)
@@ -532,7 +534,9 @@ def _game_show(args: argparse.Namespace) -> int:
         if game.result:
             print(f"result: {loads(game.result)['reason']}")
         for seat in seats_of(session, game.id):
-            print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}")
+            # A seat whose player sent STOP gets no mail: say so, or `active` misleads.
+            mail = "  mail stopped (STOP)" if is_stopped(work_of(session), seat.address) else ""
+            print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}{mail}")
         for referee in referees_of(session, game.id):
             # A referee without a password cannot act by mail yet (docs/referee.md).
             can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
@@ -702,6 +706,11 @@ def _quarantine_replay(args: argparse.Namespace) -> int:
 
 def _referee(args: argparse.Namespace) -> int:
     print(referee_cli.run(_service(args), args, _now(args)))
+    return 0
+
+
+def _unstop(args: argparse.Namespace) -> int:
+    print(stops_cli.run(_service(args), args, _now(args)))
     return 0
 
 

@@ -102,12 +102,13 @@ def stop(
     return True
 
 
-def unstop(work: Work, address: str) -> bool:
-    """Mail to `address` again (UNSTOP with its token); False if it was not stopped. The
-    mail dropped meanwhile stays dropped: a report is asked for again with REPORT."""
+def unstop(work: Work, address: str) -> datetime | None:
+    """Mail to `address` again (UNSTOP with its token, or the operator's `pbem unstop`); when
+    it was stopped, None if it was not. The mail dropped meanwhile stays dropped: a report is
+    asked for again with REPORT."""
     key = address.strip().lower()
     if not is_stopped(work, key):
-        return False
-    work.outbox.forget_stop(key)
+        return None
+    stopped_at = work.outbox.forget_stop(key)
     _stops(work).known[key] = False
-    return True
+    return stopped_at

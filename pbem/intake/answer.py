@@ -105,6 +105,9 @@ class AddressMail:
 class Answer:
     def __init__(self) -> None:
         self.parts: list[Part] = []
+        # parts that answered nothing but said what they did (a second STOP, an UNSTOP
+        # without its code): for the mail's status and outcome, the log's line
+        self.quiet: list[Part] = []
         # lines that are no part: (number, label, why)
         self.unprocessed: list[tuple[int, str, str]] = []
         self._open: Part | None = None
@@ -120,6 +123,8 @@ class Answer:
         part.status, part.outcome = inbound.status, inbound.outcome
         if not part.replies and part.refusal is None:
             self.parts.remove(part)
+            if part.outcome:
+                self.quiet.append(part)
 
     def hold(self, reply: Held) -> None:
         self._current().replies.append(reply)

@@ -25,7 +25,7 @@ def answering(context: MailContext) -> Iterator[Answer]:
 def send_answer(context: MailContext, answer: Answer, ignored: Sequence[tuple[int, str]]) -> None:
     """The mail's status and outcome, then its answer: a reply alone where it is all there
     is to say to its address, else one mail an address."""
-    _finish(context, answer.parts)
+    _finish(context, answer.parts, answer.quiet)
     subject = context.mail.subject or "(no subject)"
     for number, (to, mail) in enumerate(answer.mails(context.mail.sender).items()):
         if len(mail.entries) == 1 and not mail.unprocessed:
@@ -35,13 +35,16 @@ def send_answer(context: MailContext, answer: Answer, ignored: Sequence[tuple[in
             context.reply_text(to, body, mail.attachments())
 
 
-def _finish(context: MailContext, parts: list[Part]) -> None:
-    """Set aside if nothing was done (with the first refusal's reason), else answered (or
-    accepted, orders being stored); the outcome says what became of each part."""
+def _finish(context: MailContext, parts: list[Part], quiet: list[Part]) -> None:
+    """Set aside if nothing was done (with the first refusal's reason), ignored if all it
+    asked was passed over in silence, else answered (or accepted, orders being stored); the
+    outcome says what became of each part, the quiet ones too."""
     refused = [part.refusal for part in parts if part.refusal is not None]
-    outcome = summary([part.outcome for part in parts if part.outcome])
+    outcome = summary([part.outcome for part in [*parts, *quiet] if part.outcome])
     if refused and len(refused) == len(parts):
         context.set_aside(refused[0].reason, summary([r.error for r in refused]))
+    elif not parts and quiet and all(part.status == MailStatus.IGNORED for part in quiet):
+        context.finish(MailStatus.IGNORED, "")  # an UNSTOP without its code, say
     else:
         accepted = any(part.status == MailStatus.ACCEPTED for part in parts)
         context.finish(MailStatus.ACCEPTED if accepted else MailStatus.ANSWERED, "")

@@ -12,6 +12,7 @@ from sqlmodel import Session
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, reply_window
+from pbem.games.stops import STOPPED
 from pbem.intake.answer import Answer, Held, Refusal
 from pbem.intake.reasons import REASONS
 from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
@@ -154,16 +155,28 @@ class MailContext:
             attachments=attachments,
         )
         self.mask_passwords()
-        self.replies.append(queue(self.work, self.settings, letter, now=self.now))
+        row = queue(self.work, self.settings, letter, now=self.now)
+        self.replies.append(row)
+        if row.last_error == STOPPED:  # kept as a record, never sent: the log says so
+            self._note(f"reply to {to} not sent: the address asked for no more mail (STOP)")
 
     def to_referees(
-        self, game_id: str, subject: str, template: str, *, purpose: str, **context: Any
+        self,
+        game_id: str,
+        subject: str,
+        template: str,
+        *,
+        purpose: str,
+        but: str = "",
+        **context: Any,
     ) -> None:
         """Queue a mail from mail_templates/<template>.txt to every referee of the game (not
-        rate limited: the referees need to know). `purpose` keeps its Message-IDs apart from
-        the other mail this one causes."""
+        rate limited: the referees need to know), `but` that address. `purpose` keeps its
+        Message-IDs apart from the other mail this one causes."""
         body = render(template, moderator=self.settings.mail.name, **context)
         for referee in referees_of(self.session, game_id):
+            if referee.address.lower() == but:
+                continue
             message_id = stable_message_id(
                 purpose, self.mail.message_id, referee.address, domain=self.settings.mail.domain
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pbem.mail.envelope import Envelope, parse_envelope, unquoted
+from pbem.mail.envelope import Envelope, own_lines, parse_envelope, unquoted
 from pbem.mail.reading import IncomingMail
 
 QUOTED = "the quoted text"
@@ -32,7 +32,8 @@ def find_envelope(mail: IncomingMail, max_lines: int) -> tuple[Envelope, Incomin
             lines = "" if what == QUOTED else "; line numbers are its lines"
             note = f"orders read from {what}{lines}"
             kept = tuple(n for n in mail.notes if not n.startswith(f"{what} ("))
-            return found, replace(mail, text=text, notes=(*kept, note))
+            above = own_lines(mail.text) if what == QUOTED else ()
+            return found, replace(mail, text=text, notes=(*kept, note), above_quote=above)
     return envelope, mail
 
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from engine import get_ruleset
+from engine import Ruleset, get_ruleset
+from engine.ruleset import State
 from pbem.clock.due import facts_from, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.games.checks import check_lines, shown, verdict_of
@@ -96,6 +97,8 @@ class Sent:
     notes: Sequence[str]  # what reading the mail noted (pbem.mail.reading)
     now: datetime
     max_problems_shown: int
+    # Orders read from the quoted text: the mail's own lines above it, not read (finding)
+    above_quote: Sequence[tuple[int, str]] = ()
 
 
 def check_orders(
@@ -130,7 +133,7 @@ def check_orders(
         **counting(judged, version, earlier),
         "unchanged_template": judged.counted
         and unchanged_template(ruleset, state, seat.name, sent.lines),
-        "notes": list(sent.notes),
+        "notes": [*sent.notes, *_unread_above(ruleset, state, seat.name, sent.above_quote)],
         "deadline": describe(turn.deadline, game.timezone),
         "paused": game.status == GameStatus.PAUSED,
         "waiting": still_waiting(expected, in_now, seats, game, sent.now),
@@ -149,3 +152,29 @@ def check_orders(
         resolves_now=resolves_now,
         reply=reply,
     )
+
+
+def _unread_above(
+    ruleset: Ruleset, state: State, seat: str, above: Sequence[tuple[int, str]]
+) -> list[str]:
+    """A note on the lines above a quoted order mail that read as orders: as documented, a
+    mail without a GAME line of its own is read from the quote, and a new order typed above
+    it (a phone's reply) is lost unless the reply says so."""
+    if not above:
+        return []
+    parsed = ruleset.parse_orders(state, seat, "\n".join(text for _, text in above))
+    read = [above[number - 1] for number, _ in parsed.understood()]
+    if not read:
+        return []
+    shown = "; ".join(text for _, text in read)
+    numbers = ", ".join(str(number) for number, _ in read)
+    if len(read) == 1:
+        which, it = f"Line {numbers} ({shown}) reads as an order but was", "it"
+    else:
+        which, it = f"Lines {numbers} ({shown}) read as orders but were", "they"
+    stand = "stands" if it == "it" else "stand"
+    return [
+        f"{which} not read: {it} {stand} above the quoted text, and a mail without a GAME "
+        f"line of its own is read from the quote. To send {it}, write your GAME line above, "
+        "with all your orders, and send the mail again."
+    ]

@@ -45,9 +45,11 @@ def _take_for_turn(
     count, and answered."""
     have = context.orders_of_turn(game.id)
     limits = context.settings.limits
+    mail = context.mail
     sent = Sent(
-        envelope.lines, envelope, context.mail.notes, context.now, limits.max_problems_shown
-    )
+        envelope.lines, envelope, mail.notes, context.now, limits.max_problems_shown,
+        mail.above_quote,
+    )  # fmt: skip
     versions = {name: row.version for name, row in have.items()}
     turned = check_orders(game, seat, turn, context.seats_of(game.id), versions, sent)
     if turned.text is not None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pbem.games.games import find_game
+from pbem.games.stops import is_stopped
 from pbem.intake.auth import no_game
 from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.intake.context import MailContext
@@ -94,6 +95,11 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
             f"referee commands for game {game.id} come only from the referee's address",
             reply_to=referee.address,
         )
+        return None
+    if is_stopped(context.work, referee.address):
+        # No result could be mailed (the address asked for none): a command carried out
+        # unseen is worse than one not carried out. Set aside, to replay after UNSTOP.
+        context.set_aside("stopped", f"referee {referee.address} asked for no more mail (STOP)")
         return None
     return game, referee
 

@@ -9,21 +9,27 @@ with the way back: UNSTOP <token>. Without it (or with a wrong one) the address 
 mail, to it alone, with the token: a STOP under someone else's From stops nothing. A
 stopped address gets no other answer at all.
 
+A stopped referee's fellow referees are told too (their referee mail is set aside unread,
+pbem.intake.referee_mail); and each game's audit log keeps the stop (pbem.games.unstopping).
+
 UNSTOP <token>: mail to the sender's address again. The token proves it again, so that a
 stranger writing under that From can neither lift the stop nor have any mail sent there:
-an UNSTOP without it, to a stopped address, is passed over in silence."""
+an UNSTOP without it, stopped or not, is passed over in silence. Its answer says what
+changed meanwhile (a seat given away). A player who lost the code asks the operator
+(`pbem unstop`, pbem.console.stops)."""
 
 from __future__ import annotations
 
 import logging
 from functools import partial
 
-from pbem.games.stops import is_stopped, stop, stop_token, token_holds, unstop
+from pbem.games.stops import is_stopped, stop, stop_token, token_holds
+from pbem.games.unstopping import record_stop, start_again, tell_referees
 from pbem.intake.context import MailContext
 from pbem.intake.decide import STOP_SUBJECT
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat
-from pbem.store.games import forget_joins_from, seats_in_play_at
+from pbem.store.games import forget_joins_from, refereed_by, seats_in_play_at
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +70,11 @@ def stop_address(context: MailContext, token: str) -> None:
     )
     stop(context.work, sender, context.now, last=last)
     forget_joins_from(context.session, sender)
+    refereed = refereed_by(context.session, sender)
+    record_stop(context.work, context.now, sender, seats, refereed)
     log.info("STOP: no more mail to %s", sender)
     context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
+    _tell_co_referees(context, sender, refereed)
     for seat in seats:
         context.to_referees(
             seat.game_id,
@@ -78,34 +87,45 @@ def stop_address(context: MailContext, token: str) -> None:
         )
 
 
-def unstop_command(context: MailContext, envelope: Envelope) -> None:
-    """UNSTOP <token>: the sender's address gets mail again, its token proving again that
-    the sender reads it; its seats' referees are told."""
-    sender = context.mail.sender.lower()
-    token = envelope.command_words[0] if envelope.command_words else ""
-    if not is_stopped(context.work, sender):
-        context.finish(MailStatus.ANSWERED, f"UNSTOP: {sender} was not stopped")
-        context.reply(sender, "unstop_done", address=sender, stopped=False, seats=[])
-        return
-    if not token_holds(context.work, sender, token):
-        # Nothing goes to an address that asked for none on what a From claims.
-        context.finish(MailStatus.IGNORED, f"UNSTOP without the token of {sender}: stopped")
-        return
-    unstop(context.work, sender)
-    log.info("UNSTOP: mail to %s again", sender)
-    context.finish(MailStatus.ANSWERED, f"UNSTOP: mail to {sender} again")
-    seats = _seats_in_play(context, sender)
-    context.reply(sender, "unstop_done", address=sender, stopped=True, seats=_named(seats))
-    for seat in seats:
+def _tell_co_referees(context: MailContext, sender: str, refereed: list[str]) -> None:
+    """A referee who stopped gets no result of what is done in their games any more: the
+    other referees are told (the stopped one is not mailed)."""
+    for game_id in refereed:
         context.to_referees(
-            seat.game_id,
-            f"[{seat.game_id}] {seat.name} gets mail again",
-            "unstop_referee",
-            purpose=f"unstop-{seat.game_id}-{seat.name}",
-            game=seat.game_id,
-            seat=seat.name,
+            game_id,
+            f"[{game_id}] referee {sender} asked for no more mail",
+            "stop_co_referee",
+            purpose=f"stop-referee-{game_id}",
+            but=sender,
+            game=game_id,
             address=sender,
         )
+
+
+def unstop_command(context: MailContext, envelope: Envelope) -> None:
+    """UNSTOP <token>: the sender's address gets mail again, its token proving again that
+    the sender reads it; its seats' referees are told. Without the token nothing is mailed,
+    stopped or not: an UNSTOP that changes nothing would otherwise mail whatever address a
+    From names, as often as a stranger likes; with it, the answer goes to the code's reader."""
+    sender = context.mail.sender.lower()
+    token = envelope.command_words[0] if envelope.command_words else ""
+    if not token_holds(context.work, sender, token):
+        state = "stopped" if is_stopped(context.work, sender) else "not stopped"
+        context.finish(MailStatus.IGNORED, f"UNSTOP without the token of {sender} ({state})")
+        return
+    started = start_again(context.work, context.now, sender, actor=sender)
+    if started is None:
+        context.finish(MailStatus.ANSWERED, f"UNSTOP: {sender} was not stopped")
+        context.reply(sender, "unstop_done", address=sender, stopped=False, seats=[], lost=[])
+        return
+    log.info("UNSTOP: mail to %s again", sender)
+    context.finish(MailStatus.ANSWERED, f"UNSTOP: mail to {sender} again")
+    context.reply(
+        sender, "unstop_done", address=sender, stopped=True, seats=started.named(),
+        lost=started.lost,
+    )  # fmt: skip
+    key = f"{context.mail.message_id}#{context.inbound.attempts}"
+    tell_referees(context.work, context.settings, context.now, sender, started, key=key)
 
 
 def _seats_in_play(context: MailContext, address: str) -> list[Seat]:

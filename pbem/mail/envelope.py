@@ -496,6 +496,12 @@ def _next_content(lines: list[_Line], i: int) -> int | None:
     return next((j for j in range(i, len(lines)) if lines[j].text or lines[j].quoted), None)
 
 
+def own_lines(text: str) -> tuple[tuple[int, str], ...]:
+    """(line number, text) of each line of the mail's own, unquoted text that would be an
+    order line under a GAME line: its quoted text, a signature and what follows left out."""
+    return tuple(_walk(_split(text), 0, commands=False).lines)
+
+
 def unquoted(text: str) -> str:
     """`text` with one level of '>' taken off its quoted lines and every other line blanked
     (so line numbers stay the mail's); '' when nothing is quoted. A player may fill in the

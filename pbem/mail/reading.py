@@ -74,6 +74,10 @@ class IncomingMail:
     # Why the body was read only in part ('' when it was read whole): an HTML body past
     # MAX_TAGS. A mail whose part read has nothing in it is refused for this, not for that.
     cut_short: str = ""
+    # Orders read from the quoted text (pbem.intake.finding): the mail's own lines above the
+    # quote that a GAME line would have made order lines, (mail line, text) each. Not read;
+    # the check reply says so of those that read as orders.
+    above_quote: tuple[tuple[int, str], ...] = field(default=())
 
 
 def read_mail(raw: bytes, *, max_bytes: int = 2_000_000) -> IncomingMail:

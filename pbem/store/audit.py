@@ -36,6 +36,18 @@ class AuditTrail:
         )
         return list(self._session.exec(query))
 
+    def by_actor_since(
+        self, actor: str, action: str, since: datetime
+    ) -> list[tuple[str | None, str]]:
+        """(game, detail) of each entry of `action` by `actor` from `since` on, oldest first."""
+        query = (
+            select(AuditLog.game_id, AuditLog.detail)
+            .where(AuditLog.actor == actor, AuditLog.action == action)
+            .where(col(AuditLog.at) >= utc(since))
+            .order_by(col(AuditLog.id))
+        )
+        return list(self._session.exec(query))
+
     def newest(self, game_id: str, count: int) -> tuple[list[AuditLog], int]:
         """The game's newest `count` entries, oldest first, and how many the game has in all."""
         mine = AuditLog.game_id == game_id

@@ -206,6 +206,23 @@ def seats_in_play_at(session: Session, address: str) -> list[Seat]:
     return list(session.exec(query))
 
 
+def seat_keys_at(session: Session, address: str) -> set[tuple[str, str]]:
+    """(game, seat) of every seat registered at `address` (lower case), in any game."""
+    query = select(Seat.game_id, Seat.name).where(func.lower(Seat.address) == address)
+    return {(game, name) for game, name in session.exec(query)}
+
+
+def refereed_by(session: Session, address: str) -> list[str]:
+    """The games not ended that `address` (lower case) referees, by id."""
+    query = (
+        select(Referee.game_id)
+        .join(Game, col(Game.id) == col(Referee.game_id))
+        .where(func.lower(Referee.address) == address, col(Game.status) != GameStatus.ENDED)
+        .order_by(col(Referee.game_id))
+    )
+    return list(session.exec(query))
+
+
 def turns_after(session: Session, game_id: str, number: int) -> list[Turn]:
     """The game's turns after turn `number`."""
     query = select(Turn).where(Turn.game_id == game_id, col(Turn.number) > number)

@@ -223,12 +223,16 @@ def is_stop_recorded(session: Session, address: str) -> bool:
     return session.get(MailStop, address) is not None
 
 
-def forget_stop(session: Session, address: str) -> None:
-    """`address` (lower case) is no longer stopped (UNSTOP with its token)."""
+def forget_stop(session: Session, address: str) -> datetime | None:
+    """`address` (lower case) is no longer stopped (UNSTOP with its token); when it was
+    stopped, None if it was not."""
     row = session.get(MailStop, address)
-    if row is not None:
-        session.delete(row)
-        session.flush()
+    if row is None:
+        return None
+    stopped_at = row.stopped_at
+    session.delete(row)
+    session.flush()
+    return stopped_at
 
 
 def stopped_addresses(session: Session, limit: int) -> list[str]:

@@ -107,6 +107,8 @@ class Games(_Aggregate):
     forget_joins_from = _on(game_rows.forget_joins_from)
     seats_moving_to = _on(game_rows.seats_moving_to)
     seats_in_play_at = _on(game_rows.seats_in_play_at)
+    seat_keys_at = _on(game_rows.seat_keys_at)
+    refereed_by = _on(game_rows.refereed_by)
     turns_after = _on(game_rows.turns_after)
     edit_notes = _on(game_rows.edit_notes)
     turns_of = _on(game_rows.turns_of)

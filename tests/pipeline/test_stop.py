@@ -242,6 +242,11 @@ def test_unstop_with_the_token_brings_the_mail_back_and_a_stranger_cannot(
     assert outbox(service, "reply")[-1].dropped_at is None  # her mail flows again
 
 
-def test_unstop_from_an_address_not_stopped_says_so(service: Service, now: datetime) -> None:
-    assert _send(service, now, "UNSTOP ABC", "zed@example.org", "back") == ["zed@example.org"]
+def test_unstop_from_an_address_not_stopped_says_so_only_with_its_code(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    new_game(service, now)
+    assert _send(service, now, "UNSTOP ABC", ALICE, "back") == []  # a From proves nothing
+    token = _unsubscribe_subject(service, ALICE, tmp_path).split()[1]
+    assert _send(service, now, f"UNSTOP {token}", ALICE, "back") == [ALICE]
     assert "was not stopped" in body(outbox(service, "reply")[-1])

@@ -1,0 +1,79 @@
+"""A referee who sent STOP (the fresh-eyes finding 7): their mail commands were carried out
+with no result mailed (every seat told of a new deadline, the referee nothing). They are not
+carried out now: the mail is set aside, nothing is mailed, and the command line still serves;
+and the other referees are told when a co-referee stops."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import select
+
+from pbem.games.service import Service
+from pbem.games.stops import stop_token
+from pbem.intake.intake import receive, replay
+from pbem.passwords import hash_password
+from pbem.store import MailStatus, Referee, transaction
+from pbem.store.work import work_of
+from tests.support.games import body, game_row, new_game, outbox, quarantined
+from tests.support.mails import mail
+
+DEPUTY = "deputy@example.org"
+REFEREE = "ref@example.org"
+
+
+def _game_with_two_referees(service: Service, now: datetime) -> None:
+    new_game(service, now, referees=[REFEREE, DEPUTY])
+    with transaction(service.db) as session:
+        for referee in session.exec(select(Referee)):
+            referee.password_hash = hash_password(f"pw-{referee.address[:3]}", cost=4)
+
+
+def _stop(service: Service, now: datetime, address: str) -> None:
+    with transaction(service.db) as session:
+        token = stop_token(work_of(session), address)
+    raw = mail(f"STOP {token}", sender=address, subject="stop", message_id="stop@x")
+    assert receive(service, raw, now=now).status == MailStatus.ANSWERED
+
+
+def test_a_stopped_referees_mail_commands_are_not_carried_out(
+    service: Service, now: datetime
+) -> None:
+    _game_with_two_referees(service, now)
+    _stop(service, now, DEPUTY)
+    before = len(outbox(service))
+    raw = mail(
+        "GAME g1 REFEREE pw-dep\nPAUSE BECAUSE I am away",
+        sender=DEPUTY,
+        subject="pause",
+        message_id="pause@x",
+    )
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == MailStatus.QUARANTINED and receipt.replies == []
+    assert game_row(service).paused_at is None  # nothing done
+    assert len(outbox(service)) == before  # nobody mailed
+    [entry] = quarantined(service)
+    assert entry.reason == "stopped"
+    # Once the referee takes the STOP back, the mail set aside is replayed and carried out;
+    # the other referee is told that the deputy gets mail again.
+    with transaction(service.db) as session:
+        token = stop_token(work_of(session), DEPUTY)
+    raw = mail(f"UNSTOP {token}", sender=DEPUTY, subject="back", message_id="back@x")
+    assert receive(service, raw, now=now).replies[0].recipient == DEPUTY
+    told = [row.subject for row in outbox(service) if row.recipient == REFEREE]
+    assert told[-1] == f"[g1] referee {DEPUTY} gets mail again"
+    assert replay(service, entry.id, now=now).status == MailStatus.ANSWERED
+    assert game_row(service).paused_at is not None
+
+
+def test_the_other_referees_are_told_when_a_co_referee_stops(
+    service: Service, now: datetime
+) -> None:
+    _game_with_two_referees(service, now)
+    _stop(service, now, DEPUTY)
+    told = [row for row in outbox(service) if row.kind == "referee"]
+    assert [(row.recipient, row.subject) for row in told] == [
+        (REFEREE, f"[g1] referee {DEPUTY} asked for no more mail")
+    ]
+    text = " ".join(body(told[0]).split())
+    assert "Referee mail from it is not carried out" in text
