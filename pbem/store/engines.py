@@ -68,7 +68,3 @@ class Databases:
 
     def only_daemon(self) -> AbstractContextManager[None]:
         return daemon_lock.only_daemon(self.db)
-
-    def dispose(self) -> None:
-        """Close every pooled connection (before a fork: none may cross it)."""
-        self.db.dispose()
