@@ -162,10 +162,6 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--archive", action="store_true", help="the daemons write the web archive too"
     )
-    parser.add_argument(
-        "--courier", choices=("process", "thread"), default="process",
-        help="[service] courier: the courier in a process of its own or a thread of the daemon",
-    )  # fmt: skip
     return parser.parse_args()
 
 
@@ -205,7 +201,7 @@ def _pbem(
     run.size_before = _database_size(table.url), _outbox_bytes(table.url)
     more: dict[str, dict[str, str | int]] = {
         # max_wait_seconds: notices the deadlines set from outside soon
-        "service": {"max_wait_seconds": 2, "courier": args.courier},
+        "service": {"max_wait_seconds": 2},
         "security": {"check_key_file": key},
         # The web archive off unless asked for: a daemon's own work, measured apart.
         "web": {"enabled": int(args.archive), "folder": str(table.folder / "web"),
@@ -490,8 +486,8 @@ def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
     """The daemons' CPU time so far, user and system: every thread's, and the main threads'
     alone. pbem's own cost, which the wall time hides when the mail servers and the daemon
     share the cores; the main thread's tells whether intake is bound by it (busy all along)
-    or waits (for the interpreter, the write lock, the servers). The daemons' own processes
-    (the courier's) count with them."""
+    or waits (for the interpreter, the write lock, the servers). Any process a daemon
+    starts counts with it."""
     every = sum(_ticks(Path(f"/proc/{pid}/stat")) for pid in _processes(daemons))
     main = sum(_ticks(Path(f"/proc/{d.pid}/task/{d.pid}/stat")) for d in daemons)
     tick = os.sysconf("SC_CLK_TCK")
@@ -499,7 +495,7 @@ def _cpu_seconds(daemons: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
 
 
 def _processes(daemons: list[subprocess.Popen[bytes]]) -> list[int]:
-    """The daemons and the processes they started (the courier's)."""
+    """The daemons and the processes they started."""
     pids = []
     for daemon in daemons:
         pids.append(daemon.pid)
@@ -619,7 +615,7 @@ def _print(runs: list[Run], raw: list[list[Stage]], args: argparse.Namespace) ->
         print()
         print(
             f"pbem on {run.backend}, {args.games} games x {len(SEATS)} seats, "
-            f"scrypt 2^{args.cost}, courier {args.courier}"
+            f"scrypt 2^{args.cost}"
             f"{', web archive' if args.archive else ''}:"
         )
         for stage in run.stages:

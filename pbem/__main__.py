@@ -4,5 +4,5 @@ import sys
 
 from pbem.cli import main
 
-if __name__ == "__main__":  # not when the courier's process (spawned) imports it again
+if __name__ == "__main__":
     sys.exit(main())

@@ -9,6 +9,7 @@ config.example.toml lists every setting with its default; a test keeps the two i
 
 from __future__ import annotations
 
+import logging
 import os
 import tomllib
 from dataclasses import field, fields, replace
@@ -34,6 +35,8 @@ from pbem.mail.settings import (
 )
 from pbem.passwords import DEFAULT_COST, MAX_COST, MIN_COST
 from pbem.store.db import anchored_url
+
+log = logging.getLogger(__name__)
 
 CONFIG_ENV = "PBEM_CONFIG"
 ENV_PREFIX = "PBEM_"
@@ -173,9 +176,17 @@ class ServiceSettings:
     # maildir: the [maildir] folders; mail: [imap] and [smtp]
     transport: Literal["maildir", "mail"] = "maildir"
     max_wait_seconds: Positive = 60  # the daemon looks at the clock and the outbox this often
-    # process: the courier (sending the outbox) runs in a process of its own, on another core
-    # (Linux; elsewhere a thread); thread: in the daemon's process (one process less)
-    courier: Literal["process", "thread"] = "process"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _retired(cls, data: Any) -> Any:
+        """`courier` chose a process or a thread for the courier; it is always a thread now.
+        Read and ignored for one release, so that an existing file or environment still
+        starts the daemon."""
+        if isinstance(data, dict) and "courier" in data:
+            log.warning("[service] courier is retired (the courier is a thread): remove it")
+            return {key: value for key, value in data.items() if key != "courier"}
+        return data
 
 
 @dataclass(frozen=True, config=SECTION)

@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Callable
 from datetime import datetime
 
-from pbem.daemon.courier_process import process_courier_possible
 from pbem.daemon.loop import Daemon, stop_on_signals
 from pbem.daemon.start import migrate_at_start, reach_database, stop_requests
 from pbem.daemon.transport import open_transport
@@ -70,10 +69,7 @@ def _serve(
 ) -> int:
     inbox, sender = open_transport(service.settings)
     clock = (lambda: now) if now is not None else utcnow
-    courier_process = _courier_process(service)
-    daemon = Daemon(
-        service, inbox, sender, clock=clock, courier_process=courier_process, archive=archive
-    )
+    daemon = Daemon(service, inbox, sender, clock=clock, archive=archive)
     if not once:
         stop_on_signals(daemon)
         for name in stopped:  # asked before the daemon's handlers were in
@@ -90,13 +86,6 @@ def _serve(
     for line in summary(report):
         print(line)
     return 1 if report.failed else 0
-
-
-def _courier_process(service: Service) -> bool:
-    """[service] courier = "process", where the system can tie the courier's process to the
-    daemon's (Linux). Only the daemon has a courier, and it runs on the real clock (--now
-    goes with --once)."""
-    return service.settings.service.courier == "process" and process_courier_possible()
 
 
 def summary(report: PollReport) -> list[str]:

@@ -1,13 +1,11 @@
-"""The daemon's sender: drains the outbox in a thread of its own (or a process of its own,
-pbem.daemon.courier_process), so that an SMTP server that is slow, or accepts the connection
-and never answers, holds up only the sending (each send ends at [smtp] timeout_seconds),
-never intake or the clocks.
+"""The daemon's sender: drains the outbox in a thread of its own, so that an SMTP server that
+is slow, or accepts the connection and never answers, holds up only the sending (each send
+ends at [smtp] timeout_seconds), never intake or the clocks.
 
 Its Wake (pbem.daemon.wake) is set by intake after mail came in, by the clocks after a look
 queued mail, and by the schedule's jobs (pbem.daemon.schedule): the outbox's next retry, mail
 another process queued. After each drain it renews that retry job from the database
-(`after_drain`); in a process of its own, with no schedule beside it, it wakes itself then
-(`own_retries`). Between drains it sleeps until woken, or while the sender is paced (its
+(`after_drain`). Between drains it sleeps until woken, or while the sender is paced (its
 backoff, the rate limit: state of this process, not of the database), at most the daemon's
 cap: the sender's pacing is the one timing it keeps.
 
@@ -26,7 +24,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from pbem.daemon.transport import PacedSender
-from pbem.daemon.wake import Flag, Wake
+from pbem.daemon.wake import Wake
 from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
@@ -46,26 +44,20 @@ class Courier:
         clock: Callable[[], datetime],
         cap: float,
         monotonic: Callable[[], float] = time.monotonic,
-        woken: Flag | None = None,
-        stopping: Flag | None = None,
-        bulk: Flag | None = None,
-        own_retries: bool = False,
+        bulk: threading.Event | None = None,
     ) -> None:
         self.service = service
         self.sender = sender
         self._clock = clock
         self._cap = cap
-        self._woken = Wake(woken)
-        self._stopping: Flag = stopping or threading.Event()
+        self._woken = Wake()
+        self._stopping = threading.Event()
         # Set once the clocks' first look at a start is done (an outage's deadlines pushed
         # back, stale notices superseded): bulk mail waits for it, a reply never does. With
         # no clocks beside it (none given) all mail goes.
-        self._bulk: Flag = bulk if bulk is not None else threading.Event()
+        self._bulk = bulk if bulk is not None else threading.Event()
         if bulk is None:
             self._bulk.set()
-        # A courier with no schedule beside it (a process of its own) wakes at the outbox's
-        # next retry itself; in the daemon's thread the schedule's outbox job wakes it.
-        self._own_retries = own_retries
         self._failures = Backoff(1.0, cap, clock=monotonic)
         self._thread = threading.Thread(target=self.run, name="pbem-courier", daemon=True)
         self.after_drain: Callable[[], None] = lambda: None  # the schedule's outbox job
@@ -110,11 +102,8 @@ class Courier:
             return self._cap
         if not self._bulk.is_set():  # bulk mail waits for send_bulk; a reply goes when it can
             return min(self._cap, self.sender.ready_in()) if self._reply_waiting() else self._cap
-        if due is None:
-            return self._cap
-        until = (utc(due) - utc(self._clock())).total_seconds()
-        if until > 0:
-            return min(self._cap, until) if self._own_retries else self._cap
+        if due is None or utc(due) > utc(self._clock()):
+            return self._cap  # nothing due now: the schedule's outbox job wakes it at a retry
         return min(self._cap, self.sender.ready_in())
 
     def _reply_waiting(self) -> bool:

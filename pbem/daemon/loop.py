@@ -6,9 +6,8 @@ sets those wakes on time (pbem.daemon.schedule).
   or its wake is set.
 - The clocks (`Clocks`) run in a thread of their own: a deadline's job wakes them for that
   game, a mail that made work due for its game, the safety poll for every game.
-- The courier (pbem.daemon.courier; by default in a process of its own,
-  pbem.daemon.courier_process) drains the outbox when woken, so a slow SMTP server never
-  holds up intake or the turns.
+- The courier (pbem.daemon.courier, a thread) drains the outbox when woken, so a slow SMTP
+  server never holds up intake or the turns.
 - The web archive's writer (`Archive`, a thread), when the command line hands one in: the
   games changed in the runners' commits (pbem.games.changes), written one at a time while
   the clocks have no look in hand.
@@ -36,7 +35,6 @@ from types import FrameType
 
 from pbem.clock.run import ClockSummary
 from pbem.daemon.courier import Courier
-from pbem.daemon.courier_process import CourierProcess
 from pbem.daemon.runners import Archive, Clocks, MailIn, Retries
 from pbem.daemon.schedule import DaemonSchedule, Woken
 from pbem.daemon.transport import PacedSender, WaitingInbox
@@ -63,11 +61,9 @@ class Daemon:
         sender: PacedSender,
         *,
         clock: Callable[[], datetime] = utcnow,
-        courier_process: bool = False,
         archive: Callable[[str], None] | None = None,
     ) -> None:
         self.service = service
-        self._courier_process = courier_process  # the courier in a process of its own
         self.inbox = inbox
         self.sender = sender
         self._clock = clock
@@ -75,7 +71,7 @@ class Daemon:
         self.stop_reason = ""
         self._sleeping = False
         self.schedule: DaemonSchedule | None = None  # while running
-        self._courier: Courier | CourierProcess | None = None
+        self._courier: Courier | None = None
         # The clocks' first look at a start is done: an outage's deadlines pushed back and
         # stale notices superseded before the courier sends bulk mail (a reply never waits).
         self._looked = threading.Event()
@@ -142,7 +138,7 @@ class Daemon:
             wake=Woken(self.mail_in.wake.set, self.clocks.wake.set, courier.wake),
         )
         courier.after_drain = schedule.refresh_outbox
-        courier.start()  # first: a courier process is forked while this is the only thread
+        courier.start()
         courier.wake()  # the replies waiting from before go now; bulk mail after the first look
         try:
             self.clocks.wake.set()  # every game; bulk mail waits for this first look
@@ -182,9 +178,7 @@ class Daemon:
         if self.schedule is not None:
             self.schedule.look_again()
 
-    def _new_courier(self) -> Courier | CourierProcess:
-        if self._courier_process:
-            return CourierProcess(self.service, cap=self.cap)
+    def _new_courier(self) -> Courier:
         bulk = threading.Event()  # set after the clocks' first look (send_bulk)
         return Courier(self.service, self.sender, clock=self._clock, cap=self.cap, bulk=bulk)
 
@@ -214,7 +208,7 @@ class Daemon:
         else:
             self.schedule.renew_games(only=due.games)
 
-    def _stop_runners(self, courier: Courier | CourierProcess) -> None:
+    def _stop_runners(self, courier: Courier) -> None:
         # A turn in hand ends with its transaction; a send in hand at the SMTP timeout at the
         # latest; a little more for the commit.
         patience = self.service.settings.smtp.timeout_seconds + 5.0

@@ -104,7 +104,7 @@ def open_transport(settings: Settings) -> tuple[WaitingInbox, PacedSender]:
 
 
 def open_sender(settings: Settings) -> PacedSender:
-    """The sender alone (the courier's process)."""
+    """The sender the configuration names."""
     if settings.service.transport == "mail":
         return SmtpSender(settings.smtp)
     return MaildirPost(Path(settings.maildir.outbox))

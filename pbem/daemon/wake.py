@@ -12,16 +12,6 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
-
-
-class Flag(Protocol):
-    """threading.Event, or multiprocessing's when the runner has a process of its own."""
-
-    def set(self) -> None: ...
-    def clear(self) -> None: ...
-    def is_set(self) -> bool: ...
-    def wait(self, timeout: float | None = None) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -37,11 +27,10 @@ class Due:
 
 class Wake:
     """A runner's alarm. Several sets before the runner wakes make one wake, the games they
-    named together. Its flag may be a process's event (the courier's process): the set and
-    the wait then cross processes; the games named stay in the process that named them."""
+    named together."""
 
-    def __init__(self, flag: Flag | None = None) -> None:
-        self._flag: Flag = flag if flag is not None else threading.Event()
+    def __init__(self) -> None:
+        self._flag = threading.Event()
         self._lock = threading.Lock()  # the games and the flag change together
         self._everything = False
         self._games: set[str] = set()
@@ -60,8 +49,7 @@ class Wake:
 
     def fileno(self) -> int:
         """A descriptor readable while the wake is set, for a runner that waits on a server's
-        socket and its wake together (pbem.mail.bell). It follows the sets made through this
-        object, in this process."""
+        socket and its wake together (pbem.mail.bell)."""
         with self._lock:
             if self._pipe is None:
                 read, write = os.pipe()

@@ -43,9 +43,5 @@ class Service:
 
     @property
     def store(self) -> Databases:
-        """The databases: `db`, and whatever engine the store keeps beside it."""
+        """The database's units of work, on `db`."""
         return self.databases if self.databases is not None else Databases(self.db)
-
-    def dispose(self) -> None:
-        """Close every pooled connection (before a fork: none may cross it)."""
-        self.store.dispose()

@@ -67,12 +67,9 @@ def receive(
     now: datetime,
     commit: bool = True,
     looked: Looked | None = None,
-    batch: bool = False,
 ) -> Receipt:
     """Record and handle one raw mail. With commit=False nothing is kept (`pbem check`).
-    `looked`: the mail's look_ahead, done already. `batch`: commit as part of a batch
-    (Service.store.batch), whose commits may not be on disk yet; the caller settles the
-    batch (Service.store.settle) before it marks the mail done."""
+    `looked`: the mail's look_ahead, done already."""
     mail = looked.mail if looked else read_mail(raw, max_bytes=service.settings.mail.max_bytes)
     try:
         if looked is None:
@@ -81,7 +78,7 @@ def receive(
                 looked.slow()  # scrypt, before the transaction (the write lock) begins
         if looked.recorded:
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        receipt = _receive(service, raw, mail, now, commit=commit, batch=batch)
+        receipt = _receive(service, raw, mail, now, commit=commit)
         if looked.remembered and receipt.status == MailStatus.QUARANTINED:
             # Its next mail is looked at in full: a wrong password then pays scrypt ahead,
             # not inside the transaction (under SQLite's write lock) at every mail.
@@ -107,10 +104,10 @@ def receive(
 
 
 def _receive(
-    service: Service, raw: bytes, mail: IncomingMail, now: datetime, *, commit: bool, batch: bool
+    service: Service, raw: bytes, mail: IncomingMail, now: datetime, *, commit: bool
 ) -> Receipt:
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
-    unit = service.store.transaction(batch=batch, keep=commit)
+    unit = service.store.transaction(keep=commit)
     with log_context(message=mail.message_id), unit as session:
         # Written at the mail's first flush (with its reply, or at the commit), with its
         # status: an INSERT and an UPDATE were two round trips. The look-ahead found it

@@ -99,12 +99,12 @@ def take_in(
                     if report is not None and receipt.clock_work:
                         report.clock_games.add(receipt.game_id)
             except BaseException:
-                _mark_done_failing(service, inbox, done)
+                _mark_done_failing(inbox, done)
                 raise
             # After the commits, all at once: a crash before here means a redo, which the
             # Message-ID stops at the look-ahead (recorded already) without a second answer.
             if done:
-                _mark_done(service, inbox, done)
+                inbox.mark_done(*done)
     except ImapUnavailable as error:
         # Whatever was received is committed; unmarked mail comes again and is a duplicate.
         log.warning("inbox unavailable: %s", error)
@@ -113,30 +113,22 @@ def take_in(
     return statuses
 
 
-def _mark_done(service: Service, inbox: Inbox, done: list[str]) -> None:
-    """Mark the mails done once their commits are on disk: theirs did not wait for it
-    (Service.store's batch), and a mail marked done is never taken in again."""
-    service.store.settle()
-    inbox.mark_done(*done)
-
-
-def _mark_done_failing(service: Service, inbox: Inbox, done: list[str]) -> None:
-    """Mark the mail committed before a failure done, if the inbox and the database let us:
-    the failure (a database fault, say) is the one told, not an inbox gone away with it.
-    Unmarked, the mails come again and are found recorded (or, if their commits were lost
-    with the database, taken in again)."""
+def _mark_done_failing(inbox: Inbox, done: list[str]) -> None:
+    """Mark the mail committed before a failure done, if the inbox lets us: the failure (a
+    database fault, say) is the one told, not an inbox gone away with it. Unmarked, the mails
+    come again and are found recorded."""
     if not done:
         return
     try:
-        _mark_done(service, inbox, done)
-    except Exception as error:  # noqa: BLE001 - inbox or database away: the first fault is told
+        inbox.mark_done(*done)
+    except Exception as error:  # noqa: BLE001 - the inbox away: the first fault is told
         log.warning("%d mail(s) taken in but not marked done: %s", len(done), error)
 
 
 def _take_one(service: Service, item: InboxItem, now: datetime, looked: Looked | None) -> Receipt:
     """Receive one mail (`looked` at ahead, or not); the caller marks it done."""
     with log_context(message=item.key):
-        receipt = receive(service, item.raw, now=now, looked=looked, batch=True)
+        receipt = receive(service, item.raw, now=now, looked=looked)
     with log_context(game=receipt.game_id or "-", message=receipt.message_id):
         log.info("mail in: %s (%s)", receipt.status, receipt.outcome)
     return receipt

@@ -35,11 +35,8 @@ _READING = "pbem_reading"  # the execution option of a `reading` connection
 _NEW_FILE = "pbem_new_file"  # in a connection's info: the database file it is about to make
 
 
-def make_engine(url: str, *, busy_seconds: float = 30.0, deferred: bool = False) -> Engine:
-    """An engine for `url`. SQLite waits up to `busy_seconds` for another process's lock.
-    `deferred` (PostgreSQL only): its commits do not wait for the server's log to reach the
-    disk (synchronous_commit off); whoever uses it makes them durable (`make_durable`)
-    before anything outside the database relies on them."""
+def make_engine(url: str, *, busy_seconds: float = 30.0) -> Engine:
+    """An engine for `url`. SQLite waits up to `busy_seconds` for another process's lock."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"timeout": busy_seconds})
         event.listen(engine, "do_connect", _open_writable)
@@ -47,9 +44,8 @@ def make_engine(url: str, *, busy_seconds: float = 30.0, deferred: bool = False)
         event.listen(engine, "handle_error", _sqlite_reopen)
         _WriterQueue(busy_seconds, _file_turn(engine, busy_seconds)).watch(engine)
         return engine
-    options = {"options": "-c synchronous_commit=off"} if deferred else {}
     try:
-        engine = create_engine(url, connect_args=options)
+        engine = create_engine(url)
     except ModuleNotFoundError as error:  # the driver is an extra: pbem[postgresql]
         raise DatabaseNotReady(
             f"{url.split(':', 1)[0]} needs its driver ({error.name}): pip install "
@@ -57,32 +53,6 @@ def make_engine(url: str, *, busy_seconds: float = 30.0, deferred: bool = False)
         ) from None
     _ping_when_idle(engine)
     return engine
-
-
-def make_engines(url: str, *, busy_seconds: float = 30.0) -> tuple[Engine, Engine | None]:
-    """The service's engines: the one for everything, and (PostgreSQL) one whose commits do
-    not wait for the disk, for work a crash of the database server may take back safely
-    (see make_engine's `deferred`); None on SQLite, whose commits always wait."""
-    engine = make_engine(url, busy_seconds=busy_seconds)
-    if engine.dialect.name == "sqlite":
-        return engine, None
-    return engine, make_engine(url, deferred=True)
-
-
-def make_durable(engine: Engine) -> None:
-    """Every commit made before this call, on any connection (deferred or not), is on disk
-    when it returns. PostgreSQL writes one log, in order, and a synchronous commit that wrote
-    to it waits for the log up to its own commit record, the earlier ones' included. A
-    transaction that wrote nothing commits without waiting (even one given an id): this one
-    writes a logical decoding message, the smallest record a plain role may write, which
-    no table keeps and which logical replication ignores unless asked for messages. On
-    SQLite a no-op: its commits survive a killed process as they are (_sqlite_pragmas)."""
-    if engine.dialect.name != "postgresql":
-        return
-    with engine.begin() as connection:
-        # Whatever the engine's connections were given (a deferred engine, a URL's options).
-        connection.exec_driver_sql("SET LOCAL synchronous_commit TO on")
-        connection.exec_driver_sql("SELECT pg_logical_emit_message(true, 'pbem', 'durable')")
 
 
 # A pooled connection idle this long is pinged before it is used again.

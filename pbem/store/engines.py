@@ -1,14 +1,8 @@
-"""The service's databases: one engine for everything, and on PostgreSQL a second one whose
-commits do not wait for the disk (synchronous_commit off), for work that a crash of the
-database server may take back safely: intake's mails, which are marked done in the inbox only
-once `settle` has made their commits durable, and the courier's records of mail sent (a lost
-record sends the mail again, under its Message-ID). In a deadline wave a COMMIT waited about
-a millisecond for the disk, the longest round trip of each. SQLite's commits always wait
-(its WAL survives a killed process, pbem.store.db), so there it is one engine.
+"""The service's database: one engine, and the units of work the domain opens on it.
 
-The domain opens its units of work here, naming no engine: `transaction()` (a batch's:
-`transaction(batch=True)`) and `reading()`; it settles a batch with `settle()`. Whether a
-batch takes a second engine, and which database needs it, is this module's business."""
+The domain opens its units of work here, naming no engine: `transaction()` and `reading()`.
+Every commit is synchronous: a mail is marked done in the inbox only after its commit
+returned, so it is on disk by then."""
 
 from __future__ import annotations
 
@@ -22,26 +16,22 @@ from sqlmodel import Session
 from pbem.errors import DatabaseNotReady
 from pbem.store import daemon_lock, migrate
 from pbem.store.claims import Claims
-from pbem.store.db import make_durable, make_engines, reading, transaction
+from pbem.store.db import make_engine, reading, transaction
 
 
 @dataclass(frozen=True)
 class Databases:
     db: Engine
-    # PostgreSQL: the engine whose commits do not wait for the disk; None: db's wait.
-    deferred: Engine | None = None
 
     @classmethod
     def open(cls, url: str, *, busy_seconds: float = 30.0) -> Databases:
-        db, deferred = make_engines(url, busy_seconds=busy_seconds)
-        return cls(db, deferred)
+        return cls(make_engine(url, busy_seconds=busy_seconds))
 
     @contextmanager
-    def transaction(self, *, batch: bool = False, keep: bool = True) -> Iterator[Session]:
+    def transaction(self, *, keep: bool = True) -> Iterator[Session]:
         """One unit of work, in one transaction: committed if the block ends normally, else
-        rolled back; always rolled back with keep=False (`pbem check`: nothing kept).
-        `batch`: a batch's work, whose commit need not reach the disk until `settle`."""
-        with transaction(self.batch() if batch else self.db, keep=keep) as session:
+        rolled back; always rolled back with keep=False (`pbem check`: nothing kept)."""
+        with transaction(self.db, keep=keep) as session:
             yield session
 
     @contextmanager
@@ -50,18 +40,9 @@ class Databases:
         with reading(self.db) as session:
             yield session
 
-    def batch(self) -> Engine:
-        """The engine for work whose commits need not reach the disk until `settle`."""
-        return self.deferred or self.db
-
-    def settle(self) -> None:
-        """Every commit made so far, on either engine, is on disk when this returns."""
-        if self.deferred is not None:
-            make_durable(self.db)
-
     def engines(self) -> tuple[Engine, ...]:
         """Every engine a commit may come through (to watch their commits)."""
-        return (self.db,) if self.deferred is None else (self.db, self.deferred)
+        return (self.db,)
 
     def claims(self) -> Claims:
         """The inbox's claims between daemons, for one pass (pbem.store.claims)."""
@@ -87,9 +68,3 @@ class Databases:
 
     def only_daemon(self) -> AbstractContextManager[None]:
         return daemon_lock.only_daemon(self.db)
-
-    def dispose(self) -> None:
-        """Close every pooled connection (before a fork: none may cross it)."""
-        self.db.dispose()
-        if self.deferred is not None:
-            self.deferred.dispose()

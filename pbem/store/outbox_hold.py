@@ -7,9 +7,7 @@ business, and differs with the database:
   SKIP LOCKED and stays locked while the transport works, so no other daemon sends it
   meanwhile (it skips the row for the next). The lock is the row's alone. A daemon killed
   mid-send lets go of it with its connection, and another sends the row: at least once, never
-  lost. The transaction runs on the engine whose commits do not wait for the disk: if the
-  database server crashes before the record is written, the mail goes again under its
-  Message-ID, as after a crash mid-send.
+  lost.
 - SQLite, where one daemon drains (pbem.store.daemon_lock): no transaction is open while the
   transport works, as SQLite's write lock is the whole database's and a slow server must hold
   up nothing else. The row is read, sent, then recorded. A mail sent whose record failed (the
@@ -79,7 +77,7 @@ def hold_outbox_row(databases: Databases, row_id: int, columns: Sequence[Any]) -
     """The row `row_id` held while the block sends its mail (see the module docstring)."""
     db = databases.db
     if db.dialect.name == "postgresql":
-        with databases.batch().begin() as connection:
+        with db.begin() as connection:
             yield _claimed(connection, row_id, columns)
         return
     yield _alone(db, row_id, columns)

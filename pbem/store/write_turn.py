@@ -2,10 +2,9 @@
 
 SQLite's own wait is unfair: a process waiting for the write lock sleeps up to 100 ms between
 tries, and a process that commits and begins again at once takes the lock every time. The
-daemon's courier has a process of its own (pbem.daemon.courier_process), and intake commits
-a mail and begins the next all the while: the courier's record of each mail it sent would
-wait behind it. So every pbem process on the file queues here first, by two file locks (flock)
-beside the database:
+daemon's intake commits a mail and begins the next all the while, so another process on the
+file (a command of the operator's) would wait behind it. So every pbem process on the file
+queues here first, by two file locks (flock) beside the database:
 
 - the *turn* is held from BEGIN IMMEDIATE until the transaction ends;
 - the *gate* is held by the process waiting for the turn, until it has it.

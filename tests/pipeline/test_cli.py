@@ -22,7 +22,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.delenv("PBEM_CONFIG", raising=False)
     (tmp_path / "pbem.toml").write_text("[security]\npassword_cost = 4\n")
     # `serve --once` and `poll --once` log to standard error, which pytest captures: a
-    # handler left on that stream hung a later test's courier process.
+    # handler left on that stream would outlive the capture, into later tests.
     with logging_restored():
         yield tmp_path
 

@@ -16,7 +16,7 @@ class Kind(StrEnum):
     LOCK = "lock"  # a row lock: with_for_update, skip_locked, nowait
     DIALECT = "dialect"  # which database this is, by its name or by an engine only one has
     COMMIT = "commit"  # how or when a transaction commits, begun or ended by hand
-    ENGINE = "engine"  # an engine named: transaction(service.db), service.db, store.batch()
+    ENGINE = "engine"  # an engine named: transaction(service.db), service.db
     # A session passed around or written through: a parameter typed Session, session.add(...),
     # .delete(...), .flush(...). The domain is handed a Work (pbem.store.work) instead.
     SESSION = "session"
@@ -31,19 +31,17 @@ _STATEMENT_METHODS = {"where", "filter", "filter_by", "with_for_update"}
 _SESSION_METHODS = {"exec", "execute", "get", "scalar", "scalars", "query"}
 _SESSIONS = {"session", "connection", "conn"}
 _LOCKS = {"with_for_update", "skip_locked", "nowait", "populate_existing"}
-# A database named: its dialect, its URL's backend, PostgreSQL's engine whose commits do
-# not wait for the disk (`deferred`: present on PostgreSQL alone, so asking for it asks
-# which database this is).
-_DIALECTS = {"dialect", "get_backend_name", "get_dialect", "deferred", "deferred_db"}
-_COMMITS = {"commit", "rollback", "begin", "begin_nested", "make_durable"}
+# A database named: its dialect, its URL's backend.
+_DIALECTS = {"dialect", "get_backend_name", "get_dialect"}
+_COMMITS = {"commit", "rollback", "begin", "begin_nested"}
 # What those are called on: a session, a connection, a transaction, an engine.
 _TRANSACTIONS = _SESSIONS | {"tx", "transaction", "db", "engine"}
 _COMMIT_WORDS = ("synchronous_commit", "isolation_level", "autocommit")
 # What opens a unit of work on the engine it is given (pbem.store.db, sqlmodel): outside the
 # store it is opened by the service's store, which is given none (`service.store.transaction()`).
 _UNITS = {"transaction", "reading", "reading_rows", "new_session", "Session"}
-# The service's engines, by name: the service's `db`, the store's `batch()` engine.
-_ENGINES = {("service", "db"), ("store", "batch")}
+# The service's engine, by name: the service's `db`.
+_ENGINES = {("service", "db")}
 # What writes through a session by hand: a Work's aggregates add, remove and flush instead.
 _WRITES = {"add", "add_all", "delete", "flush"}
 

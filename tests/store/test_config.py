@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
 from datetime import timedelta
@@ -74,6 +75,23 @@ def test_the_old_smtp_retry_settings_say_where_they_went() -> None:
         ConfigError, match=r"\[smtp\] give_up_hours is now \[outbox\] give_up_hours"
     ):
         settings_from_dict({"smtp": {"give_up_hours": 48}})
+
+
+@pytest.mark.parametrize("value", ["process", "thread"])
+def test_the_retired_courier_setting_is_read_and_ignored_with_a_warning(
+    value: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """[service] courier chose the courier's process or thread; it is a thread now. A file or
+    an environment that still sets it starts the daemon, and the log says to remove it."""
+    path = tmp_path / "pbem.toml"
+    path.write_text(f'[service]\ncourier = "{value}"\nmax_wait_seconds = 30\n')
+    with caplog.at_level(logging.WARNING, logger="pbem.config"):
+        assert load_settings(path).service.max_wait_seconds == 30
+        monkeypatch.delenv("PBEM_CONFIG", raising=False)
+        monkeypatch.setenv("PBEM_SERVICE__COURIER", value)
+        assert load_settings().service == Settings().service
+    retired = [r for r in caplog.records if "[service] courier is retired" in r.getMessage()]
+    assert len(retired) == 2
 
 
 @pytest.mark.parametrize("cost", [3, 21, -1])

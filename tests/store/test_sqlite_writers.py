@@ -132,8 +132,8 @@ print(" ".join(map(str, commits)), flush=True)
 def test_a_process_that_asks_for_the_lock_gets_it_after_another_process_that_writes_on(
     tmp_path: Path,
 ) -> None:
-    """Another process writes back to back (the daemon's intake, seen from the courier's
-    process); this one asks once (the courier recording a sent mail). It gets the lock when
+    """Another process writes back to back (the daemon's intake, seen from a command on the
+    command line); this one asks once (the command's one write). It gets the lock when
     the transaction in hand ends (pbem.store.write_turn): with SQLite's own wait alone, it
     got it only when the other process stopped, 300 transactions later."""
     engine = _engine(tmp_path)

@@ -60,11 +60,7 @@ def test_only_the_modules_not_converted_yet_pass_a_session_around() -> None:
         ("q = query.with_for_update(skip_locked=True)", Kind.LOCK, "skip_locked="),
         ("session.refresh(game, with_for_update=True)", Kind.LOCK, "with_for_update="),
         ("if db.dialect.name == 'postgresql': pass", Kind.DIALECT, ".dialect"),
-        ("if service.deferred is not None: pass", Kind.DIALECT, ".deferred"),
-        ("engine = service.deferred_db", Kind.DIALECT, ".deferred_db"),
-        ("receive(service, raw, deferred=True)", Kind.DIALECT, "deferred="),
         ("if url.get_backend_name() != 'sqlite': pass", Kind.DIALECT, ".get_backend_name"),
-        ("make_durable(service.db)", Kind.COMMIT, "make_durable("),
         ("tx = session.begin()", Kind.COMMIT, ".begin("),
         ("tx.commit()", Kind.COMMIT, ".commit("),
         ("with ctx.session.begin_nested(): pass", Kind.COMMIT, ".begin_nested("),
@@ -79,7 +75,6 @@ def test_only_the_modules_not_converted_yet_pass_a_session_around() -> None:
         ("session = new_session(engine)", Kind.ENGINE, "new_session("),
         ("claims = Claims(service.db)", Kind.ENGINE, "service.db"),
         ("check(self.service.db)", Kind.ENGINE, "service.db"),
-        ("engine = service.store.batch()", Kind.ENGINE, "store.batch"),
         ("def f(session: Session) -> None: pass", Kind.SESSION, "parameter session: Session"),
         ("def f(s: sqlmodel.Session) -> None: pass", Kind.SESSION, "parameter s: Session"),
         ("context.session.add(row)", Kind.SESSION, "session.add("),
@@ -97,12 +92,12 @@ def test_the_reading_finds_each_kind(source: str, kind: Kind, what: str | None) 
 def test_the_reading_takes_no_word_in_prose_or_another_object_for_one() -> None:
     source = '''
 """On PostgreSQL the dialect's select(...) with_for_update; the session.exec(...)."""
-# service.deferred is not None; session.begin()
+# service.db.dialect; session.begin()
 answer.begin(1, "your mail")
 settings.update(values)
 found = seats.get(name)
 with service.store.transaction() as session: pass
-with service.store.transaction(batch=True, keep=False) as session: pass
+with service.store.transaction(keep=False) as session: pass
 with service.store.reading() as session: pass
 url = args.db
 work.games.add(seat)
