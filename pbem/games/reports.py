@@ -9,6 +9,7 @@ from pbem.deadlines.stored import describe
 from pbem.games.commitment import commitment
 from pbem.games.lines import MailLines
 from pbem.games.outbox import Letter
+from pbem.games.paused import paused_line
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
@@ -89,7 +90,7 @@ def _due_facts(view: ResolvedTurn, seat: str, *, archived: bool) -> dict[str, ob
         "next_turn": following.number if following else None,
         "due_turn": due.number if due else None,
         "deadline": describe(due.deadline, view.game.timezone) if due else "",
-        "paused": view.paused_copy,
+        "paused": paused_line(view.game, due.number) if due and view.paused else "",
         "replayed_next": view.replayed_next and not archived,
         "copy": copy,
         "template": view.ruleset.order_template(state, seat) if due else "",

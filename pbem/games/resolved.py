@@ -55,10 +55,11 @@ class ResolvedTurn:
         return self.current if self.old else self.following
 
     @property
-    def paused_copy(self) -> bool:
-        """An old report while the game is paused: the turn being played has no deadline
-        running (it is set again at the resume), so none is shown."""
-        return self.old and self.game.status == GameStatus.PAUSED
+    def paused(self) -> bool:
+        """The game is paused with a turn due (the latest report's next turn, or for an old
+        report the one being played): no deadline stands, it is set at the resume, so none
+        is shown."""
+        return self.due is not None and self.game.status == GameStatus.PAUSED
 
     def due_state(self) -> dict[str, Any]:
         """The position the order template of `due` is written for."""

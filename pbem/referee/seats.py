@@ -9,6 +9,7 @@ from functools import partial
 
 from pbem.deadlines.stored import describe
 from pbem.games.games import stored_orders
+from pbem.games.paused import paused_line
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.games.stops import is_stopped
@@ -153,6 +154,9 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
         seat=seat.name,
         turn=turn.number,
         deadline=deadline,
+        # While paused no deadline stands: the welcome says when it will (written again at
+        # a PAUSE or RESUME later in the same mail, pbem.referee.welcomes).
+        paused=paused_line(ctx.game, turn.number) if ctx.game.status == GameStatus.PAUSED else "",
         cleared=_turns(cleared) if cleared else "",
         on_file=on_file.text if on_file else "",
     )

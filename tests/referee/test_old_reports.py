@@ -113,6 +113,7 @@ def test_a_players_old_report_and_its_data_name_the_turn_being_played(
     assert (data["next_turn"], data["deadline"]) == (3, "2026-03-08T12:00:00Z")
     via.run("pause", reason="holidays")
     text, data = _report_reply(service, later + timedelta(hours=1), 1)
-    assert "the game is paused by a referee, and its deadline is set again" in text
+    assert "Turn 3 is being played now. Game g1 is paused: orders you send are kept" in text
+    assert "its deadline is set then" in text
     assert "due by" not in text
     assert (data["next_turn"], data["deadline"]) == (3, None)
