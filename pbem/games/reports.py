@@ -13,7 +13,7 @@ from pbem.games.paused import paused_line
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
-from pbem.store import Game, OutboxKind, Seat, Turn, loads
+from pbem.store import Game, GameStatus, OutboxKind, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
@@ -117,6 +117,8 @@ def start_letter(
         seat=seat.name,
         turn=turn.number,
         deadline=describe(turn.deadline, game.timezone),
+        # Sent again (REPORT) while paused with the first turn pending: no deadline stands.
+        paused=paused_line(game, turn.number) if _paused_at(game, turn) else "",
         **position_facts(game, seat.name, turn),
         commitment=commitment(game.seed, game.seed_salt),
     )
@@ -130,6 +132,10 @@ def start_letter(
         game_id=game.id,
         attachments=attachments,
     )
+
+
+def _paused_at(game: Game, turn: Turn) -> bool:
+    return game.status == GameStatus.PAUSED and game.turn == turn.number
 
 
 def position_facts(game: Game, seat: str, turn: Turn) -> dict[str, str]:

@@ -113,3 +113,15 @@ def test_status_and_the_check_reply_while_paused_say_orders_are_kept(
     reply = _flat(body(check.replies[0]))
     assert "at the deadline, or sooner" not in reply
     assert "No turn is resolved while the game is paused" in reply
+
+
+def test_the_start_mail_asked_for_while_paused_names_no_deadline(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """REPORT before turn 1 is played sends the start mail: while paused, without its
+    deadline."""
+    referee_game(service, now)
+    via.run("pause")
+    text, _ = _report_reply(service, now + timedelta(days=3), "REPORT")
+    assert text.startswith("Game g1 (Counting (a test ruleset)) begins. You are alice.")
+    assert "due by" not in text and PAUSED.format(n=1) in text
