@@ -43,12 +43,19 @@ def report_letter(
 
 
 def report_body(
-    settings: Settings, view: ResolvedTurn, seat: Seat, *, archived: bool = False
+    settings: Settings,
+    view: ResolvedTurn,
+    seat: Seat,
+    *,
+    archived: bool = False,
+    resent: bool = False,
 ) -> str:
     """The report of the turn for `seat`, as mailed; `archived` for the web archive's page of
     it, which leaves out the next turn's deadline: the deadline now is not the one mailed
     (moved since, or set anew when a rollback's rerun played the turns again), and an old page
-    is not written again when it moves. The page says where the deadline now is."""
+    is not written again when it moves. The page says where the deadline now is. `resent`:
+    sent again (RESEND, REPORT), so a rerun's report does not announce anew that it replaces
+    the first one: it did so when it was mailed."""
     ruleset, after = view.ruleset, view.after
     events = view.resolution.events_for(seat.name)
     return render(
@@ -59,6 +66,8 @@ def report_body(
         seat=seat.name,
         turn=view.turn.number,
         revision=view.revision,
+        resent=resent,
+        played_since=view.played_since,
         **_due_facts(view, seat.name, archived=archived),
         archived=archived,
         events=[event_line(e) for e in events if concerns(e, seat.name)],

@@ -61,6 +61,17 @@ class ResolvedTurn:
         is shown."""
         return self.due is not None and self.game.status == GameStatus.PAUSED
 
+    @property
+    def played_since(self) -> str:
+        """For an old report, the turns played after it, as its copy line says them: 'turn 3
+        has' or 'turns 3 to 4 have' (up to the turn before the one being played, or to the
+        last, once the game ended)."""
+        if self.following is None:
+            return ""
+        first = self.following.number
+        last = self.current.number - 1 if self.current else self.game.turn
+        return f"turn {first} has" if last <= first else f"turns {first} to {last} have"
+
     def due_state(self) -> dict[str, Any]:
         """The position the order template of `due` is written for."""
         if self.old and self.current is not None:

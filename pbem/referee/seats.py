@@ -54,13 +54,18 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     welcome = partial(_welcome, ctx, seat, password, list(cleared))
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
     welcomes.remember(ctx.session, letter, row, seat.name, welcome)  # true when it is sent
+    # The note goes in the turn's reports, read later: it names the turn its deadline is of.
+    # While paused no deadline stands: it is set at the resume (pbem.clock.control).
+    paused = ctx.game.status == GameStatus.PAUSED
+    when = "set when play resumes" if paused else f"now {deadline}"
     ctx.change(
-        f"{seat.name} has a new player; the deadline is now {deadline}",
+        f"{seat.name} has a new player; the deadline of turn {ctx.game.turn} is {when}",
         before,
         {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
     dropped = f"; the orders on file for {_turns(list(cleared))} were cleared" if cleared else ""
-    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}{dropped}"
+    due = "deadline set when play resumes" if paused else f"deadline {deadline}"
+    return f"{seat.name} is now played by {address}; password mailed; {due}{dropped}"
 
 
 def _clear_orders(ctx: RefereeContext, seat: str) -> dict[int, str]:

@@ -125,3 +125,12 @@ def test_the_start_mail_asked_for_while_paused_names_no_deadline(
     text, _ = _report_reply(service, now + timedelta(days=3), "REPORT")
     assert text.startswith("Game g1 (Counting (a test ruleset)) begins. You are alice.")
     assert "due by" not in text and PAUSED.format(n=1) in text
+
+
+def test_a_replace_while_paused_tells_the_referee_no_deadline(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    via.run("pause")
+    result = via.run("replace", "bob", "carol@example.org", reason="bob left")
+    assert result.endswith("password mailed; deadline set when play resumes")
