@@ -6,7 +6,7 @@ two seats, one name shown)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -49,8 +49,8 @@ def test_long_seat_names_stay_within_72_columns_and_whole(
         order_mail("game-of-sixteen", LONG[0], f"pw-{LONG[0]}", "NO ORDERS", message_id="2@x"),
         now=now,
     ).replies[0]
-    resolve_due(service, now=now.replace(year=2027))
-    report = [row for row in outbox(service, "report") if "turn 1 report" in row.subject][0]
+    resolve_due(service, now=now + timedelta(days=30))  # past the deadline
+    report = next(row for row in outbox(service, "report") if "turn 1 report" in row.subject)
     for text in [*map(body, first), body(check), body(again), body(report)]:
         assert _too_wide(text) == []
     if ruleset != "counting":  # its standing is one line of names and points
