@@ -16,7 +16,7 @@ def paused_line(game: Game, turn: int) -> str:
     deadline will be."""
     return (
         f"Game {game.id} is paused: orders you send are kept, and turn {turn} goes on when "
-        f"the referee resumes the game: its deadline is set then{_left(game.paused_left)}."
+        f"the referee resumes the game; its deadline is set then{_left(game.paused_left)}."
     )
 
 

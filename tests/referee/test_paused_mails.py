@@ -19,7 +19,7 @@ from tests.referee.support import Channel, referee_game, referee_mail
 from tests.support.games import body, outbox
 from tests.support.mails import mail, order_mail
 
-PAUSED = "turn {n} goes on when the referee resumes the game: its deadline is set then"
+PAUSED = "turn {n} goes on when the referee resumes the game; its deadline is set then"
 
 
 def _play(service: Service, now: datetime, number: int) -> None:
