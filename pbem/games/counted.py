@@ -24,7 +24,7 @@ from typing import Any
 from engine import ParsedOrders, Ruleset
 from engine.ruleset import State
 from pbem.mail.commands import PLAYER_WORDS
-from pbem.store import Game
+from pbem.store import Game, GameStatus
 
 PASS_LINE = "NO ORDERS"
 # Why a NO ORDERS line in a mail that also has accepted orders is passed over.
@@ -153,7 +153,13 @@ def until_when(game: Game) -> str:
     """Until when new orders may be sent: what the check reply promises must be what the
     clock does (pbem.clock.due). With early processing the turn may be resolved before its
     deadline, as soon as every seat it waits for is in; a seat away (unless the game waits
-    for absent seats) or without a player is not waited for."""
+    for absent seats) or without a player is not waited for. A paused game resolves nothing
+    (pbem.clock.due): neither the deadline nor every seat's orders end the turn then."""
+    if game.status == GameStatus.PAUSED:
+        return (
+            "No turn is resolved while the game is paused: you may send new orders until the "
+            "turn is resolved, after the referee resumes the game. The last mail counts, whole."
+        )
     if not game.early_processing:
         return "You may send new orders until the deadline; the last mail counts, whole."
     skipped = "without a player" if game.wait_for_absent else "away or without a player"

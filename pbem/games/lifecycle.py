@@ -27,6 +27,21 @@ from pbem.store.work import Work
 RESIGN_CHOICES = ("replace", "disorder", "bot")
 
 
+# The longest seat name: long enough for a nation or a house, short enough that every mail
+# line naming a seat stays within 72 columns and the rulesets' Standing tables show it whole
+# (docs/operations.md). Game ids are the operator's to keep short.
+SEAT_NAME_MAX = 12
+
+
+def seat_name_problem(name: str) -> str:
+    """Why `name` cannot be a seat's name, or '' (for a new game and for JOIN alike)."""
+    if not name.isalnum():
+        return "a seat name is letters and digits only"
+    if len(name) > SEAT_NAME_MAX:
+        return f"a seat name is at most {SEAT_NAME_MAX} characters, not {len(name)}"
+    return ""
+
+
 class GameError(PbemError, ValueError):
     """A game that cannot be created or changed as asked; the message says why."""
 
@@ -140,8 +155,9 @@ def _check(work: Work, spec: GameSpec, ruleset: Ruleset) -> None:
     names = [seat.name.lower() for seat in spec.seats]
     if len(set(names)) != len(names):
         raise GameError("two seats have the same name")
-    if any(not name.isalnum() for name in names):
-        raise GameError("a seat name is letters and digits only")
+    problem = next(filter(None, map(seat_name_problem, names)), "")
+    if problem:
+        raise GameError(problem)
     for seat in spec.seats:
         _check_address(f"seat {seat.name.lower()}", seat.address)
     for referee in spec.referees:

@@ -33,7 +33,7 @@ def report_data(view: ResolvedTurn, seat: str) -> dict[str, Any]:
         "seat": seat,
         "next_turn": following.number if following else None,
         "deadline": _when(following.deadline)
-        if following and following.deadline and not view.paused_copy
+        if following and following.deadline and not view.paused
         else None,
         "holdings": {
             "text": ruleset.holdings(after, seat),

@@ -9,10 +9,11 @@ from pbem.deadlines.stored import describe
 from pbem.games.commitment import commitment
 from pbem.games.lines import MailLines
 from pbem.games.outbox import Letter
+from pbem.games.paused import paused_line
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.site_links import seat_link
 from pbem.mail.compose import Attachment, stable_message_id
-from pbem.store import Game, OutboxKind, Seat, Turn, loads
+from pbem.store import Game, GameStatus, OutboxKind, Seat, Turn, loads
 from pbem.templates import render, wrap
 
 
@@ -42,12 +43,19 @@ def report_letter(
 
 
 def report_body(
-    settings: Settings, view: ResolvedTurn, seat: Seat, *, archived: bool = False
+    settings: Settings,
+    view: ResolvedTurn,
+    seat: Seat,
+    *,
+    archived: bool = False,
+    resent: bool = False,
 ) -> str:
     """The report of the turn for `seat`, as mailed; `archived` for the web archive's page of
     it, which leaves out the next turn's deadline: the deadline now is not the one mailed
     (moved since, or set anew when a rollback's rerun played the turns again), and an old page
-    is not written again when it moves. The page says where the deadline now is."""
+    is not written again when it moves. The page says where the deadline now is. `resent`:
+    sent again (RESEND, REPORT), so a rerun's report does not announce anew that it replaces
+    the first one: it did so when it was mailed."""
     ruleset, after = view.ruleset, view.after
     events = view.resolution.events_for(seat.name)
     return render(
@@ -58,6 +66,8 @@ def report_body(
         seat=seat.name,
         turn=view.turn.number,
         revision=view.revision,
+        resent=resent,
+        played_since=view.played_since,
         **_due_facts(view, seat.name, archived=archived),
         archived=archived,
         events=[event_line(e) for e in events if concerns(e, seat.name)],
@@ -89,7 +99,7 @@ def _due_facts(view: ResolvedTurn, seat: str, *, archived: bool) -> dict[str, ob
         "next_turn": following.number if following else None,
         "due_turn": due.number if due else None,
         "deadline": describe(due.deadline, view.game.timezone) if due else "",
-        "paused": view.paused_copy,
+        "paused": paused_line(view.game, due.number) if due and view.paused else "",
         "replayed_next": view.replayed_next and not archived,
         "copy": copy,
         "template": view.ruleset.order_template(state, seat) if due else "",
@@ -116,6 +126,8 @@ def start_letter(
         seat=seat.name,
         turn=turn.number,
         deadline=describe(turn.deadline, game.timezone),
+        # Sent again (REPORT) while paused with the first turn pending: no deadline stands.
+        paused=paused_line(game, turn.number) if _paused_at(game, turn) else "",
         **position_facts(game, seat.name, turn),
         commitment=commitment(game.seed, game.seed_salt),
     )
@@ -129,6 +141,10 @@ def start_letter(
         game_id=game.id,
         attachments=attachments,
     )
+
+
+def _paused_at(game: Game, turn: Turn) -> bool:
+    return game.status == GameStatus.PAUSED and game.turn == turn.number
 
 
 def position_facts(game: Game, seat: str, turn: Turn) -> dict[str, str]:

@@ -53,10 +53,22 @@ class ResolvedTurn:
         return self.current if self.old else self.following
 
     @property
-    def paused_copy(self) -> bool:
-        """An old report while the game is paused: the turn being played has no deadline
-        running (it is set again at the resume), so none is shown."""
-        return self.old and self.game.status == GameStatus.PAUSED
+    def paused(self) -> bool:
+        """The game is paused with a turn due (the latest report's next turn, or for an old
+        report the one being played): no deadline stands, it is set at the resume, so none
+        is shown."""
+        return self.due is not None and self.game.status == GameStatus.PAUSED
+
+    @property
+    def played_since(self) -> str:
+        """For an old report, the turns played after it, as its copy line says them: 'turn 3
+        has' or 'turns 3 to 4 have' (up to the turn before the one being played, or to the
+        last, once the game ended)."""
+        if self.following is None:
+            return ""
+        first = self.following.number
+        last = self.current.number - 1 if self.current else self.game.turn
+        return f"turn {first} has" if last <= first else f"turns {first} to {last} have"
 
     def due_state(self) -> dict[str, Any]:
         """The position the order template of `due` is written for."""

@@ -138,7 +138,9 @@ def report_command(context: MailContext, envelope: Envelope) -> None:
     context.finish(MailStatus.ANSWERED, f"REPORT {turn.number} for {seat.name}")
     view = ResolvedTurn.load(context.work, game, turn)
     attached = report_attachments(context.work, view, seat)
-    context.reply_text(seat.address, report_body(context.settings, view, seat), attached)
+    context.reply_text(
+        seat.address, report_body(context.settings, view, seat, resent=True), attached
+    )
 
 
 def settings_command(context: MailContext, envelope: Envelope) -> None:

@@ -13,7 +13,7 @@ import logging
 from engine import get_ruleset
 from pbem.games.audit import JOINED, audit
 from pbem.games.games import add_seat, find_game, seats_of
-from pbem.games.lifecycle import start_game
+from pbem.games.lifecycle import seat_name_problem, start_game
 from pbem.intake.auth import no_game
 from pbem.intake.codes import (
     CONFIRM_HOURS,
@@ -115,8 +115,8 @@ def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -
         return f"game {game.id} is not open to sign-up"
     if not context.mail.sender:
         return "the mail has no address to register"
-    if not seat.isalnum():
-        return "a seat name is letters and digits only"
+    if seat_name_problem(seat):
+        return seat_name_problem(seat)
     taken = {row.name for row in seats_of(context.session, game.id)}
     if seat in taken:
         return f"the seat name {seat} is taken; choose another"

@@ -131,6 +131,7 @@ def password_body(
         seat=seat.get("seat", ""),
         turn=seat.get("turn", 0),
         deadline=seat.get("deadline", ""),
+        paused=seat.get("paused", ""),
         cleared=seat.get("cleared", ""),
         on_file=seat.get("on_file", ""),
         desk=seat.get("desk", ""),

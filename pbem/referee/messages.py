@@ -25,7 +25,7 @@ def resend(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seats = _readers(ctx, args[0])
     view = ResolvedTurn.load(ctx.work, ctx.game, turn)
     for seat in seats:
-        body = report_body(ctx.settings, view, seat)
+        body = report_body(ctx.settings, view, seat, resent=True)
         ctx.send(seat.address, f"turn {turn.number} report (again)", body, kind=OutboxKind.REPORT)
     names = ", ".join(seat.name for seat in seats if seat.address.lower() not in ctx.stopped)
     names = names or "nobody"

@@ -49,9 +49,16 @@ def _check(ctx: RefereeContext, number: int, seat: str, text: str) -> str:
         return "; not checked: turn not reached yet"
     parsed = get_ruleset(ctx.game.ruleset).orders_to_play(loads(turn.state_before), seat, text)
     if parsed.problems:
-        problems = "; ".join(problem.describe().replace("\n", " ") for problem in parsed.problems)
+        problems = "; ".join(_one_line(problem.describe()) for problem in parsed.problems)
         raise RefereeError(f"the orders have problems, nothing stored: {problems}")
     return ""
+
+
+def _one_line(described: str) -> str:
+    """A problem as the check reply gives it (its line, then indented lines: the rule, an
+    example) made one result line: the further lines in brackets, not run into the first."""
+    first, *more = [part.strip() for part in described.splitlines()]
+    return f"{first} ({'; '.join(more)})" if more else first
 
 
 def _store(

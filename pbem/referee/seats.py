@@ -8,6 +8,7 @@ from datetime import timedelta
 from functools import partial
 
 from pbem.deadlines.stored import describe
+from pbem.games.paused import paused_line
 from pbem.games.reports import position_facts
 from pbem.games.seat_passwords import give_password, take_password
 from pbem.games.stops import is_stopped
@@ -52,13 +53,18 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     welcome = partial(_welcome, ctx, seat, password, list(cleared))
     letter, row = ctx.send(address, f"you now play {seat.name}", welcome())
     welcomes.remember(ctx.work, letter, row, seat.name, welcome)  # true when it is sent
+    # The note goes in the turn's reports, read later: it names the turn its deadline is of.
+    # While paused no deadline stands: it is set at the resume (pbem.clock.control).
+    paused = ctx.game.status == GameStatus.PAUSED
+    when = "set when play resumes" if paused else f"now {deadline}"
     ctx.change(
-        f"{seat.name} has a new player; the deadline is now {deadline}",
+        f"{seat.name} has a new player; the deadline of turn {ctx.game.turn} is {when}",
         before,
         {"address": address, "status": SeatStatus.ACTIVE, "deadline": deadline},
     )
     dropped = f"; the orders on file for {_turns(list(cleared))} were cleared" if cleared else ""
-    return f"{seat.name} is now played by {address}; password mailed; deadline {deadline}{dropped}"
+    due = "deadline set when play resumes" if paused else f"deadline {deadline}"
+    return f"{seat.name} is now played by {address}; password mailed; {due}{dropped}"
 
 
 def _clear_orders(ctx: RefereeContext, seat: str) -> dict[int, str]:
@@ -152,6 +158,9 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
         seat=seat.name,
         turn=turn.number,
         deadline=deadline,
+        # While paused no deadline stands: the welcome says when it will (written again at
+        # a PAUSE or RESUME later in the same mail, pbem.referee.welcomes).
+        paused=paused_line(ctx.game, turn.number) if ctx.game.status == GameStatus.PAUSED else "",
         cleared=_turns(cleared) if cleared else "",
         on_file=on_file.text if on_file else "",
     )

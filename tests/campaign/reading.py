@@ -14,7 +14,7 @@ from typing import Any
 
 from pbem.mail.compose import text_of
 
-REPORT = re.compile(r"report of turn (\d+) for (\w+)")
+REPORT = re.compile(r"report of turn (\d+) for\s+(\w+)")  # the line may wrap before the seat
 # A deadline (or any moment) as the moderator writes it: UTC, then perhaps the local time.
 UTC_TIME = re.compile(
     r"(\d{4}-\d\d-\d\d \d\d:\d\d) UTC(?: \((\d{4}-\d\d-\d\d \d\d:\d\d) (\S+) in ([\w/+-]+)\))?"

@@ -58,7 +58,7 @@ def _check_reply(
     verdict: str = "all accepted",
 ) -> str:
     again = (
-        f"These orders replace the orders you sent earlier for this turn (mail {replaced} "
+        f"These orders replace the orders you sent earlier for this turn (mail {replaced}\n"
         "this turn).\n"
         if replaced
         else ""

@@ -78,8 +78,8 @@ def test_status_of_a_paused_game_with_a_seat_away(service: Service, now: datetim
     assert (receipt.status, receipt.outcome) == ("answered", "STATUS g1"), receipt
     assert body(receipt.replies[0]).startswith(
         "Game g1 (Counting (a test ruleset)): paused.\n"
-        "Turn 1. The game is paused by a referee: no orders are taken\n"
-        "now, and the deadline is set again, with the time that was left, when\n"
+        "Turn 1. The game is paused by a referee: orders sent now are kept for\n"
+        "turn 1, and its deadline is set again, with the time that was left, when\n"
         "play resumes.\n"
         "Orders in from: nobody yet\n"
         "Still to send orders: bob\n"

@@ -100,7 +100,7 @@ def test_a_later_mail_replaces_the_earlier_orders_whole(service: Service, now: d
     receipt = receive(service, second, now=now)
     assert body(receipt.replies[0]) == (
         "Orders for alice in game g1, turn 1: all accepted.\n"
-        "These orders replace the orders you sent earlier for this turn (mail 2 this turn).\n\n"
+        "These orders replace the orders you sent earlier for this turn (mail 2\nthis turn).\n\n"
         "Accepted (1):\n  line 3: ADD 2\n    read as: add 2 points\n\n" + FOOTER
     )
     [stored] = orders(service)

@@ -142,6 +142,6 @@ def test_a_seat_away_is_not_asked_for_orders_nor_counted_as_awaited(
     via.run("preview")
     [preview] = [row for row in outbox(service, "referee") if "preview" in row.subject][-1:]
     text = body(preview)
-    assert "No orders yet from: alice. The preview plays them as the turn would:\n" in text
-    assert "Away, not waited for: bob. The preview plays them as the turn would:\n  bob: " in text
+    assert "No orders yet from: alice. As the turn would play each seat:\n" in text
+    assert "Away, not waited for: bob. As the turn would play each seat:\n  bob: " in text
     assert "bob (away, not waited for: see above):\n" in text

@@ -113,6 +113,46 @@ def test_a_players_old_report_and_its_data_name_the_turn_being_played(
     assert (data["next_turn"], data["deadline"]) == (3, "2026-03-08T12:00:00Z")
     via.run("pause", reason="holidays")
     text, data = _report_reply(service, later + timedelta(hours=1), 1)
-    assert "the game is paused by a referee, and its deadline is set again" in text
+    assert "Turn 3 is being played now. Game g1 is paused: orders you send are kept" in text
+    assert "its deadline is set then" in text
     assert "due by" not in text
     assert (data["next_turn"], data["deadline"]) == (3, None)
+
+
+def test_an_old_report_names_every_turn_played_since_and_dates_its_notes(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """REPORT 1 while turn 4 is played: turns 2 and 3 have been played since (not "turn 2"
+    alone), and the referee notes of turn 1, which name turn 1's deadline, say they are
+    turn 1's, not the deadline the copy's header names."""
+    referee_game(service, now)
+    via.run("replace", "bob", "carol@example.org", "72h", reason="bob left")
+    [welcome] = [row for row in outbox(service, "referee") if row.recipient == "carol@example.org"]
+    password = body(welcome).split("Your password: ", 1)[1].split()[0]
+    passwords = {"alice": "pw-alice", "bob": password}
+    for number in (1, 2, 3):
+        at = now + timedelta(days=number)
+        for seat in ("alice", "bob"):
+            raw = order_mail("g1", seat, passwords[seat], "ADD 1", message_id=f"{seat}{number}@x")
+            receive(service, raw, now=at)
+        assert [s.turn for s in resolve_due(service, now=at)] == [number]
+    text, _ = _report_reply(service, now + timedelta(days=4), 1)
+    assert "turns 2 to 3 have been played since" in text
+    assert "== Referee notes == Made while turn 1 was played:" in text
+    assert "bob has a new player; the deadline of turn 1 is now 2026-03-04 12:00 UTC" in text
+
+
+def test_the_latest_report_resent_after_a_rerun_says_it_is_sent_again(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """Turn 1 rolled back and played again: its report said it replaced the first one. Sent
+    again, it does not say so as news under the subject "(again)"."""
+    referee_game(service, now)
+    _play(service, now, 1)
+    via.run("rollback", "1", reason="a lost order")
+    via.run("rerun", reason="replay")
+    assert "This report replaces your earlier report of turn 1" in _report(service, 1)
+    via.run("resend", "alice", reason="lost")
+    text = _flat(body(outbox(service, "report")[-1]))
+    assert "replaces your earlier report" not in text
+    assert "This report of turn 1, sent again, is of the turn as played again after the" in text

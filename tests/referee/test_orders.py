@@ -42,7 +42,7 @@ def test_orders_the_engine_rejects_are_refused_whole(
     why = via.refuse("orders", "alice", "ADD 9")
     assert why == (
         "the orders have problems, nothing stored: line 1: cannot add 9 points "
-        "rule: Rule 2: a seat adds 1, 2 or 3 points a turn."
+        "(rule: Rule 2: a seat adds 1, 2 or 3 points a turn.)"
     )
     assert orders(service) == []
     assert referee_audit(service) == []

@@ -39,3 +39,17 @@ def test_preview_events_are_wrapped_once(service: Service, now: datetime, via: C
     assert "paid 0." in events  # Temples and Swords' upkeep line, long enough to wrap
     # Wrapped once: each entry is what wrap() makes of it whole, with no short line inside.
     assert events == "\n".join(wrap(entry) for entry in _paragraphs(events))
+
+
+def test_preview_wraps_its_seat_lists_indented_and_plays_seats_not_orders(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    names = [f"seatnumber{n:02d}" for n in range(8)]
+    many = tuple(SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in names)
+    referee_game(service, now, seats=many, ruleset="temples-and-swords")
+    via.run("preview")
+    [row] = [r for r in outbox(service) if r.subject.endswith("preview of turn 1")]
+    text = body(row)
+    head = text.split("No orders yet from: ", 1)[1].split("\n  seatnumber00:", 1)[0]
+    assert all(line.startswith("    ") for line in head.splitlines()[1:]), head
+    assert "As the turn would play each seat:" in text

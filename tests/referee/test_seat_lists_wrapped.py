@@ -12,7 +12,7 @@ from tests.referee.support import Channel, referee_game
 from tests.support.games import body, outbox
 from tests.support.mails import mail, order_mail
 
-NAMES = tuple(f"northernkingdom{n}" for n in range(1, 8))
+NAMES = tuple(f"northkingd{n:02d}" for n in range(1, 9))  # 12 characters, the longest allowed
 SEATS = tuple(SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in NAMES)
 
 
@@ -24,19 +24,20 @@ def _lines_fit(text: str) -> None:
 
 def test_long_lists_of_seats_are_wrapped(service: Service, now: datetime, via: Channel) -> None:
     referee_game(service, now, seats=SEATS)
-    for name in NAMES[:4]:
+    for name in NAMES[:3]:
         raw = order_mail("g1", name, f"pw-{name}", "ADD 1\n", message_id=f"{name}@x")
         assert receive(service, raw, now=now).status == "accepted"
     check = body(outbox(service, "reply")[-1])
     _lines_fit(check)
-    assert "Still to send orders: northernkingdom5, northernkingdom6,\n    northernkingdom7" in (
-        check
-    )
+    assert (
+        "Still to send orders: northkingd04, northkingd05, northkingd06,\n"
+        "    northkingd07, northkingd08\n"
+    ) in check
     status = body(receive(service, mail("STATUS g1", message_id="s@x"), now=now).replies[0])
     _lines_fit(status)
     assert (
-        "Orders in from: northernkingdom1, northernkingdom2, northernkingdom3,\n"
-        "    northernkingdom4\n"
+        "Still to send orders: northkingd04, northkingd05, northkingd06,\n"
+        "    northkingd07, northkingd08\n"
     ) in status
     via.run("preview", reason="a look")
     [preview] = [row for row in outbox(service, "referee") if "review" in row.subject]

@@ -23,7 +23,7 @@ Nothing was stored: this is what the turn would give if it were resolved
 now, each seat played as the turn would play it. Only the referees get
 this mail.
 Orders in from: alice
-No orders yet from: bob. The preview plays them as the turn would:
+No orders yet from: bob. As the turn would play each seat:
   bob: no orders: its standing orders only
 
 == What would happen ==
@@ -83,7 +83,7 @@ def test_a_preview_of_standing_orders_says_whose_orders_are_in_and_what_it_plays
     text = body(mail)
     assert "Orders in from: nobody\n" in text
     assert (
-        "No orders yet from: alice, bob. The preview plays them as the turn\nwould:\n"
+        "No orders yet from: alice, bob. As the turn would play each seat:\n"
         "  alice: its last orders again, as the game plays a seat without orders\n"
         "    (nmr standing)\n"
     ) in text
@@ -105,9 +105,9 @@ def test_a_preview_says_why_orders_on_file_are_not_played(
     [mail] = [row for row in outbox(service)[before:] if row.recipient == REFEREE][:1]
     text = body(mail)
     assert "Orders in from: nobody\n" in text
-    assert "No orders yet from: bob. The preview plays them as the turn would:\n" in text
+    assert "No orders yet from: bob. As the turn would play each seat:\n" in text
     assert (
-        "Orders on file not played: alice. The preview plays them as the turn\nwould:\n"
+        "Orders on file not played: alice. As the turn would play each seat:\n"
         "  alice: no orders: its standing orders only (it is in civil disorder:\n"
         "    nobody plays it)\n"
     ) in text

@@ -229,7 +229,7 @@ def test_a_seats_pages_hold_its_reports(chromium: Browser, site: Site, game: str
                 name,
                 number,
             )
-            assert f"report of turn {number} for {name}" in report
+            assert f"report of turn {number} for {name}" in " ".join(report.split())
             if (name, number) in mailed_orders:  # a seat with a turn to play this turn
                 assert _lines(played) == _lines(mailed_orders[name, number]), (name, number)
         _fits_a_phone(chromium, page)

@@ -152,14 +152,17 @@ def _standing_lines(holder: Seat) -> list[str]:
 
 def public_summary(state: GameState) -> str:
     land = state.land
-    lines = ["Seat         Culture       Pop  Army  Cities  Wonders  Advances"]
+    # Names shown whole, the column as wide as the longest (at least 10): two names that
+    # share their first 10 letters stay two.
+    width = max([10, *(len(seat.name) for seat in state.seats)])
+    lines = [f"{'Seat':<{width + 2}} Culture       Pop  Army  Cities  Wonders  Advances"]
     if land is not None:
         lines[0] += "  Land"
     for holder in state.seats:
         status = "" if holder.alive else "  (out)"
         held = f"  {len(land.owned(holder.name)):>4}" if land is not None else ""
         lines.append(
-            f"{holder.letter} {holder.name[:10]:<10} {holder.culture:<12} {holder.population:>4}"
+            f"{holder.letter} {holder.name:<{width}} {holder.culture:<12} {holder.population:>4}"
             f"  {holder.army:>4}  {len(holder.cities):>6}  {len(holder.wonders_built):>7}"
             f"  {len(holder.advances):>8}{held}{status}"
         )

@@ -149,13 +149,16 @@ def _army_line(state: GameState, seat: str, name: str) -> str:
 
 
 def public_summary(state: GameState) -> str:
-    lines = ["Seat         VP  Gold  Cities  Hexes  Pop  Army  Advances"]
+    # Names shown whole, the column as wide as the longest (at least 10): two names that
+    # share their first 10 letters stay two.
+    width = max([10, *(len(seat.name) for seat in state.seats)])
+    lines = [f"{'Seat':<{width + 2}} VP  Gold  Cities  Hexes  Pop  Army  Advances"]
     for holder in state.seats:
         hexes = [state.hexes[n] for n in state.owned(holder.name)]
         army = sum(state.units(n, holder.name).military() for n in state.army_hexes(holder.name))
         status = "" if holder.alive else "  (out)"
         lines.append(
-            f"{holder.letter} {holder.name[:10]:<10} {victory_points(state, holder.name):>2}"
+            f"{holder.letter} {holder.name:<{width}} {victory_points(state, holder.name):>2}"
             f"  {holder.gold:>4}  {sum(h.has('city') for h in hexes):>6}  {len(hexes):>5}"
             f"  {sum(h.pop for h in hexes):>3}  {army:>4}  {len(holder.advances):>8}{status}"
         )

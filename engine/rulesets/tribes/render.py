@@ -112,13 +112,16 @@ def holdings(state: GameState, seat: str) -> str:
 
 
 def public_summary(state: GameState) -> str:
-    lines = ["Tribe        Fame  Hunger  Hexes  Pop  Military  Ships  Buildings"]
+    # Names shown whole, the column as wide as the longest (at least 10): two names that
+    # share their first 10 letters stay two.
+    width = max([10, *(len(seat.name) for seat in by_letter(state))])
+    lines = [f"{'Tribe':<{width + 2}} Fame  Hunger  Hexes  Pop  Military  Ships  Buildings"]
     for card in by_letter(state):
         units = [state.places[n].units for n in state.held(card.name)]
         built = sum(len(state.places[n].buildings) for n in state.held(card.name))
         out = "" if card.alive else "  (out)"
         lines.append(
-            f"{card.letter} {card.name[:10]:<10} {card.fame:>4}  {card.hunger:>6}"
+            f"{card.letter} {card.name:<{width}} {card.fame:>4}  {card.hunger:>6}"
             f"  {len(units):>5}  {sum(u.population for u in units):>3}"
             f"  {sum(u.military() for u in units):>8}  {sum(u.ship for u in units):>5}"
             f"  {built:>9}{out}"
