@@ -14,12 +14,13 @@ import pytest
 from sqlmodel import col, select
 
 from pbem.cli import main
+from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
 from pbem.intake.intake import Receipt, receive
 from pbem.passwords import hash_password
 from pbem.store import AuditLog, Referee, transaction
 from tests.support.games import body, new_game
-from tests.support.mails import mail
+from tests.support.mails import mail, order_mail
 
 REFEREE = "ref@example.org"
 REFEREE_PASSWORD = "pw-ref"
@@ -32,6 +33,19 @@ def referee_game(service: Service, now: datetime, **spec: Any) -> None:
     with transaction(service.db) as session:
         referee = session.exec(select(Referee).where(Referee.address == REFEREE)).one()
         referee.password_hash = hash_password(REFEREE_PASSWORD, cost=4)
+
+
+def play_turn(service: Service, now: datetime, number: int) -> None:
+    """Turn `number` of referee_game's counting game, played by both seats and resolved."""
+    for seat, text in (("alice", "ADD 1"), ("bob", "ADD 1")):
+        raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{number}@x")
+        receive(service, raw, now=now)
+    assert [s.turn for s in resolve_due(service, now=now)] == [number]
+
+
+def flat(text: str) -> str:
+    """A mail's text with its wrapping undone: its words, one space apart."""
+    return " ".join(text.split())
 
 
 def referee_mail(

@@ -11,20 +11,9 @@ from pbem.clock.turns import resolve_due
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from tests.referee.support import Channel, referee_game
+from tests.referee.support import Channel, flat, play_turn, referee_game
 from tests.support.games import body, outbox, turns
 from tests.support.mails import mail, order_mail
-
-
-def _play(service: Service, now: datetime, number: int) -> None:
-    for seat, text in (("alice", "ADD 1"), ("bob", "ADD 1")):
-        raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{number}@x")
-        receive(service, raw, now=now)
-    assert [s.turn for s in resolve_due(service, now=now)] == [number]
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _report(service: Service, number: int, to: str = "alice@example.org") -> str:
@@ -33,7 +22,7 @@ def _report(service: Service, number: int, to: str = "alice@example.org") -> str
         for row in outbox(service, "report")
         if row.recipient == to and f"turn {number} report (replaces" in row.subject
     ]
-    return _flat(body(row))
+    return flat(body(row))
 
 
 def test_a_rerun_report_followed_by_the_next_asks_for_no_orders(
@@ -42,8 +31,8 @@ def test_a_rerun_report_followed_by_the_next_asks_for_no_orders(
     """Turns 1 and 2 rerun in one command: turn 1's new report says turn 2 was played again
     and its report follows, with no deadline and no template; turn 2's asks for turn 3."""
     referee_game(service, now)
-    _play(service, now, 1)
-    _play(service, now, 2)
+    play_turn(service, now, 1)
+    play_turn(service, now, 2)
     via.run("rollback", "1", reason="a lost order")
     via.run("rerun", reason="replay")
     first, second = _report(service, 1), _report(service, 2)
@@ -61,11 +50,11 @@ def test_a_resent_old_report_says_it_is_a_copy_and_what_is_due_now(
     """Turn 1 resent while turn 3 is played: a copy, with turn 3's deadline and template,
     not turn 2's long-past ones."""
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     later = now + timedelta(days=5)
-    _play(service, later, 2)
+    play_turn(service, later, 2)
     via.run("resend", "alice", "turn", "1", reason="lost")
-    text = _flat(body(outbox(service, "report")[-1]))
+    text = flat(body(outbox(service, "report")[-1]))
     assert "This is a copy of your report of turn 1, sent again; turn 2 has been played" in text
     pending = turns(service)[-1]
     assert pending.number == 3
@@ -78,9 +67,9 @@ def test_the_latest_report_resent_is_as_first_mailed(
     service: Service, now: datetime, via: Channel
 ) -> None:
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     via.run("resend", "alice", reason="lost")
-    text = _flat(body(outbox(service, "report")[-1]))
+    text = flat(body(outbox(service, "report")[-1]))
     assert "copy" not in text
     assert "Orders for turn 2 are due by" in text and "TURN 2" in text
 
@@ -96,7 +85,7 @@ def _report_reply(service: Service, now: datetime, number: int) -> tuple[str, di
     [reply] = receipt.replies
     message = as_message(reply.raw)
     files = {str(p.get_filename()): p.get_content() for p in message.iter_attachments()}
-    return _flat(body(reply)), json.loads(files[f"report-g1-{number}-alice.json"])
+    return flat(body(reply)), json.loads(files[f"report-g1-{number}-alice.json"])
 
 
 def test_a_players_old_report_and_its_data_name_the_turn_being_played(
@@ -105,9 +94,9 @@ def test_a_players_old_report_and_its_data_name_the_turn_being_played(
     """REPORT 1 while turn 3 is played: the text and the JSON agree on turn 3 and its
     deadline; while the game is paused, neither names a deadline."""
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     later = now + timedelta(days=5)
-    _play(service, later, 2)
+    play_turn(service, later, 2)
     text, data = _report_reply(service, later, 1)
     assert "Orders for turn 3 are due by 2026-03-08 12:00 UTC." in text
     assert (data["next_turn"], data["deadline"]) == (3, "2026-03-08T12:00:00Z")
@@ -148,11 +137,11 @@ def test_the_latest_report_resent_after_a_rerun_says_it_is_sent_again(
     """Turn 1 rolled back and played again: its report said it replaced the first one. Sent
     again, it does not say so as news under the subject "(again)"."""
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     via.run("rollback", "1", reason="a lost order")
     via.run("rerun", reason="replay")
     assert "This report replaces your earlier report of turn 1" in _report(service, 1)
     via.run("resend", "alice", reason="lost")
-    text = _flat(body(outbox(service, "report")[-1]))
+    text = flat(body(outbox(service, "report")[-1]))
     assert "replaces your earlier report" not in text
     assert "This report of turn 1, sent again, is of the turn as played again after the" in text

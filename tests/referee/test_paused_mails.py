@@ -11,26 +11,14 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from pbem.clock.turns import resolve_due
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from tests.referee.support import Channel, referee_game, referee_mail
+from tests.referee.support import Channel, flat, play_turn, referee_game, referee_mail
 from tests.support.games import body, outbox
 from tests.support.mails import mail, order_mail
 
 PAUSED = "turn {n} goes on when the referee resumes the game; its deadline is set then"
-
-
-def _play(service: Service, now: datetime, number: int) -> None:
-    for seat, text in (("alice", "ADD 1"), ("bob", "ADD 1")):
-        raw = order_mail("g1", seat, f"pw-{seat}", text, message_id=f"{seat}{number}@x")
-        receive(service, raw, now=now)
-    assert [s.turn for s in resolve_due(service, now=now)] == [number]
-
-
-def _flat(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _report_reply(service: Service, now: datetime, command: str) -> tuple[str, dict[str, object]]:
@@ -39,14 +27,14 @@ def _report_reply(service: Service, now: datetime, command: str) -> tuple[str, d
     [reply] = receive(service, ask, now=now).replies
     message = as_message(reply.raw)
     files = [p.get_content() for p in message.iter_attachments() if "json" in p.get_filename()]
-    return _flat(body(reply)), json.loads(files[0]) if files else {}
+    return flat(body(reply)), json.loads(files[0]) if files else {}
 
 
 def test_the_latest_report_asked_for_while_paused_names_no_deadline(
     service: Service, now: datetime, via: Channel
 ) -> None:
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     via.run("pause", reason="holidays")
     text, data = _report_reply(service, now + timedelta(days=3), "REPORT")
     assert "due by" not in text
@@ -59,10 +47,10 @@ def test_a_report_resent_in_the_mail_that_pauses_names_no_deadline(
     service: Service, now: datetime
 ) -> None:
     referee_game(service, now)
-    _play(service, now, 1)
+    play_turn(service, now, 1)
     raw = referee_mail("PAUSE BECAUSE holidays\nRESEND alice BECAUSE lost")
     assert receive(service, raw, now=now).status == "answered"
-    text = _flat(body(outbox(service, "report")[-1]))
+    text = flat(body(outbox(service, "report")[-1]))
     assert "due by" not in text and PAUSED.format(n=2) in text
 
 
@@ -72,8 +60,8 @@ def test_the_last_report_after_a_rollback_names_no_deadline(
     """A rollback pauses the game: the report of the turn before the reopened one does not
     name the reopened turn's deadline (set anew when the referee reruns or resumes)."""
     referee_game(service, now)
-    _play(service, now, 1)
-    _play(service, now + timedelta(days=1), 2)
+    play_turn(service, now, 1)
+    play_turn(service, now + timedelta(days=1), 2)
     via.run("rollback", "2", reason="a lost order")
     text, _ = _report_reply(service, now + timedelta(days=2), "REPORT")
     assert "report of turn 1 for alice" in text
@@ -94,7 +82,7 @@ def test_a_welcome_while_paused_says_so_and_names_no_deadline(
     referee_game(service, now)
     assert receive(service, referee_mail(lines), now=now).status == "answered"
     [welcome] = [row for row in outbox(service, "referee") if row.recipient == "carol@example.org"]
-    text = _flat(body(welcome))
+    text = flat(body(welcome))
     assert "The deadline of turn 1 is" not in text
     assert "Game g1 is paused: orders you send are kept, and " + PAUSED.format(n=1) in text
     assert "its deadline is set then, 4d after the resume." in text  # the 96h grace
@@ -106,11 +94,11 @@ def test_status_and_the_check_reply_while_paused_say_orders_are_kept(
     referee_game(service, now, early_processing=True)
     via.run("pause")
     status = receive(service, mail("STATUS g1", message_id="s@x"), now=now).replies[0]
-    text = _flat(body(status))
+    text = flat(body(status))
     assert "no orders are taken" not in text
     assert "orders sent now are kept" in text
     check = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
-    reply = _flat(body(check.replies[0]))
+    reply = flat(body(check.replies[0]))
     assert "at the deadline, or sooner" not in reply
     assert "No turn is resolved while the game is paused" in reply
 
