@@ -33,6 +33,7 @@ from pbem.config import SecuritySettings, Settings  # noqa: E402
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.store import loads, make_engine, transaction, upgrade  # noqa: E402
 from pbem.store.models import Turn  # noqa: E402
+from pbem.store.work import work_of  # noqa: E402
 from tests.servers.dovecot import Account  # noqa: E402
 from tests.servers.world import MailWorld, Player, running_world, serve_config  # noqa: E402
 
@@ -89,7 +90,7 @@ def _new_game(bench: Bench, bob: Account, url: str, cost: int) -> str:
     ]
     spec = GameSpec("g1", "temples-and-swords", seats, seed=7, deadline_policy="none")
     with transaction(engine) as session:
-        create_game(session, settings, spec, now=NOW)
+        create_game(work_of(session), settings, spec, now=NOW)
         turn = session.get(Turn, 1)
         assert turn is not None
         state = loads(turn.state_before)

@@ -43,6 +43,7 @@ from pbem.games.service import Service  # noqa: E402
 from pbem.intake.poll import take_in  # noqa: E402
 from pbem.mail.maildir import MaildirInbox, MaildirSender  # noqa: E402
 from pbem.store import Game, loads, make_engine, transaction, upgrade  # noqa: E402
+from pbem.store.work import work_of  # noqa: E402
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -151,7 +152,7 @@ def _create_games(service: Service, args: argparse.Namespace, reports: ReportOpt
             id=f"b{number}", ruleset=args.ruleset, seats=seats, seed=number, reports=reports
         )
         with transaction(service.db) as session:
-            create_game(session, service.settings, spec, now=NOW)
+            create_game(work_of(session), service.settings, spec, now=NOW)
 
 
 def _deliver_orders(service: Service, inbox: MaildirInbox, tag: str = "") -> int:
@@ -160,7 +161,7 @@ def _deliver_orders(service: Service, inbox: MaildirInbox, tag: str = "") -> int
     count = 0
     with transaction(service.db) as session:
         for game in session.exec(select(Game).order_by(col(Game.id))):
-            turn = pending_turn(session, game)
+            turn = pending_turn(work_of(session), game)
             assert turn is not None
             ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
             for seat in ruleset.seats_to_order(state):

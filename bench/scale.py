@@ -79,6 +79,7 @@ from pbem.games.seat_passwords import check_key  # noqa: E402
 from pbem.passwords import hash_password, password_check  # noqa: E402
 from pbem.store import Game, loads, make_engine, transaction, upgrade, utcnow  # noqa: E402
 from pbem.store.models import InboundMessage, Outbox, Seat, Turn  # noqa: E402
+from pbem.store.work import work_of  # noqa: E402
 from tests.servers.dovecot import Account  # noqa: E402
 from tests.servers.world import MailWorld, running_world, serve_config  # noqa: E402
 
@@ -261,7 +262,7 @@ def _create_games(
             deadline_policy="interval:7d", early_processing=False,
         )  # fmt: skip
         with transaction(db) as session:
-            create_game(session, settings, spec, now=now)
+            create_game(work_of(session), settings, spec, now=now)
             for seat in session.exec(select(Seat).where(Seat.game_id == game)):
                 seat.password_hash = hashes[game, seat.name]
                 password = table.passwords[game, seat.name]
@@ -270,9 +271,10 @@ def _create_games(
         SeatSpec(PROBE, table.probe.address, "pw-probe"),
         SeatSpec("other", table.players[0].address, "pw-other"),
     ]
+    cheap = replace(settings, security=replace(settings.security, password_cost=cost))
     with transaction(db) as session:
         create_game(
-            session, replace(settings, security=replace(settings.security, password_cost=cost)),
+            work_of(session), cheap,
             GameSpec(PROBE, "temples-and-swords", probe, seed=1, early_processing=False),
             now=now,
         )  # fmt: skip
@@ -320,7 +322,7 @@ def _order_mails(table: Table, db: Engine) -> list[tuple[Account, bytes]]:
     mails = []
     with transaction(db) as session:
         for game in session.exec(select(Game).where(Game.id != PROBE, Game.status == "running")):
-            turn = pending_turn(session, game)
+            turn = pending_turn(work_of(session), game)
             assert turn is not None
             ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
             for seat in ruleset.seats_to_order(state):
@@ -442,7 +444,7 @@ def _probe(table: Table, db: Engine) -> Iterator[list[float]]:
     with transaction(db) as session:
         game = session.get(Game, PROBE)
         assert game is not None
-        turn = pending_turn(session, game)
+        turn = pending_turn(work_of(session), game)
         assert turn is not None
         state, number = loads(turn.state_before), turn.number
     orders = get_ruleset(game.ruleset).bot_orders(state, PROBE, 1)

@@ -56,6 +56,7 @@ from pbem.deadlines.options import ClockOptions  # noqa: E402
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.games.service import Service  # noqa: E402
 from pbem.store import make_engine, transaction, upgrade  # noqa: E402
+from pbem.store.work import work_of  # noqa: E402
 from pbem.web.archive import write_game, write_site  # noqa: E402
 
 if _TREE and not Path(write_game.__code__.co_filename).resolve().is_relative_to(Path(_TREE)):
@@ -180,7 +181,7 @@ def _create_games(service: Service, args: argparse.Namespace) -> datetime:
             reports=BARE,
         )
         with transaction(service.db) as session:
-            create_game(session, service.settings, spec, now=NOW)
+            create_game(work_of(session), service.settings, spec, now=NOW)
     return NOW
 
 
