@@ -21,7 +21,7 @@ from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
-from pbem.store import archive, clock_rows, inbound, outbox_rows, press, site, site_key
+from pbem.store import archive, clock_rows, inbound, outbox_rows, site_key
 from pbem.store import games as game_rows
 from pbem.store.audit import AuditTrail
 from pbem.store.db import savepoint
@@ -86,47 +86,29 @@ class Games(_Aggregate):
 
     lock = _on(game_rows.lock)
     lock_fresh = _on(game_rows.lock_fresh)
-    lock_found = _on(game_rows.lock_found)
-    lock_with_turn = _on(game_rows.lock_with_turn)
     referees_of = _on(game_rows.referees_of)
     game_named = _on(game_rows.game_named)
     seats_of = _on(game_rows.seats_of)
-    seats_of_games = _on(game_rows.seats_of_games)
     turn_of = _on(game_rows.turn_of)
     last_resolved_turn = _on(game_rows.last_resolved_turn)
     stored_orders = _on(game_rows.stored_orders)
     played_turns = _on(game_rows.played_turns)
     has_note = _on(game_rows.has_note)
-    first_turn = _on(game_rows.first_turn)
-    open_for_signup = _on(game_rows.open_for_signup)
-    seats_at = _on(game_rows.seats_at)
-    join_request = _on(game_rows.join_request)
     reminders_sent = _on(game_rows.reminders_sent)
-    seats_with_room = _on(game_rows.seats_with_room)
-    joins_from = _on(game_rows.joins_from)
-    forget_joins_from = _on(game_rows.forget_joins_from)
-    seats_moving_to = _on(game_rows.seats_moving_to)
     seats_in_play_at = _on(game_rows.seats_in_play_at)
     seat_keys_at = _on(game_rows.seat_keys_at)
     refereed_by = _on(game_rows.refereed_by)
     turns_after = _on(game_rows.turns_after)
     edit_notes = _on(game_rows.edit_notes)
-    turns_of = _on(game_rows.turns_of)
-    all_games = _on(game_rows.all_games)
-    games_known_to = _on(game_rows.games_known_to)
     last_orders_before = _on(game_rows.last_orders_before)
     public_notes = _on(game_rows.public_notes)
     times_played_before = _on(game_rows.times_played_before)
     running_rows = _on(clock_rows.running_rows)
-    press_by_message_ids = _on(press.press_by_message_ids)
-    wrote_anonymously = _on(press.wrote_anonymously)
-    press_sent_since = _on(press.press_sent_since)
 
 
 class Branches(_Aggregate):
     """A game's turns rolled back, kept as archived branches (pbem.store.archive)."""
 
-    next_branch = _on(archive.next_branch)
     latest_branch = _on(archive.latest_branch)
     archive_from = _on(archive.archive_from)
     live_orders_from = _on(archive.live_orders_from)
@@ -134,7 +116,6 @@ class Branches(_Aggregate):
     times_archived = _on(archive.times_archived)
     archived_turn = _on(archive.archived_turn)
     restore_orders = _on(archive.restore_orders)
-    archived_turns = _on(archive.archived_turns)
 
 
 class Outgoing(_Aggregate):
@@ -144,11 +125,8 @@ class Outgoing(_Aggregate):
         self._session.add(row)
 
     next_rows = _on(outbox_rows.next_rows)
-    reply_due = _on(outbox_rows.reply_due)
     last_sent_before = _on(outbox_rows.last_sent_before)
     flush_deferred = _on(outbox_rows.flush_deferred)
-    next_send_time = _on(outbox_rows.next_send_time)
-    queued_since = _on(outbox_rows.queued_since)
     count_to = _on(outbox_rows.count_to)
     drop_topic = _on(outbox_rows.drop_topic)
     drop_topics_starting = _on(outbox_rows.drop_topics_starting)
@@ -156,36 +134,19 @@ class Outgoing(_Aggregate):
     is_stop_recorded = _on(outbox_rows.is_stop_recorded)
     forget_stop = _on(outbox_rows.forget_stop)
     stopped_addresses = _on(outbox_rows.stopped_addresses)
-    listed = _on(outbox_rows.listed)
     take_back_unsent = _on(outbox_rows.take_back_unsent)
     is_queued = _on(outbox_rows.is_queued)
-    mailed = _on(outbox_rows.mailed)
-    last_queued_at = _on(outbox_rows.last_queued_at)
-    count_unsent = _on(outbox_rows.count_unsent)
-    first_of_kind_to = _on(outbox_rows.first_of_kind_to)
 
 
 class Inbound(_Aggregate):
     """The mail received, and the quarantine (pbem.store.inbound)."""
 
-    first_recorded = _on(inbound.first_recorded)
-    which_recorded = _on(inbound.which_recorded)
-    quarantine_entries = _on(inbound.quarantine_entries)
     quarantined = _on(inbound.quarantined)
-    waiting_of_games = _on(inbound.waiting_of_games)
 
 
 class Site(_Aggregate):
     """The games as the web archive reads them, and the site's keys."""
 
-    game_by_id = _on(site.game_by_id)
-    games_by_id = _on(site.games_by_id)
-    resolved_turns = _on(site.resolved_turns)
-    seat_by_name = _on(site.seat_by_name)
-    seat_counts = _on(site.seat_counts)
-    index_columns = _on(site.index_columns)
-    referee_games = _on(site.referee_games)
-    referee_addresses = _on(site.referee_addresses)
     site_key = _on(site_key.site_key)
 
 
