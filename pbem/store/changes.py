@@ -24,7 +24,6 @@ from typing import Any
 from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session, object_session
 
-from pbem.logs import log_context
 from pbem.store.models import Seat
 
 log = logging.getLogger(__name__)
@@ -96,8 +95,9 @@ def _after_commit(session: Session) -> None:
             try:
                 watcher(game_id)
             except Exception:  # nothing a watcher does may fail the change
-                with log_context(game=game_id):
-                    log.exception("after the change of game %s", game_id)
+                # The watchers log their own failures with the game's context
+                # (pbem.web.archive.write_logged): this is the last resort.
+                log.exception("after the change of game %s", game_id)
 
 
 def _after_rollback(session: Session) -> None:
