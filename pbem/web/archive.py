@@ -55,18 +55,17 @@ from engine.mapdata import Standings
 from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.files import unlisted
-from pbem.games.attachments import history
+from pbem.games.attachments import history, map_picture
 from pbem.games.audit import entry_lines
 from pbem.games.commitment import commitment
 from pbem.games.games import paused_turn, pending_turn, still_waiting
 from pbem.games.played import played_of
-from pbem.games.report_data import map_of
 from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import Progress, log_context
-from pbem.pictures import MapPicture, campaign_svg
+from pbem.pictures import campaign_svg
 from pbem.store import Game, Seat, Turn, loads, utc, utcnow
 from pbem.store.work import Work
 
@@ -87,7 +86,7 @@ def write_site(service: Service, out: Path | None = None) -> Path:
     if not service.settings.web.enabled:
         return root
     with service.store.reading() as work:
-        games = _games(work)
+        games = work.site.games_by_id()
         progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
             _write_game(work, service, root, game, full=True)
@@ -437,20 +436,12 @@ def _drawn(path: Path, view: ResolvedTurn, seat: str, draw: bool) -> str:
     `path` if `draw`; else the one drawn before, if any."""
     if not draw:
         return path.name if path.exists() else ""
-    picture = _picture(view)
+    picture = map_picture(view)
     if picture is None:
         _remove(path)
         return ""
     _write(path, picture.png(seat))
     return path.name
-
-
-def _picture(view: ResolvedTurn) -> MapPicture | None:
-    if "map" not in view.drawn:
-        mapped = map_of(view)
-        view.drawn["map"] = MapPicture(mapped) if mapped is not None else None
-    picture: MapPicture | None = view.drawn["map"]
-    return picture
 
 
 def _write_seat_turn(
@@ -608,11 +599,6 @@ def _outcome(result: Any) -> dict[str, Any] | None:
 # --- the index and the desk ---------------------------------------------------------------
 
 
-def _games(work: Work, only: set[str] | None = None) -> list[Game]:
-    """Every game of the site, or those of `only`."""
-    return work.site.games_by_id(only)
-
-
 class _IndexRow(NamedTuple):
     """A game's row on the site's index. Attributes, not a dict's keys: Jinja looks an
     attribute up first, and a thousand rows of dicts took twice as long to draw."""
@@ -705,7 +691,7 @@ def _write_desk(
     shown_games = (
         [game for game in games if game.id in shown]
         if games is not None
-        else _games(work, shown)
+        else work.site.games_by_id(shown)
     )
     rows = _desk_rows(work, shown_games)
     for address in written:
