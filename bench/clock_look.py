@@ -21,16 +21,14 @@ from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from pbem.store.work import work_of
-
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.append(str(_HERE))  # for bench/pipeline.py's games and databases
+sys.path.append(str(_HERE.parent))  # for bench/pipeline.py's games and databases
 
-from pipeline import BARE, NOW, _create_games, database  # noqa: E402
 from sqlalchemy import and_  # noqa: E402
 from sqlmodel import Session, col, select  # noqa: E402
 
+from bench.pipeline import BARE, NOW, _create_games, database  # noqa: E402
 from pbem.clock.due import running_facts, wakeup  # noqa: E402
 from pbem.config import SecuritySettings, Settings  # noqa: E402
 from pbem.games.service import Service  # noqa: E402
@@ -64,10 +62,10 @@ def main() -> int:
 
 def _look(service: Service, now: datetime) -> int:
     """What a daemon's look reads: the due turns, then every game's next wakeup."""
-    with reading(service.db) as session:
-        due = [facts.game.id for facts in running_facts(work_of(session), now) if facts.is_due()]
-    with reading(service.db) as session:
-        moments = [wakeup(facts) for facts in running_facts(work_of(session), now)]
+    with service.store.reading() as work:
+        due = [facts.game.id for facts in running_facts(work, now) if facts.is_due()]
+    with service.store.reading() as work:
+        moments = [wakeup(facts) for facts in running_facts(work, now)]
     return len(due) + len(moments)
 
 

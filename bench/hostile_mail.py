@@ -253,11 +253,11 @@ def _players(service: Service, sender: MaildirSender, count: int, families: list
             drain(service, sender, now=NOW)
             waits[label].append((time.perf_counter() - began, time.process_time() - cpu))
     for label, pairs in waits.items():
-        wall, cpu = ([pair[i] for pair in pairs] for i in (0, 1))
+        walls, cpus = ([pair[i] for pair in pairs] for i in (0, 1))
         print(
-            f"check reply of another player, {label}: p50 {statistics.median(wall):.3f} s, "
-            f"p95 {_p95(wall):.3f} s wall; p50 {statistics.median(cpu):.3f} s, "
-            f"p95 {_p95(cpu):.3f} s CPU ({count} mails)"
+            f"check reply of another player, {label}: p50 {statistics.median(walls):.3f} s, "
+            f"p95 {_p95(walls):.3f} s wall; p50 {statistics.median(cpus):.3f} s, "
+            f"p95 {_p95(cpus):.3f} s CPU ({count} mails)"
         )
 
 

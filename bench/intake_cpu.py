@@ -28,9 +28,9 @@ from sqlalchemy import event
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE))
+sys.path.append(str(_HERE.parent))  # for bench/pipeline.py, as bench.pipeline
 
-from pipeline import (  # noqa: E402
+from bench.pipeline import (  # noqa: E402
     BARE,
     NOW,
     _create_games,
@@ -38,7 +38,6 @@ from pipeline import (  # noqa: E402
     database,
     game_arguments,
 )
-
 from pbem.config import MaildirSettings, SecuritySettings, Settings  # noqa: E402
 from pbem.games.outbox import drain  # noqa: E402
 from pbem.games.service import Service  # noqa: E402

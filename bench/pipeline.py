@@ -26,7 +26,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
-from sqlmodel import col, select
 
 # bench/engine.py is named like the `engine` package; run as a script, this folder comes first
 # on sys.path and would shadow the package.
@@ -42,8 +41,7 @@ from pbem.games.outbox import drain  # noqa: E402
 from pbem.games.service import Service  # noqa: E402
 from pbem.intake.poll import take_in  # noqa: E402
 from pbem.mail.maildir import MaildirInbox, MaildirSender  # noqa: E402
-from pbem.store import Game, loads, make_engine, transaction, upgrade  # noqa: E402
-from pbem.store.work import work_of  # noqa: E402
+from pbem.store import loads, make_engine, upgrade  # noqa: E402
 
 POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -133,13 +131,13 @@ def _bench(
 
     started = time.perf_counter()
     turns = resolve_due(service, now=NOW)
-    reports = drain(service, sender, now=NOW).sent
+    mailed = drain(service, sender, now=NOW).sent
     resolution = time.perf_counter() - started
     assert len(turns) == args.games, len(turns)
     print(
         f"{backend:<19} intake + check replies: {count} mails in {intake:.2f} s = "
         f"{count / intake:.0f} mails/s; resolve + report {len(turns)} turns "
-        f"({reports} mails): {resolution:.2f} s"
+        f"({mailed} mails): {resolution:.2f} s"
     )
     service.db.dispose()
     return resolution
@@ -151,17 +149,17 @@ def _create_games(service: Service, args: argparse.Namespace, reports: ReportOpt
         spec = GameSpec(
             id=f"b{number}", ruleset=args.ruleset, seats=seats, seed=number, reports=reports
         )
-        with transaction(service.db) as session:
-            create_game(work_of(session), service.settings, spec, now=NOW)
+        with service.store.transaction() as work:
+            create_game(work, service.settings, spec, now=NOW)
 
 
 def _deliver_orders(service: Service, inbox: MaildirInbox, tag: str = "") -> int:
     """Every seat's orders for its game's pending turn, mailed to `inbox`; `tag` makes their
     Message-IDs new (the same orders mailed again)."""
     count = 0
-    with transaction(service.db) as session:
-        for game in session.exec(select(Game).order_by(col(Game.id))):
-            turn = pending_turn(work_of(session), game)
+    with service.store.transaction() as work:
+        for game in work.games.all_games():
+            turn = pending_turn(work, game)
             assert turn is not None
             ruleset, state = get_ruleset(game.ruleset), loads(turn.state_before)
             for seat in ruleset.seats_to_order(state):

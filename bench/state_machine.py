@@ -24,7 +24,7 @@ sys.path.insert(0, str(_ROOT))  # the tests package: the machine lives in tests/
 from hypothesis import HealthCheck, settings  # noqa: E402
 from hypothesis.stateful import run_state_machine_as_test  # noqa: E402
 
-from tests.machine.machine import RULESETS, conversation  # noqa: E402
+from tests.machine.machine import RULESETS, Conversation, conversation  # noqa: E402
 from tests.support.ruleset_registration import register_test_rulesets  # noqa: E402
 
 STEPS_A_GAME = 50
@@ -35,7 +35,7 @@ def run(ruleset: str, steps: int) -> bool:
     machine = conversation(ruleset)
     teardown = machine.teardown
 
-    def counted(self: machine) -> None:  # type: ignore[valid-type]
+    def counted(self: Conversation) -> None:
         tally["games"] += 1
         tally["steps"] += len(self.steps)
         tally["turns resolved"] += self.world.facts().resolved

@@ -40,23 +40,21 @@ from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.append(str(_HERE))  # for bench/pipeline.py's databases
+sys.path.append(str(_HERE.parent))  # for bench/pipeline.py's databases
 # A process measuring another tree (--reference) has that tree first on sys.path: the
 # installed package's finder comes after sys.path, so the tree's pbem is the one imported.
 _TREE = os.environ.get("PBEM_BENCH_TREE", "")
 if _TREE:
     sys.path.insert(0, _TREE)
 
-from pipeline import BARE, NOW, SEATS, database  # noqa: E402
-
+from bench.pipeline import BARE, NOW, SEATS, database  # noqa: E402
 from engine import get_ruleset  # noqa: E402
 from pbem.clock.turns import resolve_due, resolve_some  # noqa: E402
 from pbem.config import SecuritySettings, Settings, WebSettings  # noqa: E402
 from pbem.deadlines.options import ClockOptions  # noqa: E402
 from pbem.games.lifecycle import GameSpec, SeatSpec, create_game  # noqa: E402
 from pbem.games.service import Service  # noqa: E402
-from pbem.store import make_engine, transaction, upgrade  # noqa: E402
-from pbem.store.work import work_of  # noqa: E402
+from pbem.store import make_engine, upgrade  # noqa: E402
 from pbem.web.archive import write_game, write_site  # noqa: E402
 
 if _TREE and not Path(write_game.__code__.co_filename).resolve().is_relative_to(Path(_TREE)):
@@ -180,8 +178,8 @@ def _create_games(service: Service, args: argparse.Namespace) -> datetime:
             options=dict(get_ruleset(ruleset).bench_options),  # no victory in reach
             reports=BARE,
         )
-        with transaction(service.db) as session:
-            create_game(work_of(session), service.settings, spec, now=NOW)
+        with service.store.transaction() as work:
+            create_game(work, service.settings, spec, now=NOW)
     return NOW
 
 

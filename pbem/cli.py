@@ -32,7 +32,7 @@ from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import PbemError, UsageError
 from pbem.games.commitment import new_seed
-from pbem.games.games import awaited, pending_turn, seats_of
+from pbem.games.games import awaited, pending_turn
 from pbem.games.lifecycle import (
     RESIGN_CHOICES,
     GameError,
@@ -63,11 +63,7 @@ from pbem.store import (
     utc,
     utcnow,
 )
-from pbem.store.games import all_games, game_named, referees_of
-from pbem.store.inbound import first_recorded
 from pbem.store.migrate import check_present, check_reachable
-from pbem.store.outbox_rows import count_unsent
-from pbem.store.work import work_of
 from pbem.web import command as web_cli
 from pbem.web.archive import archive_on_change, write_logged, write_site
 
@@ -393,9 +389,9 @@ def _game_new(args: argparse.Namespace) -> int:
             chart_every=_count_option(options, "chart_every", default=10),
         ),
     )
-    with service.store.transaction() as session:
-        game = create_game(work_of(session), service.settings, spec, now=_now(args))
-        give_passwords(work_of(session), service.settings, game, now=_now(args))
+    with service.store.transaction() as work:
+        game = create_game(work, service.settings, spec, now=_now(args))
+        give_passwords(work, service.settings, game, now=_now(args))
         print(f"game {game.id} created ({game.ruleset}, {game.status})")
         if args.show_seed:
             print(f"  {proof_cli.dice_line(game, show_seed=True)}")
@@ -403,7 +399,7 @@ def _game_new(args: argparse.Namespace) -> int:
         if edge:
             print(f"  {edge}")
         referees = {
-            address.lower(): is_stopped(work_of(session), address) for address in args.referee
+            address.lower(): is_stopped(work, address) for address in args.referee
         }
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
@@ -497,10 +493,10 @@ def _pair(text: str, sep: str) -> tuple[str, str]:
 
 def _game_list(args: argparse.Namespace) -> int:
     service = _service(args)
-    with service.store.transaction() as session:
-        games = all_games(session)
+    with service.store.transaction() as work:
+        games = work.games.all_games()
         for game in games:
-            seats = seat_count(len(seats_of(session, game.id)), game.signup_seats)
+            seats = seat_count(len(work.games.seats_of(game.id)), game.signup_seats)
             print(f"{game.id:<20} {game.ruleset:<20} {game.status:<8} turn {game.turn:<4} {seats}")
         if not games:
             print("no games")
@@ -509,8 +505,8 @@ def _game_list(args: argparse.Namespace) -> int:
 
 def _game_show(args: argparse.Namespace) -> int:
     service = _service(args)
-    with service.store.transaction() as session:
-        game = game_named(session, args.id)
+    with service.store.transaction() as work:
+        game = work.games.game_named(args.id)
         if game is None:
             raise GameError(f"there is no game {args.id}")
         print(f"game {game.id}: {game.ruleset}, {game.status}")
@@ -522,9 +518,9 @@ def _game_show(args: argparse.Namespace) -> int:
             f"{'on' if game.address_check else 'off'}"
         )
         print(clock_cli.describe(game))
-        turn = pending_turn(work_of(session), game)
+        turn = pending_turn(work, game)
         if turn is not None:
-            turn_waits = awaited(work_of(session), game, turn, now=_now(args))
+            turn_waits = awaited(work, game, turn, now=_now(args))
             away = f"; away, not waited for: {', '.join(turn_waits.away)}"
             print(
                 f"turn {turn.number}, deadline {describe(turn.deadline, game.timezone)}, "
@@ -533,11 +529,11 @@ def _game_show(args: argparse.Namespace) -> int:
             )
         if game.result:
             print(f"result: {loads(game.result)['reason']}")
-        for seat in seats_of(session, game.id):
+        for seat in work.games.seats_of(game.id):
             # A seat whose player sent STOP gets no mail: say so, or `active` misleads.
-            mail = "  mail stopped (STOP)" if is_stopped(work_of(session), seat.address) else ""
+            mail = "  mail stopped (STOP)" if is_stopped(work, seat.address) else ""
             print(f"  seat {seat.name:<12} {seat.address:<32} {seat.status}{mail}")
-        for referee in referees_of(session, game.id):
+        for referee in work.games.referees_of(game.id):
             # A referee without a password cannot act by mail yet (docs/referee.md).
             can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
             print(f"  referee {referee.address}{can}")
@@ -569,12 +565,12 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _turn_run(args: argparse.Namespace) -> int:
     service = _service(args)
-    with service.store.transaction() as session:
+    with service.store.transaction() as work:
         # By hand: before the deadline a forced turn, which charges no missed turn.
         forced = Forced("cli", args.reason)
         game = args.game.lower()
         summary = resolve_turn(
-            work_of(session), service.settings, game, now=_now(args), forced=forced
+            work, service.settings, game, now=_now(args), forced=forced
         )
     assert summary is not None
     print(
@@ -604,8 +600,8 @@ def _check(args: argparse.Namespace) -> int:
 def _first_received(service: Service, message_id: str) -> str:
     """What a duplicate repeats: the mail of its Message-ID, when it came and what became
     of it."""
-    with service.store.transaction() as session:
-        first = first_recorded(session, message_id)
+    with service.store.transaction() as work:
+        first = work.inbound.first_recorded(message_id)
         if first is None:  # recorded by another daemon meanwhile, and rolled back since
             return f"a duplicate of the mail {message_id}"
         when = describe(first.received_at, "UTC")
@@ -622,8 +618,8 @@ def _outbox_flush(args: argparse.Namespace) -> int:
         report = drain(service, sender, now=_now(args))
     finally:
         sender.close()
-    with service.store.transaction() as session:
-        waiting = count_unsent(session)
+    with service.store.transaction() as work:
+        waiting = work.outbox.count_unsent()
     print(
         f"{report.sent} sent, {report.failed} failed, {report.bounced} bounced, {waiting} waiting"
     )
@@ -655,8 +651,8 @@ def _outbox_prune(args: argparse.Namespace) -> int:
 
 def _quarantine_list(args: argparse.Namespace) -> int:
     service = _service(args)
-    with service.store.transaction() as session:
-        found = entries(session, include_released=args.all)
+    with service.store.transaction() as work:
+        found = entries(work.session, include_released=args.all)
     shown = [
         item
         for item in found
@@ -688,8 +684,8 @@ def _quarantine_list(args: argparse.Namespace) -> int:
 
 def _quarantine_show(args: argparse.Namespace) -> int:
     service = _service(args)
-    with service.store.transaction() as session:
-        item, raw = entry(session, args.id)
+    with service.store.transaction() as work:
+        item, raw = entry(work.session, args.id)
     print(f"entry {item.id}: {item.reason}, {item.created_at:%Y-%m-%d %H:%M} UTC")
     print(f"message: {item.message_id}\nfrom: {item.sender}\nsubject: {item.subject}")
     print(f"error: {item.error}\n")

@@ -33,7 +33,7 @@ from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
-from pbem.store import Game, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store import Game, Seat, SeatStatus, Turn, dumps, loads, utc
 from pbem.store.work import Work
 
 
@@ -43,7 +43,8 @@ def orders_for_missing(
     """What a seat without orders this turn is played with (see the module docstring)."""
     if game.nmr == BOT:
         return bot_played(ruleset, state, seat.name, game.seed)
-    last = _last_orders(work, game.id, turn.number, seat.name) if game.nmr == "standing" else None
+    standing = game.nmr == "standing"
+    last = work.games.last_orders_before(game.id, seat.name, turn.number) if standing else None
     if last is None:
         return Played(NO_ORDERS, "")
     return Played("standing", last.text)
@@ -53,13 +54,9 @@ def missing_mode(work: Work, game: Game, turn: Turn, seat: Seat) -> str:
     """How a seat without orders is played, without playing it: bot, standing or no-orders."""
     if seat.status == SeatStatus.BOT or game.nmr == BOT:
         return BOT
-    if game.nmr == "standing" and _last_orders(work, game.id, turn.number, seat.name):
+    if game.nmr == "standing" and work.games.last_orders_before(game.id, seat.name, turn.number):
         return "standing"
     return NO_ORDERS
-
-
-def _last_orders(work: Work, game_id: str, before: int, seat: str) -> OrderSet | None:
-    return work.games.last_orders_before(game_id, seat, before)
 
 
 def note_misses(

@@ -15,11 +15,10 @@ from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import describe
 from pbem.games.counted import until_when
 from pbem.games.outbox import Letter, queue
-from pbem.games.per_transaction import PerTransaction
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
-from pbem.store.work import Work
+from pbem.store.work import PerTransaction, Work
 from pbem.templates import render
 
 KIND = OutboxKind.CLOCK  # the outbox kind of every mail made here
@@ -103,7 +102,7 @@ def queue_news(
     before anyone could send it, and the new one recalls its news, reasons and all, above its
     own: the seat gets one mail, which says where things stand when it is sent, not one
     already stale."""
-    told = _TOLD.of(work.session)
+    told = _TOLD.of(work)
     earlier: tuple[News, ...] = ()
     found = told.pop(key, None)
     # The row is gone if a refused command's SAVEPOINT was undone.

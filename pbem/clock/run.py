@@ -42,7 +42,7 @@ from pbem.games.service import Service
 from pbem.logs import log_context
 from pbem.store import Game, Seat, Turn, utc
 from pbem.store.models import ClockReminder
-from pbem.store.work import Work, work_of
+from pbem.store.work import Work
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -125,8 +125,8 @@ def _resolve_all(
 
 
 def _running(service: Service, now: datetime, only: Collection[str] | None) -> list[Clock]:
-    with service.store.reading() as session:
-        return list(running_facts(work_of(session), now, only))
+    with service.store.reading() as work:
+        return list(running_facts(work, now, only))
 
 
 def _overdue(facts: Clock, threshold: timedelta) -> bool:
@@ -141,8 +141,8 @@ def _guarded(
     """`act(work)` in a unit of work of its own: one game's failure must not stop the
     others. It is logged, rolled back whole, and tried again by the next pass."""
     try:
-        with service.store.transaction() as session:
-            return act(work_of(session))
+        with service.store.transaction() as work:
+            return act(work)
     except Exception:
         log.exception("clock work for game %s failed", game_id)
         summary.failed.append(game_id)

@@ -11,11 +11,10 @@ from datetime import datetime
 
 from pbem.clock.due import wakeups
 from pbem.games.service import Service
-from pbem.store.work import work_of
 
 
 def next_wakeup(service: Service, now: datetime) -> datetime | None:
     """The next moment after `now` at which any game's clock has work (None: no deadline
     anywhere). Work due at `now` or before is run_due's, which the caller runs every pass."""
-    with service.store.transaction() as session:
-        return min(wakeups(work_of(session), now).values(), default=None)
+    with service.store.transaction() as work:
+        return min(wakeups(work, now).values(), default=None)

@@ -43,7 +43,7 @@ from pbem.store import (
     loads,
     utc,
 )
-from pbem.store.work import Work, work_of
+from pbem.store.work import Work
 
 log = logging.getLogger(__name__)
 
@@ -78,8 +78,8 @@ def is_due(work: Work, game: Game, *, now: datetime) -> bool:
 
 def resolve_due(service: Service, *, now: datetime) -> list[TurnSummary]:
     """Resolve every due turn, each game in its own transaction."""
-    with service.store.transaction() as session:
-        game_ids = due_games(work_of(session), now=now)
+    with service.store.transaction() as work:
+        game_ids = due_games(work, now=now)
     return resolve_some(service, game_ids, now=now, enough=lambda: False)[0]
 
 
@@ -95,9 +95,9 @@ def resolve_some(
         if number and enough():
             return summaries, list(game_ids[number:])
         try:
-            with service.store.transaction() as session:
+            with service.store.transaction() as work:
                 summary = resolve_turn(
-                    work_of(session), service.settings, game_id, now=now, only_if_due=True
+                    work, service.settings, game_id, now=now, only_if_due=True
                 )
         except Exception:
             # One game's failure (a ruleset bug, bad stored state) must not stop the others;

@@ -12,7 +12,6 @@ from pbem.errors import UsageError
 from pbem.games.attachments import chart_png
 from pbem.games.games import find_game
 from pbem.games.service import Service
-from pbem.store.work import work_of
 
 
 def add_chart_parser(
@@ -27,11 +26,11 @@ def add_chart_parser(
 
 
 def run_chart(service: Service, args: argparse.Namespace) -> int:
-    with service.store.transaction() as session:
-        game = find_game(work_of(session), args.id)
+    with service.store.transaction() as work:
+        game = find_game(work, args.id)
         if game is None:
             raise UsageError(f"there is no game {args.id}")
-        picture = chart_png(work_of(session), game, get_ruleset(game.ruleset))
+        picture = chart_png(work, game, get_ruleset(game.ruleset))
         game_id = game.id
     if picture is None:
         raise UsageError(f"game {game_id} has no turn played yet, or its ruleset no standings")

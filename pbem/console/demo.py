@@ -30,9 +30,6 @@ from pbem.store import (
     loads,
     make_engine,
 )
-from pbem.store.games import game_named, turn_of
-from pbem.store.outbox_rows import first_of_kind_to
-from pbem.store.work import work_of
 
 GAME_ID = "demo"
 NAMES = ("alice", "bruno", "chen", "dana", "emil", "fatou", "gwen", "hiro")
@@ -66,8 +63,8 @@ def run_demo(
         seed=seed,
     )
     now = START
-    with service.store.transaction() as session:
-        create_game(work_of(session), service.settings, spec, now=now)
+    with service.store.transaction() as work:
+        create_game(work, service.settings, spec, now=now)
     out(f"demo: {ruleset.title}, {seats} bot seats ({', '.join(names)}), seed {seed}")
     poll_once(service, inbox, sender, now=now)
     for _ in range(MAX_TURNS):
@@ -112,9 +109,9 @@ def _mail_bot_orders(
     service: Service, inbox: MaildirInbox, passwords: dict[str, str], seed: int, now: datetime
 ) -> list[str] | None:
     """Write each waiting bot's order mail into the inbox; None when the game is over."""
-    with service.store.transaction() as session:
-        game = game_named(session, GAME_ID)
-        turn = pending_turn(work_of(session), game) if game else None
+    with service.store.transaction() as work:
+        game = work.games.game_named(GAME_ID)
+        turn = pending_turn(work, game) if game else None
         if game is None or turn is None:
             return None
         ruleset = get_ruleset(game.ruleset)
@@ -150,10 +147,10 @@ def _progress(waiting: list[str], report: PollReport) -> str:
 
 
 def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
-    with service.store.transaction() as session:
-        game = game_named(session, GAME_ID)
+    with service.store.transaction() as work:
+        game = work.games.game_named(GAME_ID)
         assert game is not None
-        last = turn_of(session, GAME_ID, game.turn)
+        last = work.games.turn_of(GAME_ID, game.turn)
         assert last is not None
         ruleset = get_ruleset(game.ruleset)
         state = loads(last.state_after or last.state_before)
@@ -183,8 +180,8 @@ def _finish(service: Service, folder: Path, out: Callable[[str], None]) -> None:
 def _save_pictures(service: Service, folder: Path, address: str) -> list[Path]:
     """The pictures attached to `address`'s game-end mail, written beside the database for a
     newcomer to open."""
-    with service.store.transaction() as session:
-        row = first_of_kind_to(session, OutboxKind.GAME_END, address)
+    with service.store.transaction() as work:
+        row = work.outbox.first_of_kind_to(OutboxKind.GAME_END, address)
         raw = row.raw if row is not None else b""
     saved = []
     for part in as_message(raw).iter_attachments() if raw else ():

@@ -65,8 +65,8 @@ def dice_line(game: Game, *, show_seed: bool) -> str:
 
 
 def run_export(service: Service, args: argparse.Namespace) -> int:
-    with service.store.transaction() as session:
-        document = export_game(session, args.id)
+    with service.store.transaction() as work:
+        document = export_game(work, args.id)
     text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     if args.out:
         args.out.write_text(text, encoding="utf-8")

@@ -14,8 +14,6 @@ from pbem.intake.dispatch import handle_stored
 from pbem.referee.command import RefereeError, run_command
 from pbem.referee.context import RefereeContext
 from pbem.referee.roles import is_referee
-from pbem.store.games import game_named
-from pbem.store.work import work_of
 
 
 def add_parser(
@@ -46,17 +44,17 @@ def add_parser(
 
 
 def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
-    with service.store.transaction() as session:
-        game = game_named(session, args.game)
+    with service.store.transaction() as work:
+        game = work.games.game_named(args.game)
         if game is None:
             raise RefereeError(f"there is no game {args.game}")
-        if args.actor and not is_referee(work_of(session), game.id, args.actor):
+        if args.actor and not is_referee(work, game.id, args.actor):
             raise RefereeError(f"{args.actor} is not a referee of game {game.id}")
         actor = args.actor.lower() if args.actor else "cli"
         # Each use is a new action: the Message-IDs of the mail it sends must be new too.
         origin = f"cli-{uuid.uuid4().hex}"
         ctx = RefereeContext(
-            work_of(session), service.settings, game, actor, now, origin, handle_stored
+            work, service.settings, game, actor, now, origin, handle_stored
         )
         command = find_referee_command(args.name)
         return run_command(ctx, command, args.args, args.reason)

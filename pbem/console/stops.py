@@ -17,7 +17,7 @@ from pbem.games.service import Service
 from pbem.games.unstopping import Started, start_again, tell_referees
 from pbem.mail.compose import stable_message_id
 from pbem.store import OutboxKind
-from pbem.store.work import Work, work_of
+from pbem.store.work import Work
 from pbem.templates import render
 
 ACTOR = "cli"  # as `pbem referee` run without --as: the operator
@@ -37,8 +37,7 @@ def add_parser(
 def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
     address = args.address.strip().lower()
     why = f"by the operator: {args.reason.strip()}"
-    with service.store.transaction() as session:
-        work = work_of(session)
+    with service.store.transaction() as work:
         started = start_again(work, now, address, actor=ACTOR, why=why)
         if started is None:
             raise PbemError(f"{address} was not stopped: there was nothing to start again")

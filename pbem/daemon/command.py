@@ -18,7 +18,6 @@ from pbem.intake.poll import PollReport
 from pbem.logs import configure_logging
 from pbem.store import Outbox, utc, utcnow
 from pbem.store.migrate import check_present
-from pbem.store.outbox_rows import listed
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -116,8 +115,8 @@ def summary(report: PollReport) -> list[str]:
 
 def outbox_lines(service: Service, *, include_sent: bool = False) -> list[str]:
     """`pbem outbox list`: mail not sent (waiting, bounced or dropped), oldest first."""
-    with service.store.transaction() as session:
-        rows = listed(session, include_sent=include_sent)
+    with service.store.transaction() as work:
+        rows = work.outbox.listed(include_sent=include_sent)
     lines = [
         f"{row.id:>6} {utc(row.created_at):%Y-%m-%d %H:%M} {row.kind:<9} {row.recipient:<28} "
         f"{outbox_state(row):<22} {row.attempts:>2} {row.last_error[:60]}"

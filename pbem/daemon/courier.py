@@ -30,7 +30,6 @@ from pbem.games.service import Service
 from pbem.intake.poll import log_drained
 from pbem.mail.backoff import Backoff
 from pbem.store import utc
-from pbem.store.outbox_rows import next_send_time, reply_due
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +95,8 @@ class Courier:
         soon as the sender is ready; else sleep until woken (the schedule's outbox job at the
         next retry, a pass), at most the cap."""
         try:
-            with self.service.store.reading() as session:
-                due = next_send_time(session)
+            with self.service.store.reading() as work:
+                due = work.outbox.next_send_time()
         except Exception:  # noqa: BLE001 - the database away: the next drain will say so
             return self._cap
         if not self._bulk.is_set():  # bulk mail waits for send_bulk; a reply goes when it can
@@ -108,8 +107,8 @@ class Courier:
 
     def _reply_waiting(self) -> bool:
         try:
-            with self.service.store.reading() as session:
-                return reply_due(session, self._clock())
+            with self.service.store.reading() as work:
+                return work.outbox.reply_due(self._clock())
         except Exception:  # noqa: BLE001 - the database away: the drain will say so
             return False
 

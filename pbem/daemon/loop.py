@@ -9,7 +9,7 @@ sets those wakes on time (pbem.daemon.schedule).
 - The courier (pbem.daemon.courier, a thread) drains the outbox when woken, so a slow SMTP
   server never holds up intake or the turns.
 - The web archive's writer (`Archive`, a thread), when the command line hands one in: the
-  games changed in the runners' commits (pbem.games.changes), written one at a time while
+  games changed in the runners' commits (pbem.store.changes), written one at a time while
   the clocks have no look in hand.
 
 At a start the clocks look at every game first; the courier sends replies at once, and bulk
@@ -39,7 +39,6 @@ from pbem.daemon.runners import Archive, Clocks, MailIn, Retries
 from pbem.daemon.schedule import DaemonSchedule, Woken
 from pbem.daemon.transport import PacedSender, WaitingInbox
 from pbem.daemon.wake import Due
-from pbem.games.changes import unwatch, watch
 from pbem.games.service import Service
 from pbem.intake.poll import PollReport, poll_once
 from pbem.store import utcnow
@@ -145,15 +144,15 @@ class Daemon:
             self.clocks.start()
             if self.archive is not None:
                 self.archive.start()
-                engines = self.service.store.engines()
-                unwatch(engines)  # the archive's writes go by its runner, not the committer
-                watch(engines, self.archive.changed)
+                # The archive's writes go by its runner, not the committer.
+                self.service.store.unwatch_changes()
+                self.service.store.watch_changes(self.archive.changed)
             schedule.start()
             self._take_mail_in()
             log.info("%s: stopping", self.stop_reason)
         finally:
             if self.archive is not None:
-                unwatch(self.service.store.engines())
+                self.service.store.unwatch_changes()
             schedule.shutdown()
             self._stop_runners(courier)
             self.sender.close()

@@ -217,7 +217,7 @@ class Archive(_Threaded):
         self._foreground = foreground or Foreground()
 
     def changed(self, game_id: str) -> None:
-        """A committed change of the game (pbem.games.changes): write it when we come to it."""
+        """A committed change of the game (pbem.store.changes): write it when we come to it."""
         self.wake.set(game_id)
 
     def run(self) -> None:

@@ -39,8 +39,6 @@ from apscheduler.triggers.interval import IntervalTrigger
 from pbem.clock.due import Clock, wakeups, wakeups_of
 from pbem.games.service import Service
 from pbem.store import utc
-from pbem.store.outbox_rows import next_send_time, queued_since
-from pbem.store.work import work_of
 
 log = logging.getLogger(__name__)
 
@@ -122,8 +120,8 @@ class DaemonSchedule:
         if clocks is not None:
             found = wakeups_of(clocks)
         else:
-            with self.service.store.reading() as session:
-                found = wakeups(work_of(session), now, only)
+            with self.service.store.reading() as work:
+                found = wakeups(work, now, only)
         wanted = {GAME_JOB + game_id: moment for game_id, moment in found.items()}
         looked = None if only is None else {GAME_JOB + game_id for game_id in only}
         standing = set()  # game jobs still laid at the moment wanted
@@ -158,8 +156,8 @@ class DaemonSchedule:
         """The outbox's job at its next send time, from the database; none when nothing waits
         (new mail wakes the courier by other ways: a runner, the outbox watch)."""
         now = self._clock()
-        with self.service.store.reading() as session:
-            due = next_send_time(session)
+        with self.service.store.reading() as work:
+            due = work.outbox.next_send_time()
         if due is None:
             self._remove("outbox")
             return
@@ -206,8 +204,8 @@ class OutboxWatch:
 
     def __call__(self) -> None:
         try:
-            with self.service.store.reading() as session:
-                newest, games = queued_since(session, self.seen)
+            with self.service.store.reading() as work:
+                newest, games = work.outbox.queued_since(self.seen)
         except Exception:  # noqa: BLE001 - the database away: the runners will say so
             return
         if self.seen is not None and newest > self.seen:

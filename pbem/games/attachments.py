@@ -27,7 +27,7 @@ def report_attachments(work: Work, view: ResolvedTurn, seat: Seat) -> tuple[Atta
     game, number = view.game, view.turn.number
     found: list[Attachment] = []
     if game.pictures and seat.pictures:
-        picture = _map_picture(view)
+        picture = map_picture(view)
         if picture is not None:
             name = f"map-{game.id}-{number}-{seat.name}.png"
             found.append(Attachment(name, PNG, picture.png(seat.name)))
@@ -82,7 +82,8 @@ class EndPictures:
         return tuple(found)
 
 
-def _map_picture(view: ResolvedTurn) -> MapPicture | None:
+def map_picture(view: ResolvedTurn) -> MapPicture | None:
+    """The turn's map, drawn once for every report of the turn and page of the archive."""
     if "map" not in view.drawn:
         mapped = map_of(view)
         view.drawn["map"] = MapPicture(mapped) if mapped is not None else None

@@ -21,7 +21,6 @@ from typing import Any, cast
 
 from pbem.config import Settings
 from pbem.games.audit import audit
-from pbem.games.changes import QUIET_KINDS, note_changed
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
@@ -37,8 +36,12 @@ from pbem.store.outbox_rows import (
     is_due,
     is_waiting,
 )
-from pbem.store.work import Work, work_of
+from pbem.store.work import Work
 from pbem.templates import render
+
+# Outbox kinds that change nothing a player is told of, so no page of the web archive: replies
+# to their own mail, press relayed between seats, bounce notices to referees.
+QUIET_KINDS = frozenset({OutboxKind.REPLY, OutboxKind.PRESS, OutboxKind.BOUNCE})
 
 log = logging.getLogger(__name__)
 _QUEUED_TO = "pbem_queued_to"  # in a unit of work's memo: queued_to
@@ -106,7 +109,7 @@ def queue(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> O
     work.flush()
     queued_to(work).add(row.recipient)
     if letter.game_id and letter.kind not in QUIET_KINDS:
-        note_changed(work.session, letter.game_id)  # the web archive, after the commit
+        work.games.note_changed(letter.game_id)  # the web archive, after the commit
     return row
 
 
@@ -186,8 +189,8 @@ def drain(
     queue_ids: list[int] = []
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
     # courier that waited for the lock to read would starve behind it.
-    with service.store.reading() as session:
-        last_sent = work_of(session).outbox.last_sent_before(now)
+    with service.store.reading() as work:
+        last_sent = work.outbox.last_sent_before(now)
     while len(tried) < limit and not stop():
         if not queue_ids:
             count = min(READ_AHEAD, limit - len(tried))
@@ -218,8 +221,8 @@ def drain(
 def _next_rows(
     service: Service, now: datetime, count: int, tried: set[int], *, replies_only: bool
 ) -> list[int]:
-    with service.store.reading() as session:
-        return work_of(session).outbox.next_rows(
+    with service.store.reading() as work:
+        return work.outbox.next_rows(
             now, count, skip=frozenset(tried), replies_only=replies_only
         )
 
@@ -227,8 +230,8 @@ def _next_rows(
 def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:
     """After the pass's first success: make the mail deferred during the outage due (tried
     in this pass); how many."""
-    with service.store.transaction() as session:
-        flushed = work_of(session).outbox.flush_deferred(
+    with service.store.transaction() as work:
+        flushed = work.outbox.flush_deferred(
             service.settings.outbox.retry.delay, now, since=last_sent
         )
     if flushed:

@@ -11,10 +11,7 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 
-from sqlalchemy.orm import object_session
-
 from pbem.config import SecuritySettings
-from pbem.games.changes import note_changed
 from pbem.mail.secrets import SecretError, resolve_secret
 from pbem.passwords import (
     hash_password,
@@ -24,6 +21,7 @@ from pbem.passwords import (
     verify_password,
 )
 from pbem.store import Seat
+from pbem.store.changes import note_seat_changed
 
 # Shorter than this is no secret: `openssl rand -base64 32` gives 44 characters.
 SHORTEST_KEY = 32
@@ -33,20 +31,13 @@ def give_password(seat: Seat, password: str, security: SecuritySettings) -> None
     """Make `password` the seat's."""
     seat.password_hash = hash_password(password, cost=security.password_cost)
     seat.password_check = password_check(password, seat.password_hash, check_key(security))
-    _changed(seat)
+    note_seat_changed(seat)  # a new link to the seat's web pages (pbem.games.site_links)
 
 
 def take_password(seat: Seat) -> None:
     """The seat has no password any more (its player left): nothing proves it."""
     seat.password_hash = seat.password_check = ""
-    _changed(seat)
-
-
-def _changed(seat: Seat) -> None:
-    """A new password is a new link to the seat's web pages (pbem.games.site_links)."""
-    session = object_session(seat)
-    if session is not None:
-        note_changed(session, seat.game_id)  # type: ignore[arg-type]
+    note_seat_changed(seat)
 
 
 def password_holds(seat: Seat, password: str, security: SecuritySettings) -> bool:

@@ -27,7 +27,6 @@ from urllib.parse import quote
 
 from pbem.store import MailStop, utc
 from pbem.store.engines import Databases
-from pbem.store.site_key import site_key_of
 from pbem.store.work import Work
 
 STOPPED = "not sent: the recipient asked for no more mail (STOP)"
@@ -51,7 +50,7 @@ def unsubscribe_line(store: Databases, our_address: str, to: str) -> bytes:
     is the site's). Nothing for an address that is not ASCII (no header could carry it)."""
     if not (our_address.isascii() and to.isascii()):
         return b""
-    subject = quote(f"STOP {_token(site_key_of(store, _KEY_NAME), to)}")
+    subject = quote(f"STOP {_token(store.site_key(_KEY_NAME), to)}")
     return f"List-Unsubscribe: <mailto:{our_address}?subject={subject}>\n".encode("ascii")
 
 

@@ -107,7 +107,7 @@ def _receive(
     service: Service, raw: bytes, mail: IncomingMail, now: datetime, *, commit: bool
 ) -> Receipt:
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
-    unit = service.store.transaction(keep=commit)
+    unit = service.store.session_transaction(keep=commit)
     with log_context(message=mail.message_id), unit as session:
         # Written at the mail's first flush (with its reply, or at the commit), with its
         # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
@@ -140,7 +140,7 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     recorded: set[str] = set()
     seats: dict[str, list[Seat]] = {}
     if unknown:
-        with service.store.reading() as session:
+        with service.store.session_reading() as session:
             recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
             seats = seats_of_games(session, games) if games else {}
@@ -198,7 +198,7 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
     """Handle a quarantined mail again (`pbem quarantine replay`), in one transaction. If
     that raises, the entry stays as it was and the new error is recorded as a further entry."""
     try:
-        with service.store.transaction() as session:
+        with service.store.session_transaction() as session:
             return replay_in(
                 session, service.settings, quarantine_id, now=now, handle=handle_stored
             )
@@ -209,7 +209,7 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
 
 
 def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
-    with service.store.transaction() as session:
+    with service.store.session_transaction() as session:
         found = quarantined(session, quarantine_id)
         assert found is not None
         row, inbound = found
@@ -227,7 +227,7 @@ def _record_failure(
 ) -> Receipt:
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
-    with service.store.transaction() as session:
+    with service.store.session_transaction() as session:
         if which_recorded(session, [mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
         inbound = _record(session, raw, mail, now)

@@ -15,7 +15,6 @@ that a stolen password cannot move a seat away unseen. A referee can change an a
 from __future__ import annotations
 
 from pbem.games.audit import audit
-from pbem.games.changes import note_changed
 from pbem.intake.auth import authenticate
 from pbem.intake.codes import (
     CONFIRM_FORM,
@@ -84,7 +83,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     context.session.add(seat)
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
     audit(context.work, context.now, sender, "address-set", seat.game_id, seat.name)
-    note_changed(context.session, seat.game_id)  # a new link to the seat's web pages
+    context.work.games.note_changed(seat.game_id)  # a new link to the seat's web pages
     context.finish(
         MailStatus.ANSWERED, f"CONFIRM: {seat.name} of {seat.game_id} now at the new address"
     )

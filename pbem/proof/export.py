@@ -11,16 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.errors import PbemError
 from pbem.games.commitment import commitment
-from pbem.games.games import find_game, seats_of
+from pbem.games.games import find_game
 from pbem.games.played import played_of
 from pbem.store import ArchivedTurn, Game, GameStatus, Turn, loads
-from pbem.store.archive import archived_turns
-from pbem.store.games import edit_notes, turns_of
-from pbem.store.work import work_of
+from pbem.store.work import Work
 
 FORMAT = "pbem-game-export/1"
 
@@ -29,12 +25,12 @@ class ExportError(PbemError, ValueError):
     pass
 
 
-def export_game(session: Session, game_id: str) -> dict[str, Any]:
-    game = find_game(work_of(session), game_id)
+def export_game(work: Work, game_id: str) -> dict[str, Any]:
+    game = find_game(work, game_id)
     if game is None:
         raise ExportError(f"there is no game {game_id}")
     ended = game.status == GameStatus.ENDED
-    live = turns_of(session, game.id)
+    live = work.games.turns_of(game.id)
     return {
         "format": FORMAT,
         "game": game.id,
@@ -45,10 +41,10 @@ def export_game(session: Session, game_id: str) -> dict[str, Any]:
         "commitment": commitment(game.seed, game.seed_salt),
         "seed": game.seed if ended else None,
         "salt": game.seed_salt if ended else None,
-        "seats": [{"name": s.name, "position": s.position} for s in seats_of(session, game.id)],
-        "edits": _edits(session, game),
+        "seats": [{"name": s.name, "position": s.position} for s in work.games.seats_of(game.id)],
+        "edits": _edits(work, game),
         "turns": [_turn(row) for row in live],
-        "branches": _branches(session, game),
+        "branches": _branches(work, game),
     }
 
 
@@ -67,18 +63,18 @@ def _turn(row: Turn | ArchivedTurn) -> dict[str, Any]:
     }
 
 
-def _edits(session: Session, game: Game) -> dict[str, list[dict[str, str]]]:
+def _edits(work: Work, game: Game) -> dict[str, list[dict[str, str]]]:
     """The referee's state edits, by the turn they were made in, in the order made."""
     edits: dict[str, list[dict[str, str]]] = {}
-    for note in edit_notes(session, game.id):
+    for note in work.games.edit_notes(game.id):
         edits.setdefault(str(note.turn), []).append(
             {"path": note.edit_path, "value": note.edit_value}
         )
     return edits
 
 
-def _branches(session: Session, game: Game) -> list[dict[str, Any]]:
-    rows = archived_turns(session, game.id)
+def _branches(work: Work, game: Game) -> list[dict[str, Any]]:
+    rows = work.branches.archived_turns(game.id)
     branches: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         branches.setdefault(row.branch, []).append(_turn(row))

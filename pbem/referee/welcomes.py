@@ -13,9 +13,8 @@ from datetime import datetime
 
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue
-from pbem.games.per_transaction import PerTransaction
 from pbem.store import Outbox
-from pbem.store.work import Work
+from pbem.store.work import PerTransaction, Work
 
 Rebuild = Callable[[], str]  # the welcome's body, from the database as it is now
 
@@ -28,18 +27,18 @@ def remember(work: Work, letter: Letter, row: Outbox, seat: str, rebuild: Rebuil
     """A welcome to `seat` was queued as `row`: write it again should the deadline move."""
     if row.id is None or letter.game_id is None:
         return
-    _WELCOMES.of(work.session).setdefault(letter.game_id, {})[seat] = (letter, row.id, rebuild)
+    _WELCOMES.of(work).setdefault(letter.game_id, {})[seat] = (letter, row.id, rebuild)
 
 
 def welcomed(work: Work, game_id: str) -> tuple[str, ...]:
     """The seats of `game_id` given to a new player in this transaction."""
-    return tuple(_WELCOMES.of(work.session).get(game_id, {}))
+    return tuple(_WELCOMES.of(work).get(game_id, {}))
 
 
 def renew(work: Work, settings: Settings, game_id: str, *, now: datetime) -> None:
     """Write the game's welcomes of this transaction again, from the database as it is now
     (not sent yet: the transaction has not committed)."""
-    seats = _WELCOMES.of(work.session).get(game_id, {})
+    seats = _WELCOMES.of(work).get(game_id, {})
     for seat, (letter, row_id, rebuild) in list(seats.items()):
         # The row is gone if a refused command's SAVEPOINT was undone.
         if not work.outbox.take_back_unsent(row_id):

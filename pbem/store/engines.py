@@ -1,8 +1,8 @@
 """The service's database: one engine, and the units of work the domain opens on it.
 
-The domain opens its units of work here, naming no engine: `transaction()` and `reading()`.
-Every commit is synchronous: a mail is marked done in the inbox only after its commit
-returned, so it is on disk by then."""
+The domain opens its units of work here, naming no engine: `transaction()` and `reading()`,
+each a Work (pbem.store.work). Every commit is synchronous: a mail is marked done in the
+inbox only after its commit returned, so it is on disk by then."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
-from pbem.store import daemon_lock, migrate
+from pbem.store import changes, daemon_lock, migrate, site_key
 from pbem.store.claims import Claims
 from pbem.store.db import make_engine, reading, transaction
+from pbem.store.work import Work, work_of
 
 
 @dataclass(frozen=True)
@@ -28,21 +29,42 @@ class Databases:
         return cls(make_engine(url, busy_seconds=busy_seconds))
 
     @contextmanager
-    def transaction(self, *, keep: bool = True) -> Iterator[Session]:
+    def transaction(self, *, keep: bool = True) -> Iterator[Work]:
         """One unit of work, in one transaction: committed if the block ends normally, else
         rolled back; always rolled back with keep=False (`pbem check`: nothing kept)."""
         with transaction(self.db, keep=keep) as session:
-            yield session
+            yield work_of(session)
 
     @contextmanager
-    def reading(self) -> Iterator[Session]:
+    def reading(self) -> Iterator[Work]:
         """A unit of work that only reads: it takes no write lock, nor waits for one."""
         with reading(self.db) as session:
-            yield session
+            yield work_of(session)
 
-    def engines(self) -> tuple[Engine, ...]:
-        """Every engine a commit may come through (to watch their commits)."""
-        return (self.db,)
+    # The same, as a session, for pbem.intake while it still passes one around.
+
+    def session_transaction(self, *, keep: bool = True) -> AbstractContextManager[Session]:
+        return transaction(self.db, keep=keep)
+
+    def session_reading(self) -> AbstractContextManager[Session]:
+        return reading(self.db)
+
+    def watch_changes(self, watcher: changes.Watcher) -> None:
+        """Call `watcher(game_id)` after each commit that changed a game its players are told
+        of (pbem.store.changes)."""
+        changes.watch(self.db, watcher)
+
+    def unwatch_changes(self) -> None:
+        changes.unwatch(self.db)
+
+    def site_key(self, name: str) -> bytes:
+        """The site's key `name` (pbem.store.site_key), read (or made) in a short transaction
+        of its own if not remembered: for the courier, which sends with no session open."""
+        found = site_key.remembered(self.db, name)
+        if found is None:
+            with self.transaction() as work:
+                found = work.site.site_key(name)
+        return found
 
     def claims(self) -> Claims:
         """The inbox's claims between daemons, for one pass (pbem.store.claims)."""

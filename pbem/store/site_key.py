@@ -10,7 +10,6 @@ from sqlalchemy import Engine
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, select
 
-from pbem.store.engines import Databases
 from pbem.store.models import SiteKey
 
 _KEYS: dict[tuple[str, str], bytes] = {}  # by database and name: a key never changes once made
@@ -27,14 +26,9 @@ def site_key(session: Session, name: str) -> bytes:
     return _KEYS[where]
 
 
-def site_key_of(store: Databases, name: str) -> bytes:
-    """The key `name`, read (or made) in a short transaction of its own if not remembered:
-    for the courier, which sends with no session open."""
-    where = (store.db.url.render_as_string(hide_password=True), name)
-    if where not in _KEYS:
-        with store.transaction() as session:
-            return site_key(session, name)
-    return _KEYS[where]
+def remembered(engine: Engine, name: str) -> bytes | None:
+    """The key `name` of the engine's database, if read once already."""
+    return _KEYS.get((engine.url.render_as_string(hide_password=True), name))
 
 
 def _database(session: Session) -> str:

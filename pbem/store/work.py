@@ -9,19 +9,26 @@ Each store function of a session is implemented once, in its module (pbem.store.
 the others), and bound here as a method of the same name: `work.games.seats_of(game_id)` is
 `pbem.store.games.seats_of(session, game_id)`.
 
+A unit of work also keeps what the domain remembers while it lasts: `work.memo` for the
+session, a `PerTransaction` value for its transaction (what a command queued, for a later
+command of the same transaction to revise), and the games noted as changed, handed on to the
+watchers after the commit (`work.games.note_changed`, pbem.store.changes).
+
 `work_of(session)` is the one Work of a session, while code that still passes the session
-around lives beside code that passes the Work (docs/architecture.md, the storage interface).
+around (pbem.intake) lives beside code that passes the Work (docs/architecture.md, the
+storage interface).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+from weakref import WeakKeyDictionary
 
 from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
-from pbem.store import archive, clock_rows, inbound, outbox_rows, site_key
+from pbem.store import archive, changes, clock_rows, inbound, outbox_rows, site, site_key
 from pbem.store import games as game_rows
 from pbem.store.audit import AuditTrail
 from pbem.store.db import savepoint
@@ -40,6 +47,7 @@ from pbem.store.models import (
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 
 class _Aggregate:
@@ -85,6 +93,7 @@ class Games(_Aggregate):
         self._session.delete(row)
 
     lock = _on(game_rows.lock)
+    all_games = _on(game_rows.all_games)
     lock_fresh = _on(game_rows.lock_fresh)
     referees_of = _on(game_rows.referees_of)
     game_named = _on(game_rows.game_named)
@@ -104,6 +113,9 @@ class Games(_Aggregate):
     public_notes = _on(game_rows.public_notes)
     times_played_before = _on(game_rows.times_played_before)
     running_rows = _on(clock_rows.running_rows)
+    first_turn = _on(game_rows.first_turn)
+    turns_of = _on(game_rows.turns_of)
+    note_changed = _on(changes.note_changed)
 
 
 class Branches(_Aggregate):
@@ -116,6 +128,7 @@ class Branches(_Aggregate):
     times_archived = _on(archive.times_archived)
     archived_turn = _on(archive.archived_turn)
     restore_orders = _on(archive.restore_orders)
+    archived_turns = _on(archive.archived_turns)
 
 
 class Outgoing(_Aggregate):
@@ -136,18 +149,34 @@ class Outgoing(_Aggregate):
     stopped_addresses = _on(outbox_rows.stopped_addresses)
     take_back_unsent = _on(outbox_rows.take_back_unsent)
     is_queued = _on(outbox_rows.is_queued)
+    count_unsent = _on(outbox_rows.count_unsent)
+    next_send_time = _on(outbox_rows.next_send_time)
+    reply_due = _on(outbox_rows.reply_due)
+    queued_since = _on(outbox_rows.queued_since)
+    listed = _on(outbox_rows.listed)
+    first_of_kind_to = _on(outbox_rows.first_of_kind_to)
 
 
 class Inbound(_Aggregate):
     """The mail received, and the quarantine (pbem.store.inbound)."""
 
     quarantined = _on(inbound.quarantined)
+    first_recorded = _on(inbound.first_recorded)
+    waiting_of_games = _on(inbound.waiting_of_games)
 
 
 class Site(_Aggregate):
     """The games as the web archive reads them, and the site's keys."""
 
     site_key = _on(site_key.site_key)
+    game_by_id = _on(site.game_by_id)
+    games_by_id = _on(site.games_by_id)
+    resolved_turns = _on(site.resolved_turns)
+    seat_by_name = _on(site.seat_by_name)
+    seat_counts = _on(site.seat_counts)
+    index_columns = _on(site.index_columns)
+    referee_games = _on(site.referee_games)
+    referee_addresses = _on(site.referee_addresses)
 
 
 class Work:
@@ -179,10 +208,29 @@ class Work:
 
     @property
     def session(self) -> Session:
-        """The session, for the hooks still outside the store that follow its commits
-        (pbem.games.changes, pbem.games.per_transaction) and for the callers not converted
-        yet. Not for queries: those are the aggregates' methods."""
+        """The session, for the callers not converted yet (pbem.intake). Not for queries:
+        those are the aggregates' methods."""
         return self._session
+
+
+class PerTransaction(Generic[T]):
+    """A value of each root transaction, made by `make` when first asked for: the same
+    through a SAVEPOINT, gone with its transaction, committed or rolled back (held weakly), so
+    that nothing of one transaction's mail reaches the next."""
+
+    def __init__(self, make: Callable[[], T]) -> None:
+        self._make = make
+        self._values: WeakKeyDictionary[SessionTransaction, T] = WeakKeyDictionary()
+
+    def of(self, work: Work) -> T:
+        """The value of the unit of work's transaction; outside one, a new value kept by
+        nobody (what is put in it is forgotten: there is no transaction to revise)."""
+        transaction = work._session.get_transaction()
+        if transaction is None:
+            return self._make()
+        if transaction not in self._values:
+            self._values[transaction] = self._make()
+        return self._values[transaction]
 
 
 _WORK = "pbem_work"  # in a session's info: its Work

@@ -49,41 +49,25 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jinja2
-from sqlmodel import Session
 
 from engine import Ruleset, get_ruleset
 from engine.mapdata import Standings
 from pbem.clock.due import running_facts, seats_asked
 from pbem.deadlines.stored import describe
 from pbem.files import unlisted
-from pbem.games.attachments import history
+from pbem.games.attachments import history, map_picture
 from pbem.games.audit import entry_lines
-from pbem.games.changes import unwatch, watch
 from pbem.games.commitment import commitment
-from pbem.games.games import paused_turn, pending_turn, seats_of, still_waiting, stored_orders
+from pbem.games.games import paused_turn, pending_turn, still_waiting
 from pbem.games.played import played_of
-from pbem.games.report_data import map_of
 from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
 from pbem.games.service import Service
 from pbem.games.site_links import desk_folder, desk_token, seat_folder, seat_token, site_secret
 from pbem.logs import Progress, log_context
-from pbem.pictures import MapPicture, campaign_svg
+from pbem.pictures import campaign_svg
 from pbem.store import Game, Seat, Turn, loads, utc, utcnow
-from pbem.store.audit import AuditTrail
-from pbem.store.games import first_turn
-from pbem.store.inbound import waiting_of_games
-from pbem.store.site import (
-    game_by_id,
-    games_by_id,
-    index_columns,
-    referee_addresses,
-    referee_games,
-    resolved_turns,
-    seat_by_name,
-    seat_counts,
-)
-from pbem.store.work import work_of
+from pbem.store.work import Work
 
 log = logging.getLogger(__name__)
 
@@ -101,14 +85,14 @@ def write_site(service: Service, out: Path | None = None) -> Path:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return root
-    with service.store.reading() as session:
-        games = _games(session)
+    with service.store.reading() as work:
+        games = work.site.games_by_id()
         progress = Progress("web build", len(games), "games")  # minutes at 1,000 games
         for game in games:
-            _write_game(session, service, root, game, full=True)
+            _write_game(work, service, root, game, full=True)
             progress.step()
         _drop_unknown_games(root, {game.id for game in games})
-        _write_common(session, service, root, games)
+        _write_common(work, service, root, games)
     return root
 
 
@@ -118,18 +102,18 @@ def write_game(service: Service, game_id: str, out: Path | None = None) -> None:
     root = _root(service, out)
     if not service.settings.web.enabled:
         return
-    with service.store.reading() as session:
-        game = game_by_id(session, game_id)
+    with service.store.reading() as work:
+        game = work.site.game_by_id(game_id)
         if game is not None:
-            _write_game(session, service, root, game, full=False)
-        _write_common(session, service, root, None, game_id)
+            _write_game(work, service, root, game, full=False)
+        _write_common(work, service, root, None, game_id)
 
 
 def seat_path(service: Service, game_id: str, seat: str) -> str:
     """The site-relative path of a seat's pages: games/<game>/seats/<token>/index.html;
     '' for a seat nobody holds (no address or no password): it has no pages."""
-    with service.store.reading() as session:
-        row = seat_by_name(session, game_id, seat)
+    with service.store.reading() as work:
+        row = work.site.seat_by_name(game_id, seat)
         token = _seat_token(service, row) if row is not None else ""
     return seat_folder(game_id, token) + "index.html" if token else ""
 
@@ -142,21 +126,20 @@ def desk_path(service: Service, referee: str) -> str:
 
 def desk_paths(service: Service) -> dict[str, str]:
     """Every referee of the site's games, and the site-relative path of their desk."""
-    with service.store.reading() as session:
-        return {referee: desk_path(service, referee) for referee in _referees(session)}
+    with service.store.reading() as work:
+        return {referee: desk_path(service, referee) for referee in _referees(work)}
 
 
 def archive_on_change(service: Service, hand_on: Callable[[str], None] | None = None) -> None:
     """Rewrite a game's pages after every committed change its players are told of
-    (pbem.games.changes), on this service's databases: at once, in the committing thread, or
+    (pbem.store.changes), on this service's database: at once, in the committing thread, or
     by `hand_on(game_id)` (the daemon's archive runner, which writes them in a thread of its
     own). Nothing with `[web] enabled = false`."""
     if not service.settings.web.enabled:
         return
-    engines = service.store.engines()
-    unwatch(engines)  # one watcher a database, however often a command asks
+    service.store.unwatch_changes()  # one watcher a database, however often a command asks
     if hand_on is not None:
-        watch(engines, hand_on)
+        service.store.watch_changes(hand_on)
         return
     # Weakly: the watcher keeps neither the service nor its databases' connections alive.
     held = weakref.ref(service)
@@ -166,7 +149,7 @@ def archive_on_change(service: Service, hand_on: Callable[[str], None] | None = 
         if found is not None:
             write_logged(found, game_id)
 
-    watch(engines, rewrite)
+    service.store.watch_changes(rewrite)
 
 
 def write_logged(service: Service, game_id: str) -> None:
@@ -265,7 +248,7 @@ def _style() -> str:
 
 
 def _write_common(
-    session: Session,
+    work: Work,
     service: Service,
     root: Path,
     games: Sequence[Game] | None,
@@ -275,9 +258,9 @@ def _write_common(
     has them already; else the desks read the ones they show (after one game's turn, the
     index of a big site is a column query, not a thousand games read whole)."""
     _write(root / "style.css", _style())
-    rows = _drawn_rows(_game_rows(session))
+    rows = _drawn_rows(_game_rows(work))
     _write(root / "index.html", _page("index.html", root="", title="Games", games=rows))
-    _write_desk(session, service, root, games, only)
+    _write_desk(work, service, root, games, only)
 
 
 @dataclass(frozen=True)
@@ -313,8 +296,8 @@ class _Turns:
         return True
 
 
-def _turns(session: Session, game: Game, drawn: dict[str, Any]) -> _Turns:
-    turns = resolved_turns(session, game.id)
+def _turns(work: Work, game: Game, drawn: dict[str, Any]) -> _Turns:
+    turns = work.site.resolved_turns(game.id)
     keys = {turn.number: _turn_key(turn) for turn in turns}
     before: dict[str, str] = drawn.get("turns", {})
     changed = [turn for turn in turns if before.get(str(turn.number)) != keys[turn.number]]
@@ -335,16 +318,16 @@ def _turn_key(turn: Turn) -> str:
     return hashlib.sha256(made.encode()).hexdigest()[:24]
 
 
-def _write_game(session: Session, service: Service, root: Path, game: Game, *, full: bool) -> None:
+def _write_game(work: Work, service: Service, root: Path, game: Game, *, full: bool) -> None:
     folder = root / "games" / game.id
     drawn = {} if full else _manifest(folder)
-    turns = _turns(session, game, drawn)
+    turns = _turns(work, game, drawn)
     ruleset = get_ruleset(game.ruleset)
     views: dict[int, ResolvedTurn] = {}
 
     def view_of(turn: Turn) -> ResolvedTurn:
         if turn.number not in views:
-            views[turn.number] = ResolvedTurn.load(work_of(session), game, turn)
+            views[turn.number] = ResolvedTurn.load(work, game, turn)
         return views[turn.number]
 
     _drop_turns(folder, turns.gone)
@@ -355,7 +338,7 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
     for turn in relinking:
         if not turns.relink(folder / f"turn-{turn.number}.html", turn.number):
             _write_turn(folder, game, view_of(turn), numbers, draw=False)
-    seats = seats_of(session, game.id)
+    seats = work.games.seats_of(game.id)
     tokens = {seat.name: _seat_token(service, seat) for seat in seats}
     _seat_folders(folder / "seats", set(tokens.values()) - {""})
     for seat in seats:
@@ -372,8 +355,8 @@ def _write_game(session: Session, service: Service, root: Path, game: Game, *, f
                 _write_seat_turn(place, service, game, seat, view_of(turn), numbers, draw=False)
         _write(place / "index.html", _seat_index(game, ruleset, seat, numbers))
     if full or turns.changed or turns.gone or not (folder / "chart.html").exists():
-        _write_chart(session, folder, game, ruleset)
-    _write(folder / "index.html", _game_page(session, game, ruleset, turns.all))
+        _write_chart(work, folder, game, ruleset)
+    _write(folder / "index.html", _game_page(work, game, ruleset, turns.all))
     manifest = {
         "version": ARCHIVE_VERSION,
         _MARK: "pbem web archive",
@@ -453,20 +436,12 @@ def _drawn(path: Path, view: ResolvedTurn, seat: str, draw: bool) -> str:
     `path` if `draw`; else the one drawn before, if any."""
     if not draw:
         return path.name if path.exists() else ""
-    picture = _picture(view)
+    picture = map_picture(view)
     if picture is None:
         _remove(path)
         return ""
     _write(path, picture.png(seat))
     return path.name
-
-
-def _picture(view: ResolvedTurn) -> MapPicture | None:
-    if "map" not in view.drawn:
-        mapped = map_of(view)
-        view.drawn["map"] = MapPicture(mapped) if mapped is not None else None
-    picture: MapPicture | None = view.drawn["map"]
-    return picture
 
 
 def _write_seat_turn(
@@ -514,10 +489,10 @@ def _seat_index(game: Game, ruleset: Ruleset, seat: Seat, numbers: list[int]) ->
     )
 
 
-def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -> None:
+def _write_chart(work: Work, folder: Path, game: Game, ruleset: Ruleset) -> None:
     # SVG, not the mails' PNG: a turn adds a point to every line, so the chart is drawn again
     # after each, and matplotlib's PNG cost three quarters of the write (pbem.pictures.chart_svg).
-    found = history(work_of(session), game, ruleset)
+    found = history(work, game, ruleset)
     chart = campaign_svg(found) if found is not None else None
     _remove(folder / "chart.png")  # an archive written before the chart was SVG
     if chart is not None:
@@ -535,14 +510,14 @@ def _write_chart(session: Session, folder: Path, game: Game, ruleset: Ruleset) -
     _write(folder / "chart.html", html)
 
 
-def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]) -> str:
+def _game_page(work: Work, game: Game, ruleset: Ruleset, turns: list[Turn]) -> str:
     last = turns[-1] if turns else None
     if last is not None:
         state = loads(last.state_after or last.state_before)
     else:
-        first = first_turn(session, game.id)
+        first = work.games.first_turn(game.id)
         state = loads(first.state_before) if first is not None else None
-    pending = _pending(session, game)
+    pending = _pending(work, game)
     ended = bool(game.result)  # a game ends with its result (pbem.clock.turns)
     return _page(
         "game.html",
@@ -565,9 +540,9 @@ def _game_page(session: Session, game: Game, ruleset: Ruleset, turns: list[Turn]
     )
 
 
-def _pending(session: Session, game: Game) -> Turn | None:
+def _pending(work: Work, game: Game) -> Turn | None:
     """The turn orders go to, running or paused; None before the start and after the end."""
-    return pending_turn(work_of(session), game) or paused_turn(work_of(session), game)
+    return pending_turn(work, game) or paused_turn(work, game)
 
 
 def _options(game: Game, ruleset: Ruleset) -> list[tuple[str, str]]:
@@ -624,11 +599,6 @@ def _outcome(result: Any) -> dict[str, Any] | None:
 # --- the index and the desk ---------------------------------------------------------------
 
 
-def _games(session: Session, only: set[str] | None = None) -> list[Game]:
-    """Every game of the site, or those of `only`."""
-    return games_by_id(session, only)
-
-
 class _IndexRow(NamedTuple):
     """A game's row on the site's index. Attributes, not a dict's keys: Jinja looks an
     attribute up first, and a thousand rows of dicts took twice as long to draw."""
@@ -640,9 +610,9 @@ class _IndexRow(NamedTuple):
     seats: int
 
 
-def _game_rows(session: Session) -> list[_IndexRow]:
+def _game_rows(work: Work) -> list[_IndexRow]:
     """The index's rows: two queries, of the columns it shows and of every game's seats."""
-    seats = seat_counts(session)
+    seats = work.site.seat_counts()
     titles: dict[str, str] = {}  # a ruleset looked up once, not once a game
     return [
         _IndexRow(
@@ -652,7 +622,7 @@ def _game_rows(session: Session) -> list[_IndexRow]:
             turn,
             seats.get(game, 0),
         )
-        for game, ruleset, status, turn in index_columns(session)
+        for game, ruleset, status, turn in work.site.index_columns()
     ]
 
 
@@ -680,16 +650,16 @@ def _row_html(row: _IndexRow) -> str:
     return _macro("index_row", row)
 
 
-def _referees(session: Session) -> dict[str, set[str]]:
+def _referees(work: Work) -> dict[str, set[str]]:
     """Every referee address of the site, and the games each referees."""
     found: dict[str, set[str]] = {}
-    for address, game_id in referee_games(session):
+    for address, game_id in work.site.referee_games():
         found.setdefault(address.strip().lower(), set()).add(game_id)
     return found
 
 
 def _write_desk(
-    session: Session,
+    work: Work,
     service: Service,
     root: Path,
     games: Sequence[Game] | None,
@@ -699,7 +669,7 @@ def _write_desk(
     other game. After one game's change (`only`), the desks of that game's referees (and any
     not written yet); every desk when the site is written whole."""
     secret = site_secret(service.settings.web)
-    referees = _referees(session)
+    referees = _referees(work)
     tokens = {address: desk_token(secret, address) for address in referees}
     desk = root / "desk"
     for folder in desk.iterdir() if desk.is_dir() else ():
@@ -721,16 +691,16 @@ def _write_desk(
     shown_games = (
         [game for game in games if game.id in shown]
         if games is not None
-        else _games(session, shown)
+        else work.site.games_by_id(shown)
     )
-    rows = _desk_rows(session, shown_games)
+    rows = _desk_rows(work, shown_games)
     for address in written:
         own = [game for game in shown_games if game.id in referees[address]]
-        _write_one_desk(session, desk / tokens[address], address, own, rows, only)
+        _write_one_desk(work, desk / tokens[address], address, own, rows, only)
 
 
 def _write_one_desk(
-    session: Session,
+    work: Work,
     place: Path,
     address: str,
     games: Sequence[Game],
@@ -739,7 +709,7 @@ def _write_one_desk(
 ) -> None:
     for game in games:
         if only is None or game.id == only or not (place / f"game-{game.id}.html").exists():
-            html = _desk_game_page(session, game, rows[game.id])
+            html = _desk_game_page(work, game, rows[game.id])
             _write(place / f"game-{game.id}.html", html)
     names = {f"game-{game.id}.html" for game in games}
     for page in place.glob("game-*.html") if place.is_dir() else ():
@@ -752,17 +722,17 @@ def _write_one_desk(
         title="The referee's desk",
         referee=address,
         games=[rows[game.id] for game in games],
-        quarantine=_quarantine(session, [game.id for game in games]),
+        quarantine=_quarantine(work, [game.id for game in games]),
     )
     _write(place / "index.html", index)
 
 
-def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
+def _desk_rows(work: Work, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
     """Each game's turn, deadline and whose orders are in: the running games read as the
     clock reads them every pass (pbem.clock.due.running_facts: four queries, the seats asked
     remembered by their state's digest), the paused ones one by one."""
     now = utcnow()
-    running = {facts.game.id: facts for facts in running_facts(work_of(session), now)}
+    running = {facts.game.id: facts for facts in running_facts(work, now)}
     rows = {}
     for game in games:
         facts = running.get(game.id)
@@ -778,12 +748,12 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
             waiting = [seat.name for seat in facts.required()]
             deadline = describe(facts.turn.deadline, game.timezone)
         else:
-            pending = _pending(session, game)
+            pending = _pending(work, game)
             if pending is not None:
                 expected = seats_asked(game.ruleset, pending.state_before)
-                have = stored_orders(session, game.id, pending.number)
+                have = work.games.stored_orders(game.id, pending.number)
                 sent = [seat for seat in expected if seat in have]
-                seats = seats_of(session, game.id)
+                seats = work.games.seats_of(game.id)
                 waiting = still_waiting(expected, have, seats, game, now)
                 deadline = describe(pending.deadline, game.timezone)
         rows[game.id] = {
@@ -798,8 +768,8 @@ def _desk_rows(session: Session, games: Sequence[Game]) -> dict[str, dict[str, A
     return rows
 
 
-def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
-    entries, total = AuditTrail(session).newest(game.id, AUDIT_SHOWN)
+def _desk_game_page(work: Work, game: Game, row: dict[str, Any]) -> str:
+    entries, total = work.audit.newest(game.id, AUDIT_SHOWN)
     seats = [
         {
             "name": seat.name,
@@ -809,9 +779,9 @@ def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
             "absent_until": str(seat.absent_until or ""),
             "sent": seat.name in row["sent"],
         }
-        for seat in seats_of(session, game.id)
+        for seat in work.games.seats_of(game.id)
     ]
-    referees = referee_addresses(session, game.id)
+    referees = work.site.referee_addresses(game.id)
     return _page(
         "desk_game.html",
         root="../../",
@@ -827,7 +797,7 @@ def _desk_game_page(session: Session, game: Game, row: dict[str, Any]) -> str:
     )
 
 
-def _quarantine(session: Session, game_ids: Sequence[str]) -> list[dict[str, Any]]:
+def _quarantine(work: Work, game_ids: Sequence[str]) -> list[dict[str, Any]]:
     """The newest quarantine entries waiting of mail to these games (a referee's); of each
     mail only who sent it and its game, never the mail itself (it may hold a password). Mail
     of no game, or of another, is the operator's (`pbem quarantine list`)."""
@@ -840,5 +810,5 @@ def _quarantine(session: Session, game_ids: Sequence[str]) -> list[dict[str, Any
             "sender": sender,
             "game": game or "",
         }
-        for entry, sender, game in waiting_of_games(session, game_ids, QUARANTINE_SHOWN)
+        for entry, sender, game in work.inbound.waiting_of_games(game_ids, QUARANTINE_SHOWN)
     ]

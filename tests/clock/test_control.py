@@ -21,9 +21,9 @@ from tests.support.games import game_row, turns
 
 
 def _pause(service: Service, at_hour: int, reason: str = "server move") -> None:
-    with transaction(service.db) as session:
+    with service.store.transaction() as work:
         pause(
-            work_of(session),
+            work,
             service.settings,
             "g1",
             now=NOW + at_hour * HOUR,
@@ -33,9 +33,9 @@ def _pause(service: Service, at_hour: int, reason: str = "server move") -> None:
 
 
 def _resume(service: Service, at_hour: int) -> None:
-    with transaction(service.db) as session:
+    with service.store.transaction() as work:
         resume(
-            work_of(session),
+            work,
             service.settings,
             "g1",
             now=NOW + at_hour * HOUR,

@@ -121,9 +121,9 @@ def test_every_running_games_facts_are_read_at_once_as_one_by_one(service: Servi
     orders(service, "bob", "ADD 1", NOW, game="g2")
     orders(service, "alice", "ADD 1", NOW, game="g2")
     run_due(service, NOW)  # g2 had every order in: its turn 2 is pending now
-    with transaction(service.db) as session:
+    with service.store.transaction() as work:
         pause(
-            work_of(session), service.settings, "g3", now=NOW, actor="ref@example.org", reason="t"
+            work, service.settings, "g3", now=NOW, actor="ref@example.org", reason="t"
         )
 
     def seen(facts: Facts) -> tuple[str, int, list[str], frozenset[str]]:

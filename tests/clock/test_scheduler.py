@@ -18,8 +18,6 @@ from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.delivery import TemporaryFailure
-from pbem.store import reading, transaction
-from pbem.store.work import work_of
 from tests.clock.support import DEADLINE, HOUR, clock_game, command, orders
 from tests.conftest import NOW
 from tests.support.mails import mail
@@ -96,8 +94,8 @@ def test_a_game_with_nothing_ahead_loses_its_job(service: Service) -> None:
     schedule = _schedule(service, NOW)
     schedule.renew_games()
     assert {"game:g1", "game:g2"} <= set(schedule.due_times())
-    with transaction(service.db) as session:  # a paused game waits for no deadline
-        pause(work_of(session), service.settings, "g2", now=NOW, actor="cli", reason="test")
+    with service.store.transaction() as work:  # a paused game waits for no deadline
+        pause(work, service.settings, "g2", now=NOW, actor="cli", reason="test")
     schedule.renew_games()
     assert "game:g2" not in schedule.due_times() and "game:g1" in schedule.due_times()
 
@@ -157,8 +155,8 @@ def test_a_look_that_changed_nothing_gives_the_schedule_its_clocks(service: Serv
     from_clocks.renew_games(quiet.games)
     from_database.renew_games()
     assert _game_jobs(from_clocks) == _game_jobs(from_database) == {"game:g1", "game:g2"}
-    with reading(service.db) as session:
-        assert wakeups_of(quiet.games) == wakeups(work_of(session), NOW)
+    with service.store.reading() as work:
+        assert wakeups_of(quiet.games) == wakeups(work, NOW)
     reminding = run_due(service, DEADLINE - 24 * HOUR)  # g1's 24h reminders
     assert reminding.reminders == 2 and reminding.games is None
 
@@ -199,9 +197,9 @@ def test_a_look_at_some_games_renews_their_jobs_alone(service: Service) -> None:
     schedule = _schedule(service, NOW)
     schedule.renew_games()
     first = {job.id: job for job in schedule.scheduler.get_jobs()}
-    with transaction(service.db) as session:  # both paused: neither waits for a deadline
+    with service.store.transaction() as work:  # both paused: neither waits for a deadline
         for game in ("g1", "g2"):
-            pause(work_of(session), service.settings, game, now=NOW, actor="cli", reason="test")
+            pause(work, service.settings, game, now=NOW, actor="cli", reason="test")
     schedule.renew_games(only=frozenset({"g2"}))
     assert set(_game_jobs(schedule)) == {"game:g1"}
     assert schedule.scheduler.get_job("game:g1") is first["game:g1"]
@@ -219,7 +217,7 @@ def test_the_outbox_watch_sends_what_another_process_queued_and_looks_at_its_gam
     watch()  # where the queue stands
     watch()
     assert woken == []
-    with transaction(service.db) as session:
-        pause(work_of(session), service.settings, "g2", now=NOW, actor="cli", reason="test")
+    with service.store.transaction() as work:
+        pause(work, service.settings, "g2", now=NOW, actor="cli", reason="test")
     watch()
     assert woken == ["courier", "clocks g2"]

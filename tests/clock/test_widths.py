@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pbem.clock.control import pause, resume
 from pbem.games.service import Service
-from pbem.store import transaction
-from pbem.store.work import work_of
 from tests.clock.support import (
     DEADLINE,
     HOUR,
@@ -35,11 +33,11 @@ def test_clock_mail_fits_72_columns(service: Service) -> None:
     orders(service, "bob", "ADD 1", NOW)
     run(service, DEADLINE - HOUR)
     run(service, DEADLINE + 3 * HOUR)  # an outage
-    with transaction(service.db) as session:
-        pause(work_of(session), service.settings, "g1", now=DEADLINE, actor="cli", reason=REASON)
-    with transaction(service.db) as session:
+    with service.store.transaction() as work:
+        pause(work, service.settings, "g1", now=DEADLINE, actor="cli", reason=REASON)
+    with service.store.transaction() as work:
         resume(
-            work_of(session),
+            work,
             service.settings,
             "g1",
             now=DEADLINE + HOUR,

@@ -37,7 +37,6 @@ from pbem.logs import ContextFilter, configure_logging, log_context
 from pbem.mail.delivery import TemporaryFailure
 from pbem.store import OrderSet, make_engine, transaction
 from pbem.store.claims import Claims
-from pbem.store.work import work_of
 from tests.servers.fake_time import FakeTime
 from tests.support.databases import empty_all_tables
 from tests.support.games import game_row, inbound, new_game, outbox, turns
@@ -223,8 +222,8 @@ def test_mail_queued_by_others_while_it_sleeps_goes_out_at_once(
     daemon = Daemon(service, inbox, MaildirPost(tmp_path / "out"), clock=lambda: now)
 
     def pause_by_hand() -> None:
-        with transaction(service.db) as session:
-            pause(work_of(session), service.settings, "g1", now=now, actor="cli", reason="a test")
+        with service.store.transaction() as work:
+            pause(work, service.settings, "g1", now=now, actor="cli", reason="a test")
 
     def paused_mail_sent() -> bool:
         paused = [row for row in outbox(service) if row.subject == "[g1] game paused"]

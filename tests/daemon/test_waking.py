@@ -22,8 +22,6 @@ from pbem.daemon.wake import Wake
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.bell import rung
-from pbem.store import transaction
-from pbem.store.work import work_of
 from tests.support.games import new_game, outbox
 from tests.support.mails import order_mail
 from tests.support.waiting import wait_until
@@ -66,8 +64,8 @@ def test_the_outbox_watch_wakes_no_look_for_a_reply(service: Service, now: datet
     receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", subject="t1"), now=now)
     watch()
     assert len(sends) == 1 and woken == []
-    with transaction(service.db) as session:
-        pause(work_of(session), service.settings, "g1", now=now, actor="cli", reason="a test")
+    with service.store.transaction() as work:
+        pause(work, service.settings, "g1", now=now, actor="cli", reason="a test")
     watch()
     assert len(sends) == 2 and woken == [("g1",)]
 

@@ -190,9 +190,9 @@ class World:
             referees=(REFEREE,),
             **spec,
         )
-        with transaction(self.service.db) as session:
-            row = create_game(work_of(session), self.service.settings, game, now=self.now)
-            give_passwords(work_of(session), self.service.settings, row, now=self.now)
+        with self.service.store.transaction() as work:
+            row = create_game(work, self.service.settings, game, now=self.now)
+            give_passwords(work, self.service.settings, row, now=self.now)
         self.opening = self.take_queued()
         password = re.search(r"Your password: (\S+)", _only(self.opening, REFEREE).text)
         assert password is not None, "the referee's password mail"

@@ -13,8 +13,6 @@ from pbem.cli import main
 from pbem.config import load_settings
 from pbem.games.service import Service
 from pbem.games.stops import stop
-from pbem.store import transaction
-from pbem.store.work import work_of
 from tests.pipeline.test_cli import NOW, pbem, workdir
 
 __all__ = ["workdir"]  # the fixture, shared with test_cli
@@ -94,8 +92,8 @@ def test_a_referee_password_is_not_said_mailed_to_an_address_that_sent_stop(
     sent STOP gets no mail: `game new` says their password was not sent."""
     pbem(capsys, "init")
     service = Service.from_settings(load_settings("pbem.toml"))
-    with transaction(service.db) as session:
-        stop(work_of(session), "r@x.org", datetime.fromisoformat(NOW))
+    with service.store.transaction() as work:
+        stop(work, "r@x.org", datetime.fromisoformat(NOW))
     given = ["--seat", "ann=ann@example.org", "--seat", BOB, "--referee", "R@x.org"]
     made = pbem(capsys, "game", "new", "g1", "--ruleset", "counting", *given)
     assert "referee r@x.org: password NOT sent: the address asked for no more mail" in made

@@ -16,8 +16,7 @@ from pbem.games.lifecycle import PressOptions
 from pbem.games.service import Service
 from pbem.intake.answer import summary
 from pbem.intake.intake import Receipt, receive
-from pbem.store import Outbox, Seat, transaction
-from pbem.store.work import work_of
+from pbem.store import Outbox, Seat
 from tests.referee.support import referee_game, referee_mail
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.joins import join
@@ -33,8 +32,8 @@ def _send(service: Service, now: datetime, text: str, **kwargs: Any) -> Receipt:
 
 
 def _seat(service: Service, name: str = "alice") -> Seat:
-    with transaction(service.db) as session:
-        seat = find_seat(work_of(session), "g1", name)
+    with service.store.transaction() as work:
+        seat = find_seat(work, "g1", name)
         assert seat is not None
         return seat
 
@@ -256,8 +255,8 @@ def test_orders_and_commands_in_one_mail_say_what_was_done_and_where_the_rest_go
         "line 4: SET is a mail command, not an order, and was not carried out. Send SET in "
         "a separate mail (your GAME line, then SET)"
     ) in mixed
-    with transaction(service.db) as session:
-        assert find_seat(work_of(session), "g1", "alice").status == "active"  # type: ignore[union-attr]
+    with service.store.transaction() as work:
+        assert find_seat(work, "g1", "alice").status == "active"  # type: ignore[union-attr]
     [stored] = orders(service)
     assert stored.text == "ADD 1"  # the command lines are not kept as orders
     first = _flat(body(_send(service, now, ALICE + "SET PRESS OFF\nADD 1\nADD 2\n").replies[0]))

@@ -13,8 +13,7 @@ from pbem.clock.turns import due_games, resolve_due
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import Receipt, receive
-from pbem.store import loads, transaction
-from pbem.store.work import work_of
+from pbem.store import loads
 from tests.support.games import body, new_game, orders, outbox, turns
 from tests.support.mails import mail, order_mail
 
@@ -41,8 +40,8 @@ def _send(service: Service, now: datetime, seat: str, text: str, n: int, **kw: i
 
 
 def _due(service: Service, now: datetime) -> list[str]:
-    with transaction(service.db) as session:
-        return due_games(work_of(session), now=now)
+    with service.store.transaction() as work:
+        return due_games(work, now=now)
 
 
 def test_a_mail_with_every_line_refused_does_not_count_until_a_correct_one_comes(

@@ -99,8 +99,8 @@ def test_a_reply_queued_during_a_long_drain_goes_after_a_few_more_mails(
         return Letter(kind, f"p{n}@example.org", f"{kind} {n}", "text", f"<{kind}-{n}@x>")
 
     def queue_letter(kind: str, n: int) -> None:
-        with transaction(service.db) as session:
-            queue(work_of(session), service.settings, letter(kind, n), now=now)
+        with service.store.transaction() as work:
+            queue(work, service.settings, letter(kind, n), now=now)
 
     for n in range(40):
         queue_letter("report", n)

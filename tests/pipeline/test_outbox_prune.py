@@ -25,8 +25,7 @@ from pbem.games.outbox_prune import EVERY, prunable, prune
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.mail.maildir import MaildirSender
-from pbem.store import Outbox, reading, transaction
-from pbem.store.work import work_of
+from pbem.store import Outbox, transaction
 from tests.pipeline.test_cli import NOW, _new_game, workdir
 from tests.pipeline.test_outbox_retries import DEFERRED, REFUSED, ScriptedSender
 from tests.support.games import body, new_game, outbox
@@ -129,8 +128,8 @@ def test_the_reply_limit_still_counts_the_pruned_mails(db: Any, now: datetime) -
     drain(service, ScriptedSender(), now=now)
     later = now + DAY + timedelta(minutes=1)
     assert prune(service, later).mails == 2
-    with reading(service.db) as session:
-        assert not replies_allowed(work_of(session), settings, "alice@example.org", now=later)
+    with service.store.reading() as work:
+        assert not replies_allowed(work, settings, "alice@example.org", now=later)
     receipt = receive(service, mail("HELP", message_id="help3@x"), now=later)
     assert receipt.replies == []
     assert "reply rate limit reached" in receipt.outcome

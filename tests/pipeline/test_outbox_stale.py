@@ -82,9 +82,9 @@ def test_a_notice_queued_earlier_in_the_same_transaction_is_superseded_too(
     supersession must still find the notice queued just before it."""
     older = Letter("clock", "a@example.org", "in 24h", "b", "<old@y>", topic="reminder g1 a")
     newer = Letter("clock", "a@example.org", "in 2h", "b", "<new@y>", topic="reminder g1 a")
-    with transaction(service.db) as session:
-        queue(work_of(session), service.settings, older, now=now)
-        queue(work_of(session), service.settings, newer, now=now)
+    with service.store.transaction() as work:
+        queue(work, service.settings, older, now=now)
+        queue(work, service.settings, newer, now=now)
     assert clock_rows(service) == [
         ("in 24h", False, "superseded by a newer notice <new@y>"),
         ("in 2h", False, ""),

@@ -14,7 +14,6 @@ from pbem.games.stops import stop_token
 from pbem.intake.intake import receive, replay
 from pbem.passwords import hash_password
 from pbem.store import MailStatus, Referee, transaction
-from pbem.store.work import work_of
 from tests.support.games import body, game_row, new_game, outbox, quarantined
 from tests.support.mails import mail
 
@@ -30,8 +29,8 @@ def _game_with_two_referees(service: Service, now: datetime) -> None:
 
 
 def _stop(service: Service, now: datetime, address: str) -> None:
-    with transaction(service.db) as session:
-        token = stop_token(work_of(session), address)
+    with service.store.transaction() as work:
+        token = stop_token(work, address)
     raw = mail(f"STOP {token}", sender=address, subject="stop", message_id="stop@x")
     assert receive(service, raw, now=now).status == MailStatus.ANSWERED
 
@@ -56,8 +55,8 @@ def test_a_stopped_referees_mail_commands_are_not_carried_out(
     assert entry.reason == "stopped"
     # Once the referee takes the STOP back, the mail set aside is replayed and carried out;
     # the other referee is told that the deputy gets mail again.
-    with transaction(service.db) as session:
-        token = stop_token(work_of(session), DEPUTY)
+    with service.store.transaction() as work:
+        token = stop_token(work, DEPUTY)
     raw = mail(f"UNSTOP {token}", sender=DEPUTY, subject="back", message_id="back@x")
     assert receive(service, raw, now=now).replies[0].recipient == DEPUTY
     told = [row.subject for row in outbox(service) if row.recipient == REFEREE]

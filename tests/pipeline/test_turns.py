@@ -76,8 +76,8 @@ def _both_order(service: Service, now: datetime, turn: int = 1) -> None:
 
 
 def _due(service: Service, now: datetime) -> list[str]:
-    with transaction(service.db) as session:
-        return due_games(work_of(session), now=now)
+    with service.store.transaction() as work:
+        return due_games(work, now=now)
 
 
 def test_a_turn_waits_for_every_seat_then_resolves(service: Service, now: datetime) -> None:
@@ -120,8 +120,8 @@ def test_the_deadline_resolves_with_the_orders_that_are_in(service: Service, now
 
 def test_turn_run_resolves_now_and_refuses_an_ended_game(service: Service, now: datetime) -> None:
     new_game(service, now, options={"target": 3})
-    with transaction(service.db) as session:
-        summary = resolve_turn(work_of(session), service.settings, "g1", now=now)
+    with service.store.transaction() as work:
+        summary = resolve_turn(work, service.settings, "g1", now=now)
     assert summary is not None and summary.orders == 0
     _both_order(service, now, turn=2)
     [summary] = resolve_due(service, now=now)

@@ -17,7 +17,6 @@ from pbem.games.service import Service
 from pbem.games.stops import stop_token
 from pbem.intake.intake import Receipt, receive
 from pbem.store import AuditLog, MailStatus, MailStop, transaction
-from pbem.store.work import work_of
 from tests.support.games import body, new_game, outbox
 from tests.support.mails import mail
 
@@ -32,8 +31,8 @@ def _send(service: Service, now: datetime, text: str, sender: str = ALICE) -> Re
 
 
 def _token(service: Service, address: str) -> str:
-    with transaction(service.db) as session:
-        return stop_token(work_of(session), address)
+    with service.store.transaction() as work:
+        return stop_token(work, address)
 
 
 def _stopped(service: Service) -> list[str]:

@@ -12,8 +12,7 @@ from pbem.cli import main
 from pbem.games.audit import audit
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.store import dumps, transaction
-from pbem.store.work import work_of
+from pbem.store import dumps
 from tests.referee.support import REFEREE, Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body
 
@@ -87,8 +86,8 @@ def test_a_long_entry_keeps_to_the_mail_width_and_a_few_lines(
         "args": ["ann", "LABOR C4 2\nTECH 2\n" + "MOVE D5 E5 " * 30],
         "result": "\n".join(f"turn {n} came out identical" for n in range(1, 11)),
     }
-    with transaction(service.db) as session:
-        audit(work_of(session), now, "ref@example.org", "referee-orders", "g1", dumps(detail))
+    with service.store.transaction() as work:
+        audit(work, now, "ref@example.org", "referee-orders", "g1", dumps(detail))
     _run_cli(service, now, "audit", "1")
     lines = capsys.readouterr().out.splitlines()[2:]
     assert max(len(line) for line in lines) <= 72, lines

@@ -89,8 +89,8 @@ def test_nmr_bot_plays_a_seat_that_missed_its_deadline(service: Service) -> None
     assert "Your seat was played by the ruleset's bot (the game's nmr = bot)." in bobs
     assert "The bot played your seat this turn: these are its orders." in bobs
     # The bot's turn replays from the export like any other.
-    with transaction(service.db) as session:
-        document = export_game(session, "g1")
+    with service.store.reading() as work:
+        document = export_game(work, "g1")
     game = game_row(service)
     document.update(seed=game.seed, salt=game.seed_salt)
     assert verify(document).ok

@@ -8,8 +8,6 @@ from pbem.clock.turns import resolve_due
 from pbem.games.service import Service
 from pbem.games.stops import stop
 from pbem.intake.intake import receive
-from pbem.store import transaction
-from pbem.store.work import work_of
 from tests.referee.support import REFEREE, Channel, referee_game, referee_mail
 from tests.support.games import body, new_game, orders, outbox, quarantined
 from tests.support.mails import order_mail
@@ -97,8 +95,8 @@ def test_a_result_names_no_address_that_sent_stop_as_mailed(
     were false of bob."""
     referee_game(service, now)
     _play_turn_one(service, now)
-    with transaction(service.db) as session:
-        stop(work_of(session), "bob@example.org", now)
+    with service.store.transaction() as work:
+        stop(work, "bob@example.org", now)
     unsent = "; NOT sent to bob@example.org: that address asked for no more mail (STOP)"
     assert via.run("resend", "all") == f"report of turn 1 sent again to alice{unsent}"
     assert via.run("resend", "bob") == f"report of turn 1 sent again to nobody{unsent}"

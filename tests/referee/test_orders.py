@@ -7,8 +7,7 @@ from datetime import datetime
 from pbem.clock.turns import resolve_turn
 from pbem.games.service import Service
 from pbem.intake.intake import receive
-from pbem.store import loads, transaction
-from pbem.store.work import work_of
+from pbem.store import loads
 from tests.referee.support import REFEREE, Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body, orders, outbox
 from tests.support.mails import order_mail
@@ -83,8 +82,8 @@ def test_the_next_report_tells_the_players(service: Service, now: datetime, via:
     referee_game(service, now)
     via.run("orders", "alice", "ADD 2", reason="her mail bounced")
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 3\n"), now=now)
-    with transaction(service.db) as session:
-        resolve_turn(work_of(session), service.settings, "g1", now=now)
+    with service.store.transaction() as work:
+        resolve_turn(work, service.settings, "g1", now=now)
     report = body(outbox(service, "report")[-1])
     assert "== Referee notes ==\n" in report
     assert (

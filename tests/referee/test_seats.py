@@ -12,7 +12,6 @@ from pbem.games.service import Service
 from pbem.games.stops import stop
 from pbem.intake.intake import receive
 from pbem.store import Seat, loads, transaction, utc
-from pbem.store.work import work_of
 from tests.referee.support import Channel, referee_audit, referee_game, referee_mail
 from tests.support.games import body, outbox, turns
 from tests.support.mails import order_mail
@@ -206,8 +205,8 @@ def test_no_password_is_promised_to_an_address_that_sent_stop(
     "password mailed" while the mail was dropped. A command that would mail a password (or
     a seat's mail) to a stopped address is refused, and nothing changes."""
     referee_game(service, now)
-    with transaction(service.db) as session:
-        stop(work_of(session), "mallory@example.org", now)
+    with service.store.transaction() as work:
+        stop(work, "mallory@example.org", now)
     why = "asked for no more mail from this moderator (STOP)"
     refused = via.refuse("replace", "bob", "Mallory@Example.org", "72h")
     assert refused == (

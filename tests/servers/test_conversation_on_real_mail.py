@@ -138,7 +138,7 @@ def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(
     inbox = ImapInbox(world.imap_settings(moderator))
     sender = SmtpSender(world.smtp_settings(moderator, rate_per_minute=10))
     now = utcnow()
-    with transaction(service.db) as session:
+    with service.store.transaction() as work:
         for n in range(20):
             seat = SEATS[n % 3]
             text = f"report {n}\n"
@@ -150,7 +150,7 @@ def test_a_check_reply_goes_out_before_a_wave_of_reports_under_the_rate_limit(
                 f"wave-{n}@pbem.test",
                 game_id="g1",
             )
-            queue(work_of(session), service.settings, letter, now=now)
+            queue(work, service.settings, letter, now=now)
     try:
         first = poll_once(service, inbox, sender, now=now)
         assert (first.drained.sent, first.drained.stopped) == (

@@ -10,8 +10,7 @@ import pytest
 
 from pbem.games.lifecycle import GameSpec, create_game
 from pbem.mail.compose import text_of
-from pbem.store import transaction, utcnow
-from pbem.store.work import work_of
+from pbem.store import utcnow
 from tests.servers.moderated import GAME, SEATS, Table
 from tests.servers.test_daemon_on_real_mail import serve_once
 from tests.servers.test_daemon_on_real_mail import table as table  # the fixture
@@ -57,10 +56,10 @@ def test_password_address_resign_and_list_by_real_mail(
     serve_once(table, capsys)
     assert "You have resigned seat bob of game g1" in _last(table, "bob", 2)
 
-    with transaction(table.service.db) as session:  # a game open to join, for LIST
+    with table.service.store.transaction() as work:  # a game open to join, for LIST
         spec = GameSpec(id="open1", ruleset="temples-and-swords", seats=(), seed=1,
                         signup_seats=3)  # fmt: skip
-        create_game(work_of(session), table.service.settings, spec, now=utcnow())
+        create_game(work, table.service.settings, spec, now=utcnow())
     stranger = world.player("stranger")
     stranger.send(moderator, "LIST")
     serve_once(table, capsys)

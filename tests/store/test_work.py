@@ -17,14 +17,13 @@ def _game(game_id: str) -> Game:
 
 
 def test_a_session_has_one_work(service: Service) -> None:
-    with service.store.reading() as session, service.store.reading() as other:
-        assert work_of(session) is work_of(session)
-        assert work_of(other) is not work_of(session)
+    with service.store.reading() as work, service.store.reading() as other:
+        assert work_of(work.session) is work
+        assert other is not work
 
 
 def test_rows_added_through_the_aggregate_are_read_back_after_a_flush(service: Service) -> None:
-    with service.store.transaction(keep=False) as session:
-        work = work_of(session)
+    with service.store.transaction(keep=False) as work:
         work.games.add(_game("w1"))
         work.flush()  # the seat's row refers to the game's
         work.games.add(
@@ -33,13 +32,12 @@ def test_rows_added_through_the_aggregate_are_read_back_after_a_flush(service: S
         assert work.games.seats_of("w1") == []  # not flushed yet: the session does not autoflush
         work.flush()
         assert [seat.name for seat in work.games.seats_of("w1")] == ["north"]
-        assert work.games.seats_of("w1") == seats_of(session, "w1")
+        assert work.games.seats_of("w1") == seats_of(work.session, "w1")
         assert work.games.game_named("W1") is not None
 
 
 def test_a_row_removed_through_the_aggregate_is_gone_after_a_flush(service: Service) -> None:
-    with service.store.transaction(keep=False) as session:
-        work = work_of(session)
+    with service.store.transaction(keep=False) as work:
         work.games.add(_game("w2"))
         work.flush()
         seat = Seat(
@@ -53,8 +51,8 @@ def test_a_row_removed_through_the_aggregate_is_gone_after_a_flush(service: Serv
 
 
 def test_what_the_domain_keeps_lasts_the_unit_of_work(service: Service) -> None:
-    with service.store.reading() as session:
-        work_of(session).memo["kept"] = 1
-        assert work_of(session).memo["kept"] == 1
-    with service.store.reading() as session:
-        assert "kept" not in work_of(session).memo
+    with service.store.reading() as work:
+        work.memo["kept"] = 1
+        assert work.memo["kept"] == 1
+    with service.store.reading() as work:
+        assert "kept" not in work.memo

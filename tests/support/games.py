@@ -13,7 +13,6 @@ from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.mail.compose import text_of
 from pbem.store import Game, InboundMessage, OrderSet, Outbox, Quarantine, Turn, transaction
-from pbem.store.work import work_of
 
 SEATS = (
     SeatSpec("alice", "alice@example.org", "pw-alice"),
@@ -35,8 +34,8 @@ def new_game(
     # games then store and mail the same bytes.
     options.setdefault("seed_salt", f"{seed:032x}")
     spec = GameSpec(id=game, ruleset=ruleset, seats=seats, seed=seed, **options)
-    with transaction(service.db) as session:
-        create_game(work_of(session), service.settings, spec, now=now)
+    with service.store.transaction() as work:
+        create_game(work, service.settings, spec, now=now)
 
 
 def outbox(service: Service, kind: str | None = None) -> list[Outbox]:

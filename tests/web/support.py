@@ -16,12 +16,12 @@ from pbem.cli import main
 from pbem.clock.turns import resolve_due
 from pbem.config import Settings, WebSettings
 from pbem.console.referee import run as run_referee
-from pbem.games.changes import unwatch
 from pbem.games.games import pending_turn
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.intake import receive
 from pbem.store import Game, loads, transaction
+from pbem.store.changes import unwatch
 from pbem.store.work import work_of
 from tests.support.databases import migrated_engine
 from tests.support.games import new_game
@@ -58,7 +58,7 @@ def archive_service(folder: Path, settings: Settings) -> Iterator[Service]:
     try:
         yield Service(engine, web_settings(settings, folder))
     finally:
-        unwatch((engine,))
+        unwatch(engine)
         engine.dispose()
 
 

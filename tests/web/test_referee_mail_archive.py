@@ -15,10 +15,10 @@ from sqlmodel import Session
 
 from pbem.cli import main
 from pbem.config import Settings
-from pbem.games.changes import note_changed, unwatch, watch
 from pbem.games.service import Service
 from pbem.mail.maildir import MaildirInbox
 from pbem.store import Game, reading
+from pbem.store.changes import note_changed, unwatch, watch
 from pbem.store.db import new_session
 from pbem.web.archive import seat_path, write_site
 from tests.referee.support import referee_game, referee_mail
@@ -41,7 +41,7 @@ def web_service(
     )
     service = Service(db, web_settings(settings, tmp_path))
     yield service
-    unwatch((db,))
+    unwatch(db)
 
 
 def _serve_once(tmp_path: Path, db: Engine) -> None:
@@ -86,7 +86,7 @@ def test_the_watchers_hear_of_a_change_only_at_the_outer_commit(
             seen.append(game.status if game is not None else "")
 
     referee_game(Service(db, settings), datetime.fromisoformat(LATER))
-    watch((db,), watcher)
+    watch(db, watcher)
     try:
         with new_session(db) as session, session.begin():
             _pause_in_a_savepoint(session)
@@ -99,7 +99,7 @@ def test_the_watchers_hear_of_a_change_only_at_the_outer_commit(
             session.rollback()
         assert seen == ["paused"]
     finally:
-        unwatch((db,))
+        unwatch(db)
 
 
 def _pause_in_a_savepoint(session: Session, status: str = "paused") -> None:

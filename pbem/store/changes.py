@@ -1,15 +1,16 @@
 """Games changed in a way their players are told of, handed on once the change is committed.
 
-Every mail about a game to its players goes through the outbox (`pbem.games.outbox.queue`),
-which notes the game here; a seat's new password or address, answered by a plain reply, is
-noted where it is set. After the transaction commits, each watcher of the session's database
-is called with every game noted in it: the web archive (pbem.web) rewrites them. Never inside
-the transaction, and a watcher's failure is logged, never raised: the turn and its mail
-stand whatever becomes of the archive. A rolled back transaction hands on nothing.
+The domain notes a game in its unit of work (`work.games.note_changed(game_id)`): every mail
+about a game to its players, as the outbox queues it (`pbem.games.outbox.queue`), and a
+seat's new password or address, answered by a plain reply (`note_seat_changed`). After the
+transaction commits, each watcher of the session's database is called with every game noted
+in it: the web archive (pbem.web) rewrites them. Never inside the transaction, and a
+watcher's failure is logged, never raised: the turn and its mail stand whatever becomes of
+the archive. A rolled back transaction hands on nothing.
 
 The watchers are registered by whoever runs the service (the command line, for `pbem serve`
-and the operator's commands), by database: a process that registered none (a test, a bench)
-pays a dictionary look-up a mail.
+and the operator's commands) through its store (`service.store.watch_changes`), by database:
+a process that registered none (a test, a bench) pays a dictionary look-up a mail.
 """
 
 from __future__ import annotations
@@ -21,10 +22,9 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import Engine, event
-from sqlmodel import Session
+from sqlalchemy.orm import Session, object_session
 
-from pbem.logs import log_context
-from pbem.store.statuses import OutboxKind
+from pbem.store.models import Seat
 
 log = logging.getLogger(__name__)
 
@@ -34,31 +34,32 @@ _WATCHERS: weakref.WeakKeyDictionary[Engine, list[Watcher]] = weakref.WeakKeyDic
 _LOCK = threading.Lock()
 _NOTED = "pbem_changed_games"  # in a session's info: the games noted since its last commit
 _LISTENING = "pbem_changed_listening"
-# Outbox kinds that change nothing a player is told of: replies to their own mail, press
-# relayed between seats, bounce notices to referees.
-QUIET_KINDS = frozenset({OutboxKind.REPLY, OutboxKind.PRESS, OutboxKind.BOUNCE})
 
 
-def watch(engines: tuple[Engine | None, ...], watcher: Watcher) -> None:
-    """Call `watcher(game_id)` after every commit, on any of `engines`, that noted a game.
-    The watcher must not hold the engines itself (a weak reference to what holds them)."""
+def watch(engine: Engine, watcher: Watcher) -> None:
+    """Call `watcher(game_id)` after every commit on `engine` that noted a game. The watcher
+    must not hold the engine itself (a weak reference to what holds it)."""
     with _LOCK:
-        for engine in engines:
-            if engine is not None:
-                _WATCHERS.setdefault(engine, []).append(watcher)
+        _WATCHERS.setdefault(engine, []).append(watcher)
 
 
-def unwatch(engines: tuple[Engine | None, ...]) -> None:
-    """Forget every watcher of `engines`."""
+def unwatch(engine: Engine) -> None:
+    """Forget every watcher of `engine`."""
     with _LOCK:
-        for engine in engines:
-            if engine is not None:
-                _WATCHERS.pop(engine, None)
+        _WATCHERS.pop(engine, None)
 
 
-def note_changed(session: Session | None, game_id: str) -> None:
+def note_seat_changed(seat: Seat) -> None:
+    """The seat's game changed in the transaction of the session the seat was read in (its
+    password given or taken): nothing if it is in none."""
+    session = object_session(seat)
+    if session is not None:
+        note_changed(session, seat.game_id)
+
+
+def note_changed(session: Session, game_id: str) -> None:
     """The game changed in this session's transaction: tell the watchers after its commit."""
-    if session is None or not _WATCHERS or not game_id:
+    if not _WATCHERS or not game_id:
         return
     if not _watchers_of(session):
         return
@@ -94,8 +95,9 @@ def _after_commit(session: Session) -> None:
             try:
                 watcher(game_id)
             except Exception:  # nothing a watcher does may fail the change
-                with log_context(game=game_id):
-                    log.exception("after the change of game %s", game_id)
+                # The watchers log their own failures with the game's context
+                # (pbem.web.archive.write_logged): this is the last resort.
+                log.exception("after the change of game %s", game_id)
 
 
 def _after_rollback(session: Session) -> None:
