@@ -656,7 +656,7 @@ def _outbox_prune(args: argparse.Namespace) -> int:
 def _quarantine_list(args: argparse.Namespace) -> int:
     service = _service(args)
     with service.store.transaction() as session:
-        found = entries(session, include_released=args.all)
+        found = entries(work_of(session), include_released=args.all)
     shown = [
         item
         for item in found
@@ -689,7 +689,7 @@ def _quarantine_list(args: argparse.Namespace) -> int:
 def _quarantine_show(args: argparse.Namespace) -> int:
     service = _service(args)
     with service.store.transaction() as session:
-        item, raw = entry(session, args.id)
+        item, raw = entry(work_of(session), args.id)
     print(f"entry {item.id}: {item.reason}, {item.created_at:%Y-%m-%d %H:%M} UTC")
     print(f"message: {item.message_id}\nfrom: {item.sender}\nsubject: {item.subject}")
     print(f"error: {item.error}\n")

@@ -21,8 +21,6 @@ from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.store import Game, GameStatus, Seat, SeatStatus, utc
-from pbem.store.games import games_known_to, lock_with_turn
-from pbem.store.outbox_rows import last_queued_at, mailed
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -46,7 +44,7 @@ def find_running_game(
     # Locked at its first read: whatever the mail does to the game, no turn of it is
     # resolved meanwhile (orders are never stored for a turn resolved in between).
     if turn:
-        game, context.turn = lock_with_turn(context.session, envelope.game) or (None, None)
+        game, context.turn = context.work.games.lock_with_turn(envelope.game) or (None, None)
     else:
         game = find_game(context.work, envelope.game, lock=True)
     if game is None:
@@ -151,7 +149,7 @@ def no_game(context: MailContext, name: str) -> str:
     sender may know: a game open to JOIN (LIST names those to anyone), or one where the
     sender's address holds a seat or is a referee. A game the sender has no part in is never
     named, so that a stranger learns no game's id by guessing near it."""
-    known = games_known_to(context.session, context.mail.sender.lower())
+    known = context.work.games.games_known_to(context.mail.sender.lower())
     near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
 
@@ -177,7 +175,7 @@ def _former_player(context: MailContext, seat: Seat) -> bool:
     if seat.address.lower() == sender:
         return False
     farewell = f"[{seat.game_id}] you no longer play {seat.name}"
-    return mailed(context.session, seat.game_id, sender, farewell)
+    return context.work.outbox.mailed(seat.game_id, sender, farewell)
 
 
 def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
@@ -185,7 +183,7 @@ def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
     gave it to them)? Then it was no try at their seat; a mail without a readable Date is
     taken as written now."""
     welcome = f"[{seat.game_id}] you now play {seat.name}"
-    at = last_queued_at(context.session, seat.game_id, seat.address.lower(), welcome)
+    at = context.work.outbox.last_queued_at(seat.game_id, seat.address.lower(), welcome)
     if at is None:
         return False
     try:

@@ -12,9 +12,8 @@ from datetime import datetime
 from functools import partial
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 
-from pbem.games.games import seat_named, seats_of_games
+from pbem.games.games import seat_named
 from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
@@ -34,7 +33,7 @@ from pbem.store import (
     transient,
     utc,
 )
-from pbem.store.inbound import quarantined, which_recorded
+from pbem.store.work import Work, work_of
 
 
 @dataclass(frozen=True)
@@ -109,12 +108,13 @@ def _receive(
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
     unit = service.store.transaction(keep=commit)
     with log_context(message=mail.message_id), unit as session:
+        work = work_of(session)
         # Written at the mail's first flush (with its reply, or at the commit), with its
         # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
         # unrecorded; if it was recorded since (the same mail twice in the inbox, another
         # daemon), the Message-ID's unique index says so at that flush (see receive).
-        inbound = _record(session, raw, mail, now)
-        context = MailContext(session, service.settings, inbound, mail, now)
+        inbound = _record(work, raw, mail, now)
+        context = MailContext(work, service.settings, inbound, mail, now)
         handle(context)
         return _receipt(context)
 
@@ -141,9 +141,10 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     seats: dict[str, list[Seat]] = {}
     if unknown:
         with service.store.reading() as session:
-            recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
+            work = work_of(session)
+            recorded = work.inbound.which_recorded([mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
-            seats = seats_of_games(session, games) if games else {}
+            seats = work.games.seats_of_games(games) if games else {}
     looks = []
     for mail, claim, p in zip(mails, claims, proved, strict=True):
         if p and claim:
@@ -200,7 +201,7 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
     try:
         with service.store.transaction() as session:
             return replay_in(
-                session, service.settings, quarantine_id, now=now, handle=handle_stored
+                work_of(session), service.settings, quarantine_id, now=now, handle=handle_stored
             )
     except QuarantineError:
         raise
@@ -210,10 +211,11 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
 
 def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
     with service.store.transaction() as session:
-        found = quarantined(session, quarantine_id)
+        work = work_of(session)
+        found = work.inbound.quarantined(quarantine_id)
         assert found is not None
         row, inbound = found
-        session.add(
+        work.inbound.add(
             Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
         )
         row.released_at = utc(now)
@@ -228,13 +230,14 @@ def _record_failure(
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
     with service.store.transaction() as session:
-        if which_recorded(session, [mail.message_id]):
+        work = work_of(session)
+        if work.inbound.which_recorded([mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        inbound = _record(session, raw, mail, now)
+        inbound = _record(work, raw, mail, now)
         inbound.status = MailStatus.QUARANTINED
         inbound.outcome = "error: " + error.strip().splitlines()[-1]
-        session.flush()  # its id, for the quarantine
-        session.add(
+        work.flush()  # its id, for the quarantine
+        work.inbound.add(
             Quarantine(
                 inbound_id=flushed_id(inbound.id), reason="error", error=error, created_at=utc(now)
             )
@@ -242,7 +245,7 @@ def _record_failure(
         return Receipt(mail.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
-def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:
+def _record(work: Work, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:
     inbound = InboundMessage(
         message_id=mail.message_id,
         raw=raw,
@@ -250,7 +253,7 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
         subject=mail.subject,
         received_at=utc(now),
     )
-    session.add(inbound)
+    work.inbound.add(inbound)
     return inbound
 
 

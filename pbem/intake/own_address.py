@@ -51,7 +51,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     code = new_code()
     seat.pending_address, seat.pending_code = new, code_hash(code)
     seat.pending_since, seat.pending_misses = utc(context.now), 0
-    context.session.add(seat)
+    context.work.games.add(seat)
     audit(context.work, context.now, seat.address, "address-asked", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
     facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
@@ -81,10 +81,10 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     old = seat.address
     seat.address, seat.pending_address, seat.pending_code = sender, "", ""
     seat.pending_since = None
-    context.session.add(seat)
+    context.work.games.add(seat)
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
     audit(context.work, context.now, sender, "address-set", seat.game_id, seat.name)
-    note_changed(context.session, seat.game_id)  # a new link to the seat's web pages
+    note_changed(context.work.session, seat.game_id)  # a new link to the seat's web pages
     context.finish(
         MailStatus.ANSWERED, f"CONFIRM: {seat.name} of {seat.game_id} now at the new address"
     )

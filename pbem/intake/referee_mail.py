@@ -24,8 +24,7 @@ from pbem.mail.envelope import Envelope
 from pbem.referee.command import RefereeCommand, RefereeError, run_command
 from pbem.referee.context import MailHandler, RefereeContext
 from pbem.referee.roles import referee_by_password
-from pbem.store import Game, MailStatus, Referee, savepoint
-from pbem.store.games import lock_found
+from pbem.store import Game, MailStatus, Referee
 
 _BECAUSE = re.compile(r"\s+because\s+", re.IGNORECASE)
 
@@ -79,7 +78,7 @@ def _authenticate(context: MailContext, envelope: Envelope) -> tuple[Game, Refer
         return None
     context.inbound.game_id = game.id
     # Taken before any command: a turn being resolved elsewhere finishes first, or waits.
-    lock_found(context.session, game)
+    context.work.games.lock_found(game)
     referee = referee_by_password(
         context.work, game.id, envelope.password, cost=context.settings.security.password_cost
     )
@@ -171,7 +170,7 @@ def _run(
         context.work, context.settings, game, referee.address, context.now, origin, again
     )
     try:
-        with savepoint(context.session):  # a refused command leaves nothing behind
+        with context.work.savepoint():  # a refused command leaves nothing behind
             result = run_command(ctx, command, item.args, item.reason)
     except RefereeError as error:
         reply.unprocessed.append((item.no, item.line, f"refused: {error}"))

@@ -16,22 +16,25 @@ around lives beside code that passes the Work (docs/architecture.md, the storage
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
-from pbem.store import archive, clock_rows, inbound, outbox_rows, site_key
+from pbem.store import archive, clock_rows, inbound, outbox_rows, press, site_key
 from pbem.store import games as game_rows
 from pbem.store.audit import AuditTrail
 from pbem.store.db import savepoint
 from pbem.store.models import (
     ClockReminder,
     Game,
+    InboundMessage,
     JoinRequest,
     MailStop,
     OrderSet,
     Outbox,
+    Press,
+    Quarantine,
     Referee,
     RefereeNote,
     Seat,
@@ -56,7 +59,15 @@ class _Bound(Generic[P, R]):
     def __set_name__(self, owner: type, name: str) -> None:
         self._name = name
 
-    def __get__(self, aggregate: _Aggregate, owner: type | None = None) -> Callable[P, R]:
+    @overload
+    def __get__(self, aggregate: None, owner: type) -> _Bound[P, R]: ...
+    @overload
+    def __get__(self, aggregate: _Aggregate, owner: type | None = None) -> Callable[P, R]: ...
+    def __get__(
+        self, aggregate: _Aggregate | None, owner: type | None = None
+    ) -> _Bound[P, R] | Callable[P, R]:
+        if aggregate is None:  # looked up on the class (a test replacing it)
+            return self
         function, session = self._function, aggregate._session
 
         def bound(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -69,14 +80,15 @@ class _Bound(Generic[P, R]):
 
 _on = _Bound
 
+_GameRow = (
+    Game | Seat | Turn | Referee | RefereeNote | OrderSet | JoinRequest | ClockReminder | Press
+)
+
 
 class Games(_Aggregate):
     """The game aggregate: games, seats, turns, orders, referees, notes, joins, press."""
 
-    def add(
-        self,
-        *rows: Game | Seat | Turn | Referee | RefereeNote | OrderSet | JoinRequest | ClockReminder,
-    ) -> None:
+    def add(self, *rows: _GameRow) -> None:
         """New rows of the aggregate (or loaded ones, written again at the next flush)."""
         self._session.add_all(rows)
 
@@ -104,6 +116,21 @@ class Games(_Aggregate):
     public_notes = _on(game_rows.public_notes)
     times_played_before = _on(game_rows.times_played_before)
     running_rows = _on(clock_rows.running_rows)
+    lock_found = _on(game_rows.lock_found)
+    lock_with_turn = _on(game_rows.lock_with_turn)
+    seats_with_room = _on(game_rows.seats_with_room)
+    games_known_to = _on(game_rows.games_known_to)
+    first_turn = _on(game_rows.first_turn)
+    open_for_signup = _on(game_rows.open_for_signup)
+    seats_at = _on(game_rows.seats_at)
+    seats_of_games = _on(game_rows.seats_of_games)
+    join_request = _on(game_rows.join_request)
+    joins_from = _on(game_rows.joins_from)
+    forget_joins_from = _on(game_rows.forget_joins_from)
+    seats_moving_to = _on(game_rows.seats_moving_to)
+    press_by_message_ids = _on(press.press_by_message_ids)
+    wrote_anonymously = _on(press.wrote_anonymously)
+    press_sent_since = _on(press.press_sent_since)
 
 
 class Branches(_Aggregate):
@@ -136,12 +163,19 @@ class Outgoing(_Aggregate):
     stopped_addresses = _on(outbox_rows.stopped_addresses)
     take_back_unsent = _on(outbox_rows.take_back_unsent)
     is_queued = _on(outbox_rows.is_queued)
+    mailed = _on(outbox_rows.mailed)
+    last_queued_at = _on(outbox_rows.last_queued_at)
 
 
 class Inbound(_Aggregate):
     """The mail received, and the quarantine (pbem.store.inbound)."""
 
+    def add(self, row: InboundMessage | Quarantine) -> None:
+        self._session.add(row)
+
     quarantined = _on(inbound.quarantined)
+    quarantine_entries = _on(inbound.quarantine_entries)
+    which_recorded = _on(inbound.which_recorded)
 
 
 class Site(_Aggregate):
