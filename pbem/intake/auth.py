@@ -41,16 +41,9 @@ def find_running_game(
     if not envelope.game:
         context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
         return None
-    # Locked at its first read: whatever the mail does to the game, no turn of it is
-    # resolved meanwhile (orders are never stored for a turn resolved in between).
-    if turn:
-        game, context.turn = context.work.games.lock_with_turn(envelope.game) or (None, None)
-    else:
-        game = find_game(context.work, envelope.game, lock=True)
+    game = locked_game(context, envelope.game, turn=turn)
     if game is None:
-        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
-    context.inbound.game_id = game.id
     if game.status == GameStatus.OPEN:
         context.quarantine(
             "not-started", f"game {game.id} has not begun; it is open to JOIN", reply_to=sender
@@ -79,13 +72,24 @@ def prove_claim(context: MailContext, envelope: Envelope) -> bool:
     """Does the mail prove the seat its GAME line claims, in a game of any status (HELP and
     STATUS are answered for a game still open to JOIN, or ended)? Asked before its commands
     run; each asks for what it needs of the game (authenticate)."""
-    game = find_game(context.work, envelope.game, lock=True)
+    game = locked_game(context, envelope.game)
+    return game is not None and prove_seat(context, game, envelope) is not None
+
+
+def locked_game(context: MailContext, name: str, *, turn: bool = False) -> Game | None:
+    """The game the mail names, or None (the mail quarantined). Locked at its first read:
+    whatever the mail does to the game, no turn of it is resolved meanwhile (orders are
+    never stored for a turn resolved in between). `turn`: its current turn is read with it,
+    into context.turn."""
+    if turn:
+        game, context.turn = context.work.games.lock_with_turn(name) or (None, None)
+    else:
+        game = find_game(context.work, name, lock=True)
     if game is None:
-        sender = context.mail.sender
-        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
-        return False
+        context.quarantine("unknown-game", no_game(context, name), reply_to=context.mail.sender)
+        return None
     context.inbound.game_id = game.id
-    return prove_seat(context, game, envelope) is not None
+    return game
 
 
 def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | None:
