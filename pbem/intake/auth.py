@@ -1,10 +1,7 @@
 """Who sent this: the game, the seat and its password (and, by game option, its registered
-address). Every failure quarantines the mail. A mail that does not prove its seat is refused
-to its sender alone; the seat's registered address, if it did not send it, is told that
-someone tried, but never by whom nor what they wrote (after a replacement, the new player
-must not read the old player's mail); not of a wrong password from the player the seat was
-taken from, nor of a mail written before its player took it. Once the seat is proved, its
-answers go to its registered address."""
+address). Every failure quarantines the mail; whether the seat is proved, and who is told
+when it is not, is decided by pbem.intake.seat_check. Once the seat is proved, its answers
+go to its registered address."""
 
 from __future__ import annotations
 
@@ -12,15 +9,12 @@ from datetime import UTC
 from email.utils import parsedate_to_datetime
 
 from engine.words import nearest, normal
-from pbem.games.games import (
-    NO_PLAYER,
-    find_game,
-    seat_named,
-)
+from pbem.games.games import find_game, seat_named
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
+from pbem.intake.seat_check import Claim, judge
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Seat, SeatStatus, utc
+from pbem.store import Game, GameStatus, Seat, utc
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -93,51 +87,45 @@ def locked_game(context: MailContext, name: str, *, turn: bool = False) -> Game 
 
 
 def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | None:
-    """The seat of `game` the mail proves, or None (the mail quarantined, the seat told)."""
-    sender = context.mail.sender
-    seat = seat_named(context.read_seats(game.id), envelope.seat) if envelope.seat else None
-    if seat is None:
-        names = ", ".join(s.name for s in context.seats)
-        wanted = envelope.seat or "(none)"
-        context.quarantine(
-            "unknown-seat",
-            f"game {game.id} has no seat {wanted}",
-            reply_to=sender,
-            details=[f"The seats are: {names}"],
-        )
-        return None
-    context.inbound.seat = seat.name
+    """The seat of `game` the mail proves, or None (the mail quarantined, the seat told):
+    decided by pbem.intake.seat_check from the seats and what is read of the claim."""
+    seats = context.read_seats(game.id)
+    seat = seat_named(seats, envelope.seat) if envelope.seat else None
     password = envelope.password or ""
-    if not _proves(context, seat, password):
-        former = _former_player(context, seat)
-        # The seat's player is not told of a mail from the player it was taken from (who
-        # hears so), nor of one written before they took it: neither tried their seat.
-        tried = not former and not _sent_before_taken(context, seat)
-        error = _wrong_password(game, seat, former=former)
-        _refuse_claim(context, seat, "password", error, tell_seat=tried)
-        return None
-    if password not in context.passwords:
+    claim = _claim(context, seat, envelope.seat, password)
+    if seat is not None:
+        context.inbound.seat = seat.name
+    if claim.proves and password not in context.passwords:
         context.passwords.append(password)
-    if seat.status in NO_PLAYER:
-        context.quarantine(
-            "seat-disorder",
-            f"seat {seat.name} is in civil disorder; only a referee can give it a player again",
-            reply_to=seat.address,
+    refused = judge(game, seat, seats, claim)
+    if refused is None:
+        assert seat is not None
+        context.proved.add((game.id, seat.name))
+        return seat
+    context.quarantine(
+        refused.reason, refused.error, reply_to=refused.reply_to, details=refused.details
+    )
+    if refused.tell:
+        assert seat is not None
+        context.notify(
+            refused.tell,
+            f"[{seat.game_id}] a mail for {seat.name} was refused",
+            "seat_tried",
+            game=seat.game_id,
+            seat=seat.name,
+            password_right=refused.reason == "address",
         )
-        return None
-    if seat.status == SeatStatus.BOT:
-        context.quarantine(
-            "seat-bot",
-            f"seat {seat.name} is played by the bot; only a referee can give it back to you",
-            reply_to=seat.address,
-        )
-        return None
-    if game.address_check and sender != seat.address:
-        error = f"orders for {seat.name} come only from its registered address"
-        _refuse_claim(context, seat, "address", error)
-        return None
-    context.proved.add((game.id, seat.name))
-    return seat
+    return None
+
+
+def _claim(context: MailContext, seat: Seat | None, wanted: str, password: str) -> Claim:
+    """What the claim's judgement needs: whom the seat was taken from and when, read only
+    for a wrong password, and only as far as it tells."""
+    sender = context.mail.sender
+    if seat is None or _proves(context, seat, password):
+        return Claim(sender, wanted, proves=seat is not None)
+    former = _former_player(context, seat)
+    return Claim(sender, wanted, False, former, not former and _sent_before_taken(context, seat))
 
 
 def _proves(context: MailContext, seat: Seat, password: str) -> bool:
@@ -156,20 +144,6 @@ def no_game(context: MailContext, name: str) -> str:
     known = context.work.games.games_known_to(context.mail.sender.lower())
     near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
-
-
-def _wrong_password(game: Game, seat: Seat, *, former: bool) -> str:
-    """The refusal of a wrong password. A sender the seat was taken from (`former`) is told
-    so again; anyone else hears only that the password is wrong, so that a stranger learns
-    nothing of the seat's players."""
-    wrong = f"wrong password for seat {seat.name} in game {game.id}"
-    if not former:
-        return wrong
-    return (
-        f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "
-        "player, as you were told by mail, and your old password is refused. Ask the "
-        "referee if this is a mistake."
-    )
 
 
 def _former_player(context: MailContext, seat: Seat) -> bool:
@@ -197,21 +171,3 @@ def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
     if written.tzinfo is None:  # "-0000": UTC, as RFC 5322 reads it
         written = written.replace(tzinfo=UTC)
     return written < utc(at)
-
-
-def _refuse_claim(
-    context: MailContext, seat: Seat, reason: str, error: str, *, tell_seat: bool = True
-) -> None:
-    """A mail that claims the seat without proving it: refused to its sender alone. The
-    seat's own address, if that is not the sender, is told that someone tried."""
-    sender = context.mail.sender
-    context.quarantine(reason, error, reply_to=sender)
-    if tell_seat and seat.address.lower() != sender.lower():
-        context.notify(
-            seat.address,
-            f"[{seat.game_id}] a mail for {seat.name} was refused",
-            "seat_tried",
-            game=seat.game_id,
-            seat=seat.name,
-            password_right=reason == "address",
-        )

@@ -1,8 +1,8 @@
 """A referee's mail, decided from what was read: no database. Whether the mail may run
 commands (admit: the game found, the referee's password, the address, a STOP), which
-commands it holds with their reasons (plan), which of them lack a reason (unreasoned), and the
-answer (answer). pbem.intake.referee_mail reads the facts under the game's lock, runs the
-commands admitted, and queues what this decided."""
+commands it holds with their reasons (plan), and which of them lack a reason (unreasoned).
+pbem.intake.referee_mail reads the facts under the game's lock, runs the commands admitted,
+and answers with what they did."""
 
 from __future__ import annotations
 
@@ -147,32 +147,3 @@ def unreasoned(item: Item, command: Shape) -> Unprocessed | None:
         return None
     why = "a reason is required: end the line with BECAUSE <reason>, or put a REASON line above"
     return (item.no, item.line, why)
-
-
-@dataclass(frozen=True)
-class Answered:
-    """The mail's outcome and its answer to the referee (mail_templates/referee_reply.txt)."""
-
-    outcome: str
-    reply: dict[str, object]
-
-
-def answer(
-    seen: Seen,
-    results: Sequence[tuple[str, str]],
-    unprocessed: Sequence[Unprocessed],
-    ignored: Sequence[tuple[int, str]],
-    commands: Sequence[tuple[str, str]],
-) -> Answered:
-    """`results`: each line run and what it did; `unprocessed`: each line not run and why;
-    `commands`: the usage and summary of every command, when the mail asked for HELP."""
-    outcome = f"referee mail: {len(results)} done, {len(unprocessed)} unprocessed"
-    reply: dict[str, object] = {
-        "game": seen.game,
-        "referee": seen.referee,
-        "results": list(results),
-        "unprocessed": sorted(unprocessed),  # in the order of the mail
-        "ignored": list(ignored),
-        "help": list(commands),
-    }
-    return Answered(outcome, reply)

@@ -18,7 +18,7 @@ from pbem.games.stops import is_stopped
 from pbem.intake.auth import no_game
 from pbem.intake.command_table import find_referee_command, referee_commands
 from pbem.intake.context import MailContext
-from pbem.intake.referee_check import Item, Seen, Unprocessed, admit, answer, plan, unreasoned
+from pbem.intake.referee_check import Item, Seen, Unprocessed, admit, plan, unreasoned
 from pbem.mail.envelope import Envelope
 from pbem.referee.command import RefereeError, run_command
 from pbem.referee.context import MailHandler, RefereeContext
@@ -33,7 +33,7 @@ def handle_referee_mail(context: MailContext, envelope: Envelope, again: MailHan
     if refused is not None:
         if refused.reply_to:
             context.quarantine(refused.reason, refused.error, reply_to=refused.reply_to)
-        else:
+        else:  # nobody to answer (STOP)
             context.set_aside(refused.reason, refused.error)
         return
     assert game is not None
@@ -44,9 +44,18 @@ def handle_referee_mail(context: MailContext, envelope: Envelope, again: MailHan
     for item in read.items:
         _run(context, game, seen.referee, item, again, results, unprocessed)
     usage = [(f"{c.name.upper()} {c.usage}".strip(), c.summary) for c in known.values()]
-    answered = answer(seen, results, unprocessed, envelope.ignored, usage if read.help else [])
-    context.finish(MailStatus.ANSWERED, answered.outcome)
-    context.reply(seen.referee, "referee_reply", **answered.reply)
+    done = f"referee mail: {len(results)} done, {len(unprocessed)} unprocessed"
+    context.finish(MailStatus.ANSWERED, done)
+    context.reply(
+        seen.referee,
+        "referee_reply",
+        game=game.id,
+        referee=seen.referee,
+        results=results,
+        unprocessed=sorted(unprocessed),  # in the order of the mail
+        ignored=list(envelope.ignored),
+        help=usage if read.help else [],
+    )
 
 
 def _read(context: MailContext, envelope: Envelope) -> tuple[Game | None, Seen]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pbem.intake.referee_check import Item, Refused, Seen, admit, answer, plan, unreasoned
+from pbem.intake.referee_check import Item, Refused, Seen, admit, plan, unreasoned
 
 
 @dataclass(frozen=True)
@@ -107,11 +107,3 @@ def test_a_command_that_changes_something_needs_a_reason() -> None:
         "a reason is required: end the line with BECAUSE <reason>, or put a REASON line above",
     )
     assert unreasoned(audit, KNOWN["audit"]) is None
-
-
-def test_the_answer_lists_the_unprocessed_lines_in_the_order_of_the_mail() -> None:
-    late, early = (7, "B", "why"), (3, "A", "why")
-    answered = answer(SEEN, [("DISORDER bob", "done")], [late, early], [(9, "quoted")], [])
-    assert answered.outcome == "referee mail: 1 done, 2 unprocessed"
-    assert answered.reply["unprocessed"] == [early, late]
-    assert answered.reply["referee"] == "ref@example.org"
