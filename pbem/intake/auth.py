@@ -12,7 +12,7 @@ from engine.words import nearest, normal
 from pbem.games.games import find_game, seat_named
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
-from pbem.intake.seat_check import Claim, judge
+from pbem.intake.seat_check import Claim, Refused, judge
 from pbem.mail.envelope import Envelope
 from pbem.store import Game, GameStatus, Seat, utc
 
@@ -98,15 +98,19 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
     if claim.proves and password not in context.passwords:
         context.passwords.append(password)
     refused = judge(game, seat, seats, claim)
-    if refused is None:
-        assert seat is not None
-        context.proved.add((game.id, seat.name))
-        return seat
-    context.quarantine(
-        refused.reason, refused.error, reply_to=refused.reply_to, details=refused.details
-    )
-    if refused.tell:
-        assert seat is not None
+    if refused is not None:
+        _refuse(context, refused, seat)
+        return None
+    assert seat is not None
+    context.proved.add((game.id, seat.name))
+    return seat
+
+
+def _refuse(context: MailContext, refused: Refused, seat: Seat | None) -> None:
+    """The claim refused; the seat's own address told that someone tried, if it is to be."""
+    details = refused.details
+    context.quarantine(refused.reason, refused.error, reply_to=refused.reply_to, details=details)
+    if refused.tell and seat is not None:
         context.notify(
             refused.tell,
             f"[{seat.game_id}] a mail for {seat.name} was refused",
@@ -115,7 +119,6 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
             seat=seat.name,
             password_right=refused.reason == "address",
         )
-    return None
 
 
 def _claim(context: MailContext, seat: Seat | None, wanted: str, password: str) -> Claim:
