@@ -1,13 +1,15 @@
-"""The stops of one order mail's path: how many functions of pbem/ and engine/ one order mail
-passes through on its way from `receive` (and, inside it, from the dispatch's `handle`) to its
-check reply, in how many files, and how many of those calls go back into MailContext.
+"""The stops of one mail's path: how many functions of pbem/ and engine/ one order mail, and
+one mail of commands, pass through on their way from `receive` (and, inside it, from the
+dispatch's `handle`) to their answer, in how many files, and how many of those calls go back
+into MailContext.
 
 A counting game on a fresh SQLite database; one order mail of another seat first (imports,
-caches), then the measured mail: five order lines, two accepted, three rejected. Counted with
+caches), then the measured mail. The order mail: five order lines, two accepted, three
+rejected. The command mail: a GAME line proving the seat, then STATUS and ORDERS. Counted with
 sys.setprofile: every call of a function defined in a .py file of pbem/ or engine/
 (comprehensions, generator expressions and lambdas left out). Issue 44 counts these.
 
-    .venv/bin/python bench/intake_stops.py [--list]
+    .venv/bin/python bench/intake_stops.py [--list] [--commands]
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from pbem.intake.intake import receive  # noqa: E402
 from tests.conftest import quick_settings  # noqa: E402
 from tests.support.databases import migrated_engine  # noqa: E402
 from tests.support.games import new_game  # noqa: E402
-from tests.support.mails import order_mail  # noqa: E402
+from tests.support.mails import mail, order_mail  # noqa: E402
 
 _ROOT = _HERE.parent
 _WATCHED = (str(_ROOT / "pbem") + "/", str(_ROOT / "engine") + "/")
@@ -39,16 +41,20 @@ NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 Call = tuple[str, str]  # (file, qualified name)
 
 
-def path_of_one_mail() -> list[Call]:
-    """Every watched call, in order, while one order mail goes through receive."""
+ORDERS = order_mail(
+    "g1", "alice", "pw-alice", "ADD 2\nATTACK bob\nADD 5\nA 1\nFLY\n", message_id="m2@x"
+)
+COMMANDS = mail("GAME g1 SEAT alice PASSWORD pw-alice\nSTATUS g1\nORDERS\n", message_id="m3@x")
+WANTED = {ORDERS: "accepted", COMMANDS: "answered"}
+
+
+def path_of_one_mail(mail: bytes) -> list[Call]:
+    """Every watched call, in order, while one mail goes through receive."""
     folder = tempfile.mkdtemp(prefix="pbem-stops-")
     service = Service(migrated_engine(f"sqlite:///{folder}/pbem.db"), quick_settings())
     new_game(service, NOW)
     first = order_mail("g1", "bob", "pw-bob", "ADD 1\n", sender="bob@example.org")
     receive(service, first, now=NOW)
-    mail = order_mail(
-        "g1", "alice", "pw-alice", "ADD 2\nATTACK bob\nADD 5\nA 1\nFLY\n", message_id="m2@x"
-    )
     calls: list[Call] = []
 
     def watch(frame: FrameType, event: str, _arg: Any) -> None:
@@ -64,8 +70,8 @@ def path_of_one_mail() -> list[Call]:
         receipt = receive(service, mail, now=NOW)
     finally:
         sys.setprofile(None)
-    if receipt.status != "accepted":
-        raise SystemExit(f"the measured mail was not accepted: {receipt}")
+    if receipt.status != WANTED[mail]:
+        raise SystemExit(f"the measured mail was not {WANTED[mail]}: {receipt}")
     return calls
 
 
@@ -88,12 +94,15 @@ def line(name: str, calls: list[Call]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--list", action="store_true", help="every function from handle on")
+    parser.add_argument("--commands", action="store_true", help="list the command mail's")
     args = parser.parse_args()
-    calls = path_of_one_mail()
-    print(line("receive", calls))
-    print(line("handle", from_handle(calls)))
+    paths = {"order mail": path_of_one_mail(ORDERS), "command mail": path_of_one_mail(COMMANDS)}
+    for name, calls in paths.items():
+        print(line(f"{name}, receive", calls))
+        print(line(f"{name}, handle", from_handle(calls)))
     if args.list:
-        for (file, qualname), count in Counter(from_handle(calls)).items():
+        listed = paths["command mail" if args.commands else "order mail"]
+        for (file, qualname), count in Counter(from_handle(listed)).items():
             print(f"{count:3} {file} {qualname}")
 
 

@@ -398,9 +398,7 @@ def _game_new(args: argparse.Namespace) -> int:
         edge = _seat_edge_line(game)
         if edge:
             print(f"  {edge}")
-        referees = {
-            address.lower(): is_stopped(work, address) for address in args.referee
-        }
+        referees = {address.lower(): is_stopped(work, address) for address in args.referee}
     for name, password in passwords:
         print(f"  seat {name}: password {password}  (give it to the player; it is not mailed)")
     for address, stopped in referees.items():
@@ -569,9 +567,7 @@ def _turn_run(args: argparse.Namespace) -> int:
         # By hand: before the deadline a forced turn, which charges no missed turn.
         forced = Forced("cli", args.reason)
         game = args.game.lower()
-        summary = resolve_turn(
-            work, service.settings, game, now=_now(args), forced=forced
-        )
+        summary = resolve_turn(work, service.settings, game, now=_now(args), forced=forced)
     assert summary is not None
     print(
         f"resolved {summary.game} turn {summary.turn}: {summary.orders} orders, "
@@ -652,7 +648,7 @@ def _outbox_prune(args: argparse.Namespace) -> int:
 def _quarantine_list(args: argparse.Namespace) -> int:
     service = _service(args)
     with service.store.transaction() as work:
-        found = entries(work.session, include_released=args.all)
+        found = entries(work, include_released=args.all)
     shown = [
         item
         for item in found
@@ -685,7 +681,7 @@ def _quarantine_list(args: argparse.Namespace) -> int:
 def _quarantine_show(args: argparse.Namespace) -> int:
     service = _service(args)
     with service.store.transaction() as work:
-        item, raw = entry(work.session, args.id)
+        item, raw = entry(work, args.id)
     print(f"entry {item.id}: {item.reason}, {item.created_at:%Y-%m-%d %H:%M} UTC")
     print(f"message: {item.message_id}\nfrom: {item.sender}\nsubject: {item.subject}")
     print(f"error: {item.error}\n")

@@ -96,9 +96,7 @@ def resolve_some(
             return summaries, list(game_ids[number:])
         try:
             with service.store.transaction() as work:
-                summary = resolve_turn(
-                    work, service.settings, game_id, now=now, only_if_due=True
-                )
+                summary = resolve_turn(work, service.settings, game_id, now=now, only_if_due=True)
         except Exception:
             # One game's failure (a ruleset bug, bad stored state) must not stop the others;
             # its turn stays pending, rolled back whole, and is tried again next pass.

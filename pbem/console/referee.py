@@ -53,8 +53,6 @@ def run(service: Service, args: argparse.Namespace, now: datetime) -> str:
         actor = args.actor.lower() if args.actor else "cli"
         # Each use is a new action: the Message-IDs of the mail it sends must be new too.
         origin = f"cli-{uuid.uuid4().hex}"
-        ctx = RefereeContext(
-            work, service.settings, game, actor, now, origin, handle_stored
-        )
+        ctx = RefereeContext(work, service.settings, game, actor, now, origin, handle_stored)
         command = find_referee_command(args.name)
         return run_command(ctx, command, args.args, args.reason)

@@ -222,9 +222,7 @@ def _next_rows(
     service: Service, now: datetime, count: int, tried: set[int], *, replies_only: bool
 ) -> list[int]:
     with service.store.reading() as work:
-        return work.outbox.next_rows(
-            now, count, skip=frozenset(tried), replies_only=replies_only
-        )
+        return work.outbox.next_rows(now, count, skip=frozenset(tried), replies_only=replies_only)
 
 
 def _flush(service: Service, now: datetime, last_sent: datetime | None) -> int:

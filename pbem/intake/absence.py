@@ -46,8 +46,8 @@ def set_command(context: MailContext, envelope: Envelope) -> None:
         context.quarantine("set", str(error), reply_to=seat.address, details=[f"Use: {SET_FORM}"])
         return
     seat.absent_until = until
-    context.session.add(seat)
-    context.session.flush()  # the turn's facts below read the seat as it is now
+    context.work.games.add(seat)
+    context.work.flush()  # the turn's facts below read the seat as it is now
     shown = until.isoformat() if until else "none"
     audit(context.work, context.now, seat.address, "absence-set", game.id, f"{seat.name} {shown}")
     context.finish(MailStatus.ANSWERED, f"SET ABSENCE {shown} for {seat.name}")

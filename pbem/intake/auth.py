@@ -1,10 +1,7 @@
 """Who sent this: the game, the seat and its password (and, by game option, its registered
-address). Every failure quarantines the mail. A mail that does not prove its seat is refused
-to its sender alone; the seat's registered address, if it did not send it, is told that
-someone tried, but never by whom nor what they wrote (after a replacement, the new player
-must not read the old player's mail); not of a wrong password from the player the seat was
-taken from, nor of a mail written before its player took it. Once the seat is proved, its
-answers go to its registered address."""
+address). Every failure quarantines the mail; whether the seat is proved, and who is told
+when it is not, is decided by pbem.intake.seat_check. Once the seat is proved, its answers
+go to its registered address."""
 
 from __future__ import annotations
 
@@ -12,17 +9,12 @@ from datetime import UTC
 from email.utils import parsedate_to_datetime
 
 from engine.words import nearest, normal
-from pbem.games.games import (
-    NO_PLAYER,
-    find_game,
-    seat_named,
-)
+from pbem.games.games import find_game, seat_named
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
+from pbem.intake.seat_check import Claim, Refused, judge
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, GameStatus, Seat, SeatStatus, utc
-from pbem.store.games import games_known_to, lock_with_turn
-from pbem.store.outbox_rows import last_queued_at, mailed
+from pbem.store import Game, GameStatus, Seat, utc
 
 # The outcomes (quarantine reasons) of a mail whose seat was not proved by authenticate.
 REFUSED_SEAT = tuple(
@@ -43,16 +35,9 @@ def find_running_game(
     if not envelope.game:
         context.quarantine("envelope", "the mail names no game (GAME <game> ...)", reply_to=sender)
         return None
-    # Locked at its first read: whatever the mail does to the game, no turn of it is
-    # resolved meanwhile (orders are never stored for a turn resolved in between).
-    if turn:
-        game, context.turn = lock_with_turn(context.session, envelope.game) or (None, None)
-    else:
-        game = find_game(context.work, envelope.game, lock=True)
+    game = locked_game(context, envelope.game, turn=turn)
     if game is None:
-        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
         return None
-    context.inbound.game_id = game.id
     if game.status == GameStatus.OPEN:
         context.quarantine(
             "not-started", f"game {game.id} has not begun; it is open to JOIN", reply_to=sender
@@ -81,61 +66,69 @@ def prove_claim(context: MailContext, envelope: Envelope) -> bool:
     """Does the mail prove the seat its GAME line claims, in a game of any status (HELP and
     STATUS are answered for a game still open to JOIN, or ended)? Asked before its commands
     run; each asks for what it needs of the game (authenticate)."""
-    game = find_game(context.work, envelope.game, lock=True)
+    game = locked_game(context, envelope.game)
+    return game is not None and prove_seat(context, game, envelope) is not None
+
+
+def locked_game(context: MailContext, name: str, *, turn: bool = False) -> Game | None:
+    """The game the mail names, or None (the mail quarantined). Locked at its first read:
+    whatever the mail does to the game, no turn of it is resolved meanwhile (orders are
+    never stored for a turn resolved in between). `turn`: its current turn is read with it,
+    into context.turn."""
+    if turn:
+        game, context.turn = context.work.games.lock_with_turn(name) or (None, None)
+    else:
+        game = find_game(context.work, name, lock=True)
     if game is None:
-        sender = context.mail.sender
-        context.quarantine("unknown-game", no_game(context, envelope.game), reply_to=sender)
-        return False
+        context.quarantine("unknown-game", no_game(context, name), reply_to=context.mail.sender)
+        return None
     context.inbound.game_id = game.id
-    return prove_seat(context, game, envelope) is not None
+    return game
 
 
 def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | None:
-    """The seat of `game` the mail proves, or None (the mail quarantined, the seat told)."""
-    sender = context.mail.sender
-    seat = seat_named(context.read_seats(game.id), envelope.seat) if envelope.seat else None
-    if seat is None:
-        names = ", ".join(s.name for s in context.seats)
-        wanted = envelope.seat or "(none)"
-        context.quarantine(
-            "unknown-seat",
-            f"game {game.id} has no seat {wanted}",
-            reply_to=sender,
-            details=[f"The seats are: {names}"],
-        )
-        return None
-    context.inbound.seat = seat.name
+    """The seat of `game` the mail proves, or None (the mail quarantined, the seat told):
+    decided by pbem.intake.seat_check from the seats and what is read of the claim."""
+    seats = context.read_seats(game.id)
+    seat = seat_named(seats, envelope.seat) if envelope.seat else None
     password = envelope.password or ""
-    if not _proves(context, seat, password):
-        former = _former_player(context, seat)
-        # The seat's player is not told of a mail from the player it was taken from (who
-        # hears so), nor of one written before they took it: neither tried their seat.
-        tried = not former and not _sent_before_taken(context, seat)
-        error = _wrong_password(game, seat, former=former)
-        _refuse_claim(context, seat, "password", error, tell_seat=tried)
-        return None
-    if password not in context.passwords:
+    claim = _claim(context, seat, envelope.seat, password)
+    if seat is not None:
+        context.inbound.seat = seat.name
+    if claim.proves and password not in context.passwords:
         context.passwords.append(password)
-    if seat.status in NO_PLAYER:
-        context.quarantine(
-            "seat-disorder",
-            f"seat {seat.name} is in civil disorder; only a referee can give it a player again",
-            reply_to=seat.address,
-        )
+    refused = judge(game, seat, seats, claim)
+    if refused is not None:
+        _refuse(context, refused, seat)
         return None
-    if seat.status == SeatStatus.BOT:
-        context.quarantine(
-            "seat-bot",
-            f"seat {seat.name} is played by the bot; only a referee can give it back to you",
-            reply_to=seat.address,
-        )
-        return None
-    if game.address_check and sender != seat.address:
-        error = f"orders for {seat.name} come only from its registered address"
-        _refuse_claim(context, seat, "address", error)
-        return None
+    assert seat is not None
     context.proved.add((game.id, seat.name))
     return seat
+
+
+def _refuse(context: MailContext, refused: Refused, seat: Seat | None) -> None:
+    """The claim refused; the seat's own address told that someone tried, if it is to be."""
+    details = refused.details
+    context.quarantine(refused.reason, refused.error, reply_to=refused.reply_to, details=details)
+    if refused.tell and seat is not None:
+        context.notify(
+            refused.tell,
+            f"[{seat.game_id}] a mail for {seat.name} was refused",
+            "seat_tried",
+            game=seat.game_id,
+            seat=seat.name,
+            password_right=refused.reason == "address",
+        )
+
+
+def _claim(context: MailContext, seat: Seat | None, wanted: str, password: str) -> Claim:
+    """What the claim's judgement needs: whom the seat was taken from and when, read only
+    for a wrong password, and only as far as it tells."""
+    sender = context.mail.sender
+    if seat is None or _proves(context, seat, password):
+        return Claim(sender, wanted, proves=seat is not None)
+    former = _former_player(context, seat)
+    return Claim(sender, wanted, False, former, not former and _sent_before_taken(context, seat))
 
 
 def _proves(context: MailContext, seat: Seat, password: str) -> bool:
@@ -151,23 +144,9 @@ def no_game(context: MailContext, name: str) -> str:
     sender may know: a game open to JOIN (LIST names those to anyone), or one where the
     sender's address holds a seat or is a referee. A game the sender has no part in is never
     named, so that a stranger learns no game's id by guessing near it."""
-    known = games_known_to(context.session, context.mail.sender.lower())
+    known = context.work.games.games_known_to(context.mail.sender.lower())
     near = nearest(normal(name), {normal(game_id): game_id for game_id in known})
     return f"there is no game {name}" + (f"; did you mean {near}?" if near else "")
-
-
-def _wrong_password(game: Game, seat: Seat, *, former: bool) -> str:
-    """The refusal of a wrong password. A sender the seat was taken from (`former`) is told
-    so again; anyone else hears only that the password is wrong, so that a stranger learns
-    nothing of the seat's players."""
-    wrong = f"wrong password for seat {seat.name} in game {game.id}"
-    if not former:
-        return wrong
-    return (
-        f"{wrong}: you no longer play {seat.name}; the referee gave the seat to another "
-        "player, as you were told by mail, and your old password is refused. Ask the "
-        "referee if this is a mistake."
-    )
 
 
 def _former_player(context: MailContext, seat: Seat) -> bool:
@@ -177,7 +156,7 @@ def _former_player(context: MailContext, seat: Seat) -> bool:
     if seat.address.lower() == sender:
         return False
     farewell = f"[{seat.game_id}] you no longer play {seat.name}"
-    return mailed(context.session, seat.game_id, sender, farewell)
+    return context.work.outbox.mailed(seat.game_id, sender, farewell)
 
 
 def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
@@ -185,7 +164,7 @@ def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
     gave it to them)? Then it was no try at their seat; a mail without a readable Date is
     taken as written now."""
     welcome = f"[{seat.game_id}] you now play {seat.name}"
-    at = last_queued_at(context.session, seat.game_id, seat.address.lower(), welcome)
+    at = context.work.outbox.last_queued_at(seat.game_id, seat.address.lower(), welcome)
     if at is None:
         return False
     try:
@@ -195,21 +174,3 @@ def _sent_before_taken(context: MailContext, seat: Seat) -> bool:
     if written.tzinfo is None:  # "-0000": UTC, as RFC 5322 reads it
         written = written.replace(tzinfo=UTC)
     return written < utc(at)
-
-
-def _refuse_claim(
-    context: MailContext, seat: Seat, reason: str, error: str, *, tell_seat: bool = True
-) -> None:
-    """A mail that claims the seat without proving it: refused to its sender alone. The
-    seat's own address, if that is not the sender, is told that someone tried."""
-    sender = context.mail.sender
-    context.quarantine(reason, error, reply_to=sender)
-    if tell_seat and seat.address.lower() != sender.lower():
-        context.notify(
-            seat.address,
-            f"[{seat.game_id}] a mail for {seat.name} was refused",
-            "seat_tried",
-            game=seat.game_id,
-            seat=seat.name,
-            password_right=reason == "address",
-        )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from engine import get_ruleset
 from pbem.games.attachments import PNG, history
-from pbem.games.games import last_resolved_turn
 from pbem.games.history_table import PAGE, page, tables
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -103,7 +102,7 @@ def _campaign(context: MailContext, game: Game, seat: Seat) -> History | None:
     played = history(context.work, game, ruleset)
     if played is not None:
         return played
-    if last_resolved_turn(context.session, game.id) is None:
+    if context.work.games.last_resolved_turn(game.id) is None:
         why = f"no turn of game {game.id} has been played yet: its history begins with turn 1"
     else:
         why = f"{ruleset.title}, the game of {game.id}, keeps no standings to show"

@@ -16,7 +16,6 @@ from datetime import datetime, timedelta
 
 from pbem.intake.context import MailContext
 from pbem.store import JoinRequest, Seat, utc
-from pbem.store.games import joins_from, seats_moving_to
 
 CONFIRM_FORM = "CONFIRM <the code mailed to your address>"
 CONFIRM_HOURS = 72
@@ -47,13 +46,13 @@ def matches(stored: str, code: str) -> bool:
 
 def waiting_joins(context: MailContext, address: str) -> list[JoinRequest]:
     """The JOINs from `address` (lower-cased) whose code is still fresh."""
-    found = joins_from(context.session, address)
+    found = context.work.games.joins_from(address)
     return [r for r in found if still_fresh(r.asked_at, context.now)]
 
 
 def waiting_changes(context: MailContext, address: str) -> list[Seat]:
     """The seats moving to `address` (lower-cased) whose code is still fresh."""
-    found = seats_moving_to(context.session, address)
+    found = context.work.games.seats_moving_to(address)
     return [s for s in found if still_fresh(s.pending_since, context.now)]
 
 
@@ -66,20 +65,20 @@ def wrong_code(context: MailContext, address: str) -> str:
         return "no JOIN or address change waits for a CONFIRM from this address"
     for join in joins:
         join.misses += 1
-        context.session.add(join)
+        context.work.games.add(join)
     for seat in changes:
         seat.pending_misses += 1
-        context.session.add(seat)
+        context.work.games.add(seat)
     misses = max([j.misses for j in joins] + [s.pending_misses for s in changes])
     if misses < MAX_MISSES:
-        context.session.flush()  # the session does not flush itself: the mail's next line
+        context.work.flush()  # the work does not flush itself: the mail's next line
         left = MAX_MISSES - misses
         return f"that is not the code of {what} waiting here ({left} more wrong codes void it)"
     for join in joins:
-        context.session.delete(join)
+        context.work.games.remove(join)
     for seat in changes:
         seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
-    context.session.flush()  # must not find what this line voided
+    context.work.flush()  # must not find what this line voided
     return (
         f"{MAX_MISSES} wrong codes: {what} waiting here is void; "
         "send the JOIN or SET ADDRESS again for a new code"

@@ -17,11 +17,7 @@ from pbem.games.games import (
     awaited,
     find_game,
     is_away,
-    last_resolved_turn,
     pending_turn,
-    seats_of,
-    stored_orders,
-    turn_of,
 )
 from pbem.games.reports import report_body
 from pbem.games.resolved import ResolvedTurn
@@ -53,7 +49,7 @@ def status_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
-    rows = seats_of(context.session, game.id)
+    rows = context.work.games.seats_of(game.id)
     seats = [seat.name for seat in rows]
     facts: dict[str, object] = {
         "away": [],
@@ -66,7 +62,7 @@ def _status_facts(context: MailContext, game: Game) -> dict[str, object]:
     }
     # A paused game still has its pending turn: pending_turn() answers only for running ones.
     turn = (
-        turn_of(context.session, game.id, game.turn) if game.status == GameStatus.PAUSED else None
+        context.work.games.turn_of(game.id, game.turn) if game.status == GameStatus.PAUSED else None
     )
     turn = turn or pending_turn(context.work, game)
     if turn is not None:
@@ -103,7 +99,7 @@ def orders_command(context: MailContext, envelope: Envelope) -> None:
     game, seat = found
     turn = pending_turn(context.work, game)
     number = turn.number if turn else game.turn
-    row = stored_orders(context.session, game.id, number).get(seat.name)
+    row = context.work.games.stored_orders(game.id, number).get(seat.name)
     context.finish(MailStatus.ANSWERED, f"ORDERS for {seat.name}, turn {number}")
     context.reply(
         seat.address,
@@ -127,9 +123,9 @@ def report_command(context: MailContext, envelope: Envelope) -> None:
         send_start(context, game, seat)
         return
     turn = (
-        turn_of(context.session, game.id, int(args[0]))
+        context.work.games.turn_of(game.id, int(args[0]))
         if args
-        else last_resolved_turn(context.session, game.id)
+        else context.work.games.last_resolved_turn(game.id)
     )
     if turn is None or turn.resolved_at is None:
         which = f"turn {args[0]}" if args else "any turn"
@@ -205,7 +201,7 @@ def _set_attachments(context: MailContext, envelope: Envelope) -> None:
     column, described = ATTACHMENTS[what]
     wanted = args[1] == "on"
     setattr(seat, column, wanted)
-    context.session.add(seat)
+    context.work.games.add(seat)
     done = f"{described} {'will come' if wanted else 'will not come'} with your reports"
     if wanted and not getattr(game, column):
         done += ", once the game's referee turns them on for the game (they are off now)"

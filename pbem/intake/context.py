@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, reply_window
 from pbem.games.stops import STOPPED
@@ -30,8 +28,7 @@ from pbem.store import (
     flushed_id,
     utc,
 )
-from pbem.store.games import referees_of, seats_with_room
-from pbem.store.work import Work, work_of
+from pbem.store.work import Work
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
@@ -41,7 +38,7 @@ _DONE = frozenset({MailStatus.ACCEPTED, MailStatus.ANSWERED})
 
 @dataclass
 class MailContext:
-    session: Session
+    work: Work  # the mail's one unit of work
     settings: Settings
     inbound: InboundMessage
     mail: IncomingMail
@@ -70,11 +67,6 @@ class MailContext:
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
 
-    @property
-    def work(self) -> Work:
-        """This mail's unit of work."""
-        return work_of(self.session)
-
     def finish(self, status: MailStatus, outcome: str) -> None:
         self.inbound.status = status
         self.inbound.outcome = outcome
@@ -92,7 +84,7 @@ class MailContext:
         too, into `turn_orders`: each order set is a seat's, under its name (unique a turn)."""
         since, limit = reply_window(self.settings, self.now)
         turn = self.turn.number if self.turn is not None else None
-        rows = seats_with_room(self.session, game_id, turn, since=since, limit=limit)
+        rows = self.work.games.seats_with_room(game_id, turn, since=since, limit=limit)
         self.seats, self._seats_of = [seat for seat, _, _ in rows], game_id
         self._room = {
             seat.address.lower() for seat, under, _ in rows if under and seat.address.isascii()
@@ -174,7 +166,7 @@ class MailContext:
         rate limited: the referees need to know), `but` that address. `purpose` keeps its
         Message-IDs apart from the other mail this one causes."""
         body = render(template, moderator=self.settings.mail.name, **context)
-        for referee in referees_of(self.session, game_id):
+        for referee in self.work.games.referees_of(game_id):
             if referee.address.lower() == but:
                 continue
             message_id = stable_message_id(
@@ -232,8 +224,8 @@ class MailContext:
             self.finish(MailStatus.QUARANTINED, f"{reason}: {error}")
             return
         if self.inbound.id is None:  # not written yet (pbem.intake.intake._receive)
-            self.session.flush()
-        self.session.add(
+            self.work.flush()
+        self.work.inbound.add(
             Quarantine(
                 inbound_id=flushed_id(self.inbound.id),
                 reason=reason,

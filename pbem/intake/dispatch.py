@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import REFUSED_SEAT, authenticate
@@ -23,6 +21,7 @@ from pbem.intake.stop import stop_address
 from pbem.mail.envelope import Envelope
 from pbem.mail.reading import read_mail
 from pbem.store import InboundMessage, MailStatus, Outbox
+from pbem.store.work import Work
 
 
 def handle(context: MailContext) -> None:
@@ -31,12 +30,12 @@ def handle(context: MailContext) -> None:
 
 
 def handle_stored(
-    session: Session, settings: Settings, inbound: InboundMessage, now: datetime
+    work: Work, settings: Settings, inbound: InboundMessage, now: datetime
 ) -> list[Outbox]:
-    """Handle a recorded mail again (a replay) in the session: its status and outcome are
+    """Handle a recorded mail again (a replay) in the work: its status and outcome are
     left on its row; the replies it queued are returned."""
     mail = read_mail(inbound.raw, max_bytes=settings.mail.max_bytes)
-    context = MailContext(session, settings, inbound, mail, now)
+    context = MailContext(work, settings, inbound, mail, now)
     handle(context)
     return context.replies
 

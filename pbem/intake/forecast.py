@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from engine import Event, ParsedOrders, Resolution, Ruleset, get_ruleset
 from engine.ruleset import State
 from pbem.deadlines.stored import describe
-from pbem.games.games import find_game, find_seat, pending_turn, stored_orders
+from pbem.games.games import find_game, find_seat, pending_turn
 from pbem.games.reports import concerns, event_line, result_lines
 from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import authenticate
@@ -78,7 +78,7 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
             assert game is not None and seat is not None  # take_orders authenticated them
             # Held for a later turn (pbem.intake.advance): nothing to forecast yet.
             if envelope.turn is None or envelope.turn == game.turn:
-                context.session.flush()  # the orders just stored, for the forecast to read
+                context.work.flush()  # the orders just stored, for the forecast to read
                 answer.begin(envelope.command_line, "FORECAST")
                 if context.clock_work:  # they complete the turn: it is played, not forecast
                     context.reply_text(seat.address, RESOLVED_NOW)
@@ -96,7 +96,7 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
                 "no-turn", f"game {game.id} has no turn to forecast now", reply_to=seat.address
             )
         return
-    row = stored_orders(context.session, game.id, turn.number).get(seat.name)
+    row = context.work.games.stored_orders(game.id, turn.number).get(seat.name)
     state = loads(turn.state_before)
     ruleset = get_ruleset(game.ruleset)
     seed = sample_seed(game.seed, turn.number, seat.name)

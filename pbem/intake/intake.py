@@ -12,9 +12,8 @@ from datetime import datetime
 from functools import partial
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 
-from pbem.games.games import seat_named, seats_of_games
+from pbem.games.games import seat_named
 from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
@@ -34,7 +33,7 @@ from pbem.store import (
     transient,
     utc,
 )
-from pbem.store.inbound import quarantined, which_recorded
+from pbem.store.work import Work
 
 
 @dataclass(frozen=True)
@@ -107,14 +106,14 @@ def _receive(
     service: Service, raw: bytes, mail: IncomingMail, now: datetime, *, commit: bool
 ) -> Receipt:
     # The handling's log lines name the mail by its Message-ID, not the inbox's file name.
-    unit = service.store.session_transaction(keep=commit)
-    with log_context(message=mail.message_id), unit as session:
+    unit = service.store.transaction(keep=commit)
+    with log_context(message=mail.message_id), unit as work:
         # Written at the mail's first flush (with its reply, or at the commit), with its
         # status: an INSERT and an UPDATE were two round trips. The look-ahead found it
         # unrecorded; if it was recorded since (the same mail twice in the inbox, another
         # daemon), the Message-ID's unique index says so at that flush (see receive).
-        inbound = _record(session, raw, mail, now)
-        context = MailContext(session, service.settings, inbound, mail, now)
+        inbound = _record(work, raw, mail, now)
+        context = MailContext(work, service.settings, inbound, mail, now)
         handle(context)
         return _receipt(context)
 
@@ -140,10 +139,10 @@ def _look_ahead(service: Service, mails: Sequence[IncomingMail]) -> list[Looked]
     recorded: set[str] = set()
     seats: dict[str, list[Seat]] = {}
     if unknown:
-        with service.store.session_reading() as session:
-            recorded = which_recorded(session, [mail.message_id for mail, _ in unknown])
+        with service.store.reading() as work:
+            recorded = work.inbound.which_recorded([mail.message_id for mail, _ in unknown])
             games = {claim.game.lower() for _, claim in unknown if claim}
-            seats = seats_of_games(session, games) if games else {}
+            seats = work.games.seats_of_games(games) if games else {}
     looks = []
     for mail, claim, p in zip(mails, claims, proved, strict=True):
         if p and claim:
@@ -198,10 +197,8 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
     """Handle a quarantined mail again (`pbem quarantine replay`), in one transaction. If
     that raises, the entry stays as it was and the new error is recorded as a further entry."""
     try:
-        with service.store.session_transaction() as session:
-            return replay_in(
-                session, service.settings, quarantine_id, now=now, handle=handle_stored
-            )
+        with service.store.transaction() as work:
+            return replay_in(work, service.settings, quarantine_id, now=now, handle=handle_stored)
     except QuarantineError:
         raise
     except Exception:  # noqa: BLE001 - the quarantine boundary: any failure is recorded
@@ -209,11 +206,11 @@ def replay(service: Service, quarantine_id: int, *, now: datetime) -> Receipt:
 
 
 def _replay_failed(service: Service, quarantine_id: int, error: str, now: datetime) -> Receipt:
-    with service.store.session_transaction() as session:
-        found = quarantined(session, quarantine_id)
+    with service.store.transaction() as work:
+        found = work.inbound.quarantined(quarantine_id)
         assert found is not None
         row, inbound = found
-        session.add(
+        work.inbound.add(
             Quarantine(inbound_id=row.inbound_id, reason="error", error=error, created_at=utc(now))
         )
         row.released_at = utc(now)
@@ -227,14 +224,14 @@ def _record_failure(
 ) -> Receipt:
     """The handling raised: keep the mail and the error in a fresh transaction. No reply: we
     cannot tell whether answering is safe when we do not know what went wrong."""
-    with service.store.session_transaction() as session:
-        if which_recorded(session, [mail.message_id]):
+    with service.store.transaction() as work:
+        if work.inbound.which_recorded([mail.message_id]):
             return Receipt(mail.message_id, MailStatus.DUPLICATE, "already recorded")
-        inbound = _record(session, raw, mail, now)
+        inbound = _record(work, raw, mail, now)
         inbound.status = MailStatus.QUARANTINED
         inbound.outcome = "error: " + error.strip().splitlines()[-1]
-        session.flush()  # its id, for the quarantine
-        session.add(
+        work.flush()  # its id, for the quarantine
+        work.inbound.add(
             Quarantine(
                 inbound_id=flushed_id(inbound.id), reason="error", error=error, created_at=utc(now)
             )
@@ -242,7 +239,7 @@ def _record_failure(
         return Receipt(mail.message_id, MailStatus.QUARANTINED, inbound.outcome)
 
 
-def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:
+def _record(work: Work, raw: bytes, mail: IncomingMail, now: datetime) -> InboundMessage:
     inbound = InboundMessage(
         message_id=mail.message_id,
         raw=raw,
@@ -250,7 +247,7 @@ def _record(session: Session, raw: bytes, mail: IncomingMail, now: datetime) -> 
         subject=mail.subject,
         received_at=utc(now),
     )
-    session.add(inbound)
+    work.inbound.add(inbound)
     return inbound
 
 

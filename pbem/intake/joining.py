@@ -12,7 +12,7 @@ import logging
 
 from engine import get_ruleset
 from pbem.games.audit import JOINED, audit
-from pbem.games.games import add_seat, find_game, seats_of
+from pbem.games.games import add_seat, find_game
 from pbem.games.lifecycle import seat_name_problem, start_game
 from pbem.intake.auth import no_game
 from pbem.intake.codes import (
@@ -27,7 +27,6 @@ from pbem.intake.context import MailContext
 from pbem.mail.envelope import Envelope
 from pbem.passwords import hash_password
 from pbem.store import Game, GameStatus, JoinRequest, MailStatus, utc
-from pbem.store.games import join_request, lock_found
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +52,8 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
     request.password_hash = hash_password(
         envelope.password, cost=context.settings.security.password_cost
     )
-    context.session.add(request)
-    context.session.flush()  # a second JOIN of the game in the same mail finds it waiting
+    context.work.games.add(request)
+    context.work.flush()  # a second JOIN of the game in the same mail finds it waiting
     audit(context.work, context.now, sender, "join-asked", game.id, envelope.seat)
     context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {envelope.seat}: waiting for CONFIRM")
     context.reply(
@@ -69,10 +68,10 @@ def confirm_join(context: MailContext, code: str) -> bool:
     found = next((r for r in waiting_joins(context, sender) if matches(r.code, code)), None)
     if found is None:
         return False
-    context.session.delete(found)
+    context.work.games.remove(found)
     game = find_game(context.work, found.game_id)
     if game is not None:  # two CONFIRMs for the last seat must not both get it
-        lock_found(context.session, game)
+        context.work.games.lock_found(game)
     refusal = _refusal(context, found.game_id, found.seat, game)
     if refusal or game is None:
         context.quarantine("join", refusal or "no such game", reply_to=sender)
@@ -105,7 +104,7 @@ def _take_seat(context: MailContext, game: Game, request: JoinRequest) -> None:
 
 
 def _request(context: MailContext, game_id: str, address: str) -> JoinRequest | None:
-    return join_request(context.session, game_id, address)
+    return context.work.games.join_request(game_id, address)
 
 
 def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -> str:
@@ -117,7 +116,7 @@ def _refusal(context: MailContext, game_id: str, seat: str, game: Game | None) -
         return "the mail has no address to register"
     if seat_name_problem(seat):
         return seat_name_problem(seat)
-    taken = {row.name for row in seats_of(context.session, game.id)}
+    taken = {row.name for row in context.work.games.seats_of(game.id)}
     if seat in taken:
         return f"the seat name {seat} is taken; choose another"
     return ""

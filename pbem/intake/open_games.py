@@ -9,7 +9,6 @@ from pbem.intake.context import MailContext
 from pbem.intake.own_games import own_games
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus
-from pbem.store.games import open_for_signup
 
 MINE = "mine"  # LIST MINE
 
@@ -26,7 +25,7 @@ def list_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _open_games(context: MailContext) -> None:
-    games = open_for_signup(context.session)
+    games = context.work.games.open_for_signup()
     rows = [
         {
             "game": game.id,

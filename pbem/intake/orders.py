@@ -7,7 +7,6 @@ left."""
 from __future__ import annotations
 
 from pbem.games.audit import audit
-from pbem.games.games import stored_orders
 from pbem.intake.advance import hold_reply
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -73,7 +72,7 @@ def store_orders(
 ) -> OrderSet:
     """The whole order text replaces whatever the seat sent before for turn `number`.
     `have`: the turn's stored orders, if the caller read them; the new row goes in it."""
-    have = have if have is not None else stored_orders(context.session, game.id, number)
+    have = have if have is not None else context.work.games.stored_orders(game.id, number)
     row = have.get(seat.name)
     if row is None:
         row = OrderSet(
@@ -91,6 +90,6 @@ def store_orders(
     row.message_id = context.mail.message_id
     row.version += 1
     row.received_at = utc(context.now)
-    context.session.add(row)  # written with the reply (the session flushes when told)
+    context.work.games.add(row)  # written with the reply (the work flushes when told)
     have[seat.name] = row
     return row

@@ -50,7 +50,7 @@ def set_address(context: MailContext, envelope: Envelope) -> None:
     code = new_code()
     seat.pending_address, seat.pending_code = new, code_hash(code)
     seat.pending_since, seat.pending_misses = utc(context.now), 0
-    context.session.add(seat)
+    context.work.games.add(seat)
     audit(context.work, context.now, seat.address, "address-asked", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET ADDRESS for {seat.name}: waiting for CONFIRM")
     facts = {"game": game.id, "seat": seat.name, "new": new, "hours": CONFIRM_HOURS}
@@ -80,7 +80,7 @@ def confirm_address(context: MailContext, envelope: Envelope) -> None:
     old = seat.address
     seat.address, seat.pending_address, seat.pending_code = sender, "", ""
     seat.pending_since = None
-    context.session.add(seat)
+    context.work.games.add(seat)
     context.inbound.game_id, context.inbound.seat = seat.game_id, seat.name
     audit(context.work, context.now, sender, "address-set", seat.game_id, seat.name)
     context.work.games.note_changed(seat.game_id)  # a new link to the seat's web pages

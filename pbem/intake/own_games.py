@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from engine import get_ruleset
 from pbem.deadlines.stored import describe
-from pbem.games.games import NO_PLAYER, paused_turn, pending_turn, stored_orders
+from pbem.games.games import NO_PLAYER, paused_turn, pending_turn
 from pbem.intake.context import MailContext
 from pbem.store import Game, GameStatus, MailStatus, Seat, SeatStatus, Turn, loads
-from pbem.store.games import seats_at
 
 
 def own_games(context: MailContext) -> None:
@@ -19,7 +18,7 @@ def own_games(context: MailContext) -> None:
         context.quarantine("envelope", "the mail has no address to look seats up by", reply_to="")
         return
     playing, ended = [], []
-    for seat, game in seats_at(context.session, sender):
+    for seat, game in context.work.games.seats_at(sender):
         if game.status == GameStatus.ENDED:
             ended.append(f"{game.id} (seat {seat.name})")
         else:
@@ -52,7 +51,7 @@ def _orders(context: MailContext, game: Game, seat: Seat, turn: Turn) -> str:
         return "Your seat is in civil disorder: only a referee can give it a player again"
     if seat.status == SeatStatus.BOT:
         return "The bot plays your seat"
-    if seat.name in stored_orders(context.session, game.id, turn.number):
+    if seat.name in context.work.games.stored_orders(game.id, turn.number):
         return "Your orders are in"
     if seat.name not in get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before)):
         return "No orders are asked of your seat this turn"

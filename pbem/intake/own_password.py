@@ -33,7 +33,7 @@ def set_password(context: MailContext, envelope: Envelope) -> None:
         return
     give_password(seat, new, context.settings.security)
     context.passwords.append(new)
-    context.session.add(seat)
+    context.work.games.add(seat)
     audit(context.work, context.now, seat.address, "password-set", game.id, seat.name)
     context.finish(MailStatus.ANSWERED, f"SET PASSWORD for {seat.name}")
     context.reply(seat.address, "password_set", game=game.id, seat=seat.name, masked=masked(new))

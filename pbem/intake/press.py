@@ -32,14 +32,12 @@ import re
 from datetime import timedelta
 
 from pbem.games.audit import audit
-from pbem.games.games import find_seat, seats_of
+from pbem.games.games import find_seat
 from pbem.games.outbox import Letter, queue
 from pbem.intake.context import MailContext
 from pbem.intake.press_blocks import Block
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, MailStatus, OutboxKind, Press, Seat, utc
-from pbem.store.games import game_named
-from pbem.store.press import press_by_message_ids, press_sent_since, wrote_anonymously
 from pbem.templates import render
 
 _QUOTE_START = re.compile(r"(wrote:\s*$)|(^-+\s*original message\s*-+$)", re.I)
@@ -81,8 +79,8 @@ def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
     if not wanted:
         return None
     sender = context.mail.sender.lower()
-    for original in press_by_message_ids(context.session, wanted):
-        game = game_named(context.session, original.game_id)
+    for original in context.work.games.press_by_message_ids(wanted):
+        game = context.work.games.game_named(original.game_id)
         replier = find_seat(context.work, original.game_id, original.recipient)
         writer = find_seat(context.work, original.game_id, original.sender)
         if game and replier and writer and replier.address.lower() == sender:
@@ -91,7 +89,7 @@ def _answered(context: MailContext) -> tuple[Press, Game, Seat, Seat] | None:
 
 
 def _wrote_anonymously(context: MailContext, game: Game, seat: Seat, to: Seat) -> bool:
-    return wrote_anonymously(context.session, game.id, seat.name, to.name)
+    return context.work.games.wrote_anonymously(game.id, seat.name, to.name)
 
 
 def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | None:
@@ -108,7 +106,7 @@ def set_press(context: MailContext, seat: Seat, args: tuple[str, ...]) -> str | 
     else:
         muted.discard(args[3])
     seat.press_muted = ",".join(sorted(muted))
-    context.session.add(seat)
+    context.work.games.add(seat)
     if "*" in muted:
         return "no press reaches you"
     return f"press from {', '.join(sorted(muted))} is muted" if muted else "all press reaches you"
@@ -118,7 +116,7 @@ def _relay(context: MailContext, game: Game, seat: Seat, block: Block) -> str:
     refusal = _refused(context, game, block)
     if refusal:
         return f"{block.place}: not sent: {refusal}"
-    others = [s for s in seats_of(context.session, game.id) if s.name != seat.name]
+    others = [s for s in context.work.games.seats_of(game.id) if s.name != seat.name]
     names = {s.name for s in others}
     wanted = others if block.to == ("all",) else [s for s in others if s.name in block.to]
     unknown = sorted(set(block.to) - names - {"all", seat.name})
@@ -164,7 +162,7 @@ def _refused(context: MailContext, game: Game, block: Block) -> str:
 
 def _sent_lately(context: MailContext, game: Game) -> int:
     since = utc(context.now) - timedelta(minutes=context.settings.limits.reply_window_minutes)
-    return press_sent_since(context.session, game.id, context.inbound.seat or "", since)
+    return context.work.games.press_sent_since(game.id, context.inbound.seat or "", since)
 
 
 def _mutes(target: Seat, sender: str, anonymous: bool) -> bool:
@@ -192,7 +190,7 @@ def _send(context: MailContext, game: Game, seat: Seat, target: Seat, block: Blo
     letter = Letter(OutboxKind.PRESS, target.address, f"[{game.id}] {who}", body, message_id,
                     game_id=game.id)  # fmt: skip
     queue(context.work, settings, letter, now=context.now)
-    context.session.add(
+    context.work.games.add(
         Press(
             game_id=game.id,
             message_id=message_id,

@@ -9,14 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.errors import PbemError
 from pbem.intake.receipt import Receipt
 from pbem.referee.context import MailHandler
 from pbem.store import InboundMessage, MailStatus, Quarantine, utc
-from pbem.store.inbound import quarantine_entries, quarantined
+from pbem.store.work import Work
 
 
 class QuarantineError(PbemError, LookupError):
@@ -35,35 +33,35 @@ class QuarantineEntry:
     released_at: datetime | None
 
 
-def entries(session: Session, *, include_released: bool = False) -> list[QuarantineEntry]:
-    rows = quarantine_entries(session, include_released=include_released)
+def entries(work: Work, *, include_released: bool = False) -> list[QuarantineEntry]:
+    rows = work.inbound.quarantine_entries(include_released=include_released)
     return [_entry(q, m) for q, m in rows]
 
 
-def entry(session: Session, quarantine_id: int) -> tuple[QuarantineEntry, bytes]:
-    row, inbound = _found(session, quarantine_id)
+def entry(work: Work, quarantine_id: int) -> tuple[QuarantineEntry, bytes]:
+    row, inbound = _found(work, quarantine_id)
     return _entry(row, inbound), inbound.raw
 
 
-def _found(session: Session, quarantine_id: int) -> tuple[Quarantine, InboundMessage]:
-    found = quarantined(session, quarantine_id)
+def _found(work: Work, quarantine_id: int) -> tuple[Quarantine, InboundMessage]:
+    found = work.inbound.quarantined(quarantine_id)
     if found is None:
         raise QuarantineError(f"no quarantine entry {quarantine_id}")
     return found
 
 
 def replay_in(
-    session: Session, settings: Settings, quarantine_id: int, *, now: datetime, handle: MailHandler
+    work: Work, settings: Settings, quarantine_id: int, *, now: datetime, handle: MailHandler
 ) -> Receipt:
     """Handle the quarantined mail again inside the caller's transaction (a referee command
     runs in its own) by `handle`; raises what the handling raises."""
-    inbound = _release(session, quarantine_id, now)
-    replies = handle(session, settings, inbound, now)
+    inbound = _release(work, quarantine_id, now)
+    replies = handle(work, settings, inbound, now)
     return Receipt(inbound.message_id, inbound.status, inbound.outcome, list(replies))
 
 
-def _release(session: Session, quarantine_id: int, now: datetime) -> InboundMessage:
-    row, inbound = _found(session, quarantine_id)
+def _release(work: Work, quarantine_id: int, now: datetime) -> InboundMessage:
+    row, inbound = _found(work, quarantine_id)
     if row.released_at is not None:
         raise QuarantineError(f"quarantine entry {quarantine_id} was replayed already")
     row.released_at = utc(now)

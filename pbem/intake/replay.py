@@ -22,7 +22,7 @@ def replay(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     try:
         with ctx.work.savepoint():  # a failing replay leaves the entry as it was
             receipt = replay_in(
-                ctx.work.session, ctx.settings, quarantine_id, now=ctx.now, handle=ctx.handle_mail
+                ctx.work, ctx.settings, quarantine_id, now=ctx.now, handle=ctx.handle_mail
             )
     except QuarantineError as error:
         raise RefereeError(str(error)) from None

@@ -45,7 +45,7 @@ def resign(context: MailContext, envelope: Envelope) -> None:
     seat.address = ""
     take_password(seat)
     seat.pending_address, seat.pending_code, seat.pending_since = "", "", None
-    context.session.add(seat)
+    context.work.games.add(seat)
     audit(context.work, context.now, player, "resign", game.id, f"{seat.name} ({how})")
     context.finish(MailStatus.ANSWERED, f"RESIGN {seat.name} ({how})")
     facts = {"game": game.id, "seat": seat.name, "fate": _FATE[how]}

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from pbem.games.attachments import StartPictures
 from pbem.games.audit import joined_seats
-from pbem.games.games import last_resolved_turn
 from pbem.games.reports import start_letter
 from pbem.intake.context import MailContext
 from pbem.store import Game, MailStatus, Seat, loads
-from pbem.store.games import first_turn
 
 START = "start"  # REPORT START
 
@@ -20,11 +18,11 @@ def wants_start(context: MailContext, game: Game, args: tuple[str, ...]) -> bool
     """REPORT START; or REPORT alone, while no turn has a report."""
     if args:
         return args == (START,)
-    return last_resolved_turn(context.session, game.id) is None
+    return context.work.games.last_resolved_turn(game.id) is None
 
 
 def send_start(context: MailContext, game: Game, seat: Seat) -> None:
-    first = first_turn(context.session, game.id)
+    first = context.work.games.first_turn(game.id)
     if first is None:
         why = f"game {game.id} has not begun: there is no start mail yet"
         context.quarantine("no-report", why, reply_to=seat.address)

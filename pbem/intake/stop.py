@@ -29,7 +29,6 @@ from pbem.intake.context import MailContext
 from pbem.intake.decide import STOP_SUBJECT
 from pbem.mail.envelope import Envelope
 from pbem.store import MailStatus, Seat
-from pbem.store.games import forget_joins_from, refereed_by, seats_in_play_at
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +68,8 @@ def stop_address(context: MailContext, token: str) -> None:
         token=stop_token(context.work, sender),
     )
     stop(context.work, sender, context.now, last=last)
-    forget_joins_from(context.session, sender)
-    refereed = refereed_by(context.session, sender)
+    context.work.games.forget_joins_from(sender)
+    refereed = context.work.games.refereed_by(sender)
     record_stop(context.work, context.now, sender, seats, refereed)
     log.info("STOP: no more mail to %s", sender)
     context.finish(MailStatus.ANSWERED, f"STOP: no more mail to {sender}")
@@ -129,7 +128,7 @@ def unstop_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _seats_in_play(context: MailContext, address: str) -> list[Seat]:
-    return seats_in_play_at(context.session, address)
+    return context.work.games.seats_in_play_at(address)
 
 
 def _named(seats: list[Seat]) -> list[str]:

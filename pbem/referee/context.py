@@ -8,8 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session
-
 from pbem.config import Settings
 from pbem.errors import PbemError
 from pbem.games.games import find_seat
@@ -38,7 +36,7 @@ class RefereeError(PbemError, ValueError):
 # gives the replies it queued: the `replay` command's. Handling mail runs referee commands, so
 # whoever makes the context (referee mail, the command line) hands it in: the referee's
 # commands sit below the intake and do not import it.
-MailHandler = Callable[[Session, Settings, InboundMessage, datetime], Sequence[Outbox]]
+MailHandler = Callable[[Work, Settings, InboundMessage, datetime], Sequence[Outbox]]
 
 
 @dataclass(frozen=True)

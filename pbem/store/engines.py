@@ -11,7 +11,6 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 from sqlalchemy import Engine
-from sqlmodel import Session
 
 from pbem.errors import DatabaseNotReady
 from pbem.store import changes, daemon_lock, migrate, site_key
@@ -40,14 +39,6 @@ class Databases:
         """A unit of work that only reads: it takes no write lock, nor waits for one."""
         with reading(self.db) as session:
             yield work_of(session)
-
-    # The same, as a session, for pbem.intake while it still passes one around.
-
-    def session_transaction(self, *, keep: bool = True) -> AbstractContextManager[Session]:
-        return transaction(self.db, keep=keep)
-
-    def session_reading(self) -> AbstractContextManager[Session]:
-        return reading(self.db)
 
     def watch_changes(self, watcher: changes.Watcher) -> None:
         """Call `watcher(game_id)` after each commit that changed a game its players are told

@@ -14,31 +14,34 @@ session, a `PerTransaction` value for its transaction (what a command queued, fo
 command of the same transaction to revise), and the games noted as changed, handed on to the
 watchers after the commit (`work.games.note_changed`, pbem.store.changes).
 
-`work_of(session)` is the one Work of a session, while code that still passes the session
-around (pbem.intake) lives beside code that passes the Work (docs/architecture.md, the
-storage interface).
+`work_of(session)` is the one Work of a session: the store hands out the Works of the
+sessions it opens (pbem.store.engines), and the tests wrap a session they opened themselves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
+from functools import partial
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 from weakref import WeakKeyDictionary
 
 from sqlalchemy.orm import SessionTransaction
 from sqlmodel import Session
 
-from pbem.store import archive, changes, clock_rows, inbound, outbox_rows, site, site_key
+from pbem.store import archive, changes, clock_rows, inbound, outbox_rows, press, site, site_key
 from pbem.store import games as game_rows
 from pbem.store.audit import AuditTrail
 from pbem.store.db import savepoint
 from pbem.store.models import (
     ClockReminder,
     Game,
+    InboundMessage,
     JoinRequest,
     MailStop,
     OrderSet,
     Outbox,
+    Press,
+    Quarantine,
     Referee,
     RefereeNote,
     Seat,
@@ -64,27 +67,33 @@ class _Bound(Generic[P, R]):
     def __set_name__(self, owner: type, name: str) -> None:
         self._name = name
 
-    def __get__(self, aggregate: _Aggregate, owner: type | None = None) -> Callable[P, R]:
-        function, session = self._function, aggregate._session
-
-        def bound(*args: P.args, **kwargs: P.kwargs) -> R:
-            return function(session, *args, **kwargs)
-
-        # Kept by the aggregate, so that the next call finds it without this descriptor.
+    @overload
+    def __get__(self, aggregate: None, owner: type) -> _Bound[P, R]: ...
+    @overload
+    def __get__(self, aggregate: _Aggregate, owner: type | None = None) -> Callable[P, R]: ...
+    def __get__(
+        self, aggregate: _Aggregate | None, owner: type | None = None
+    ) -> _Bound[P, R] | Callable[P, R]:
+        if aggregate is None:  # looked up on the class (a test replacing it)
+            return self
+        # Kept by the aggregate, so that the next call finds it without this descriptor; a
+        # partial, not a function of ours: a call through it is one call, the store's.
+        bound: Callable[P, R] = partial(self._function, aggregate._session)
         aggregate.__dict__[self._name] = bound
         return bound
 
 
 _on = _Bound
 
+_GameRow = (
+    Game | Seat | Turn | Referee | RefereeNote | OrderSet | JoinRequest | ClockReminder | Press
+)
+
 
 class Games(_Aggregate):
     """The game aggregate: games, seats, turns, orders, referees, notes, joins, press."""
 
-    def add(
-        self,
-        *rows: Game | Seat | Turn | Referee | RefereeNote | OrderSet | JoinRequest | ClockReminder,
-    ) -> None:
+    def add(self, *rows: _GameRow) -> None:
         """New rows of the aggregate (or loaded ones, written again at the next flush)."""
         self._session.add_all(rows)
 
@@ -116,6 +125,20 @@ class Games(_Aggregate):
     first_turn = _on(game_rows.first_turn)
     turns_of = _on(game_rows.turns_of)
     note_changed = _on(changes.note_changed)
+    lock_found = _on(game_rows.lock_found)
+    lock_with_turn = _on(game_rows.lock_with_turn)
+    seats_with_room = _on(game_rows.seats_with_room)
+    games_known_to = _on(game_rows.games_known_to)
+    open_for_signup = _on(game_rows.open_for_signup)
+    seats_at = _on(game_rows.seats_at)
+    seats_of_games = _on(game_rows.seats_of_games)
+    join_request = _on(game_rows.join_request)
+    joins_from = _on(game_rows.joins_from)
+    forget_joins_from = _on(game_rows.forget_joins_from)
+    seats_moving_to = _on(game_rows.seats_moving_to)
+    press_by_message_ids = _on(press.press_by_message_ids)
+    wrote_anonymously = _on(press.wrote_anonymously)
+    press_sent_since = _on(press.press_sent_since)
 
 
 class Branches(_Aggregate):
@@ -155,14 +178,21 @@ class Outgoing(_Aggregate):
     queued_since = _on(outbox_rows.queued_since)
     listed = _on(outbox_rows.listed)
     first_of_kind_to = _on(outbox_rows.first_of_kind_to)
+    mailed = _on(outbox_rows.mailed)
+    last_queued_at = _on(outbox_rows.last_queued_at)
 
 
 class Inbound(_Aggregate):
     """The mail received, and the quarantine (pbem.store.inbound)."""
 
+    def add(self, row: InboundMessage | Quarantine) -> None:
+        self._session.add(row)
+
     quarantined = _on(inbound.quarantined)
     first_recorded = _on(inbound.first_recorded)
     waiting_of_games = _on(inbound.waiting_of_games)
+    quarantine_entries = _on(inbound.quarantine_entries)
+    which_recorded = _on(inbound.which_recorded)
 
 
 class Site(_Aggregate):
@@ -208,8 +238,8 @@ class Work:
 
     @property
     def session(self) -> Session:
-        """The session, for the callers not converted yet (pbem.intake). Not for queries:
-        those are the aggregates' methods."""
+        """The session, for the store's own tests. The domain never holds one (its queries
+        are the aggregates' methods; tests/store/test_storage_stays_in_the_store.py)."""
         return self._session
 
 

@@ -122,9 +122,7 @@ def test_every_running_games_facts_are_read_at_once_as_one_by_one(service: Servi
     orders(service, "alice", "ADD 1", NOW, game="g2")
     run_due(service, NOW)  # g2 had every order in: its turn 2 is pending now
     with service.store.transaction() as work:
-        pause(
-            work, service.settings, "g3", now=NOW, actor="ref@example.org", reason="t"
-        )
+        pause(work, service.settings, "g3", now=NOW, actor="ref@example.org", reason="t")
 
     def seen(facts: Facts) -> tuple[str, int, list[str], frozenset[str]]:
         return (facts.game.id, facts.turn.number, [s.name for s in facts.asked], facts.ordered)

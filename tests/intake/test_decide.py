@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import grimp
 import pytest
 
 from pbem.intake.decide import HELP_HINT, Decision, Kind, Rules, look, read
@@ -207,11 +206,3 @@ def test_html_cut_short_before_a_game_line_is_refused_as_too_big() -> None:
 
 def test_every_kind_but_read_on_is_done_by_the_dispatch() -> None:
     assert set(_DO) == set(Kind) - {Kind.READ}
-
-
-def test_the_decision_reads_no_database() -> None:
-    """decide imports nothing that holds a session, a query or the mail's context."""
-    graph = grimp.build_graph("pbem", "engine", include_external_packages=True, cache_dir=None)
-    reached = graph.find_upstream_modules("pbem.intake.decide")
-    held = ("pbem.store", "pbem.intake.context", "pbem.games", "sqlalchemy", "sqlmodel")
-    assert sorted(module for module in reached if module.startswith(held)) == []

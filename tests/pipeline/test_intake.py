@@ -25,6 +25,7 @@ from pbem.mail.reading import read_mail
 from pbem.passwords import verify_password
 from pbem.store import InboundMessage, Seat, loads, transaction
 from pbem.store.games import lock_with_turn
+from pbem.store.work import work_of
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
@@ -326,7 +327,7 @@ def test_mail_queued_to_a_seat_in_the_same_transaction_is_counted_for_its_reply(
     raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
     with transaction(service.db) as session:
         row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
-        context = MailContext(session, limited.settings, row, read_mail(raw), now)
+        context = MailContext(work_of(session), limited.settings, row, read_mail(raw), now)
         context.read_seats("g1")
         context.reply_text("alice@example.org", "one")  # the second mail: the limit
         context.reply_text("Alice@Example.org", "two")  # counted: two mails, one reply
@@ -483,7 +484,7 @@ def test_a_mail_context_reads_the_seats_and_the_turns_orders_when_first_asked(
     raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
     with transaction(service.db) as session:
         row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
-        context = MailContext(session, service.settings, row, read_mail(raw), now)
+        context = MailContext(work_of(session), service.settings, row, read_mail(raw), now)
         game, context.turn = lock_with_turn(session, "g1") or (None, None)
         assert game is not None
         assert list(context.orders_of_turn("g1")) == ["bob"]

@@ -13,6 +13,7 @@ from pbem.intake.intake import receive, replay
 from pbem.intake.quarantine import QuarantineError, entries, entry
 from pbem.intake.reasons import REASONS
 from pbem.store import transaction
+from pbem.store.work import work_of
 from tests.support.games import inbound, new_game, orders, outbox
 from tests.support.mails import order_mail
 
@@ -21,8 +22,8 @@ def test_a_mail_for_a_game_made_later_is_applied_on_replay(service: Service, now
     raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n")
     assert receive(service, raw, now=now).status == "quarantined"
     with transaction(service.db) as session:
-        [item] = entries(session)
-        shown, stored = entry(session, item.id)
+        [item] = entries(work_of(session))
+        shown, stored = entry(work_of(session), item.id)
     assert shown == item
     assert (item.reason, item.error, item.sender) == (
         "unknown-game",
@@ -36,8 +37,8 @@ def test_a_mail_for_a_game_made_later_is_applied_on_replay(service: Service, now
     assert orders(service)[0].text == "ADD 2"
     assert inbound(service)[0].attempts == 2
     with transaction(service.db) as session:
-        assert entries(session) == []
-        assert [e.released_at for e in entries(session, include_released=True)] == [now]
+        assert entries(work_of(session)) == []
+        assert [e.released_at for e in entries(work_of(session), include_released=True)] == [now]
     replies = outbox(service, "reply")
     assert len(replies) == 2 and len({row.message_id for row in replies}) == 2
     with pytest.raises(QuarantineError):
@@ -50,7 +51,7 @@ def test_a_replay_that_fails_again_is_quarantined_again(service: Service, now: d
     receipt = replay(service, 1, now=now)
     assert receipt.status == "quarantined"
     with transaction(service.db) as session:
-        [again] = entries(session)
+        [again] = entries(work_of(session))
     assert again.id == 2 and "the test ruleset exploded" in again.error
 
 

@@ -17,6 +17,7 @@ from pbem.mail.masking import masked_mail
 from pbem.mail.reading import read_mail
 from pbem.store import transaction
 from pbem.store.models import InboundMessage
+from pbem.store.work import work_of
 from tests.support.games import inbound, new_game
 from tests.support.mails import mail, order_mail
 
@@ -126,7 +127,7 @@ def test_a_mail_masked_then_set_aside_is_kept_whole_again(service: Service, now:
         row = InboundMessage(message_id="m@x", raw=raw, sender="a@x", subject="", received_at=now)
         session.add(row)
         session.flush()
-        context = MailContext(session, service.settings, row, read_mail(raw), now)
+        context = MailContext(work_of(session), service.settings, row, read_mail(raw), now)
         context.passwords.append("pw-alice")
         context.finish("accepted", "orders")
         context.mask_passwords()

@@ -27,6 +27,8 @@ from pbem.logs import ContextFilter
 from pbem.mail.imap import ImapUnavailable
 from pbem.mail.maildir import MaildirInbox
 from pbem.store.claims import Claims
+from pbem.store.games import seats_of_games
+from pbem.store.work import Games
 from tests.support.games import inbound, new_game, outbox
 from tests.support.mails import mail, order_mail
 
@@ -240,13 +242,13 @@ def test_a_seat_proved_ahead_is_not_looked_up_again_and_a_new_password_still_cou
     mails("pw-alice", 1, 2, 3)
     assert take_in(service, inbox, now=now)["accepted"] == 3  # the 2nd and 3rd in one look
     looked_up: list[list[str]] = []
-    real_seats = intake.seats_of_games
 
-    def watched(session: Any, games: Collection[str]) -> Any:
+    def watched(aggregate: Games, games: Collection[str]) -> Any:
         looked_up.append(sorted(games))
-        return real_seats(session, games)
+        return seats_of_games(aggregate._session, games)
 
-    monkeypatch.setattr(intake, "seats_of_games", watched)
+    # The look-ahead reads the seats through its Work's game aggregate.
+    monkeypatch.setattr(Games, "seats_of_games", watched)
     mails("pw-alice", 4, 5, 6)
     assert take_in(service, inbox, now=now)["accepted"] == 3
     assert looked_up == []

@@ -15,15 +15,6 @@ from tests.store.storage_reading import Kind, read_package, read_source
 
 PACKAGE = Path(pbem.__file__).parent
 ALLOWED = ("store", "migrations")
-# The modules that still pass a session around (a parameter typed Session) or write through
-# one (session.add, .delete, .flush), while the domain moves to a Work (pbem.store.work),
-# package by package. The list may only shrink: a module converted leaves it, a new one
-# taking a session fails.
-STILL_PASSING_A_SESSION = {
-    *(f"intake/{m}.py" for m in ("absence", "codes", "commands", "context", "dispatch")),
-    *(f"intake/{m}.py" for m in ("forecast", "intake", "joining", "orders", "own_address")),
-    *(f"intake/{m}.py" for m in ("own_password", "press", "quarantine", "resign")),
-}
 
 
 @pytest.mark.parametrize("kind", [Kind.QUERY, Kind.LOCK, Kind.DIALECT, Kind.COMMIT])
@@ -39,10 +30,9 @@ def test_no_module_outside_the_store_opens_a_unit_of_work_on_an_engine() -> None
     assert naming == [], "use service.store: transaction(), reading(), claims()"
 
 
-def test_only_the_modules_not_converted_yet_pass_a_session_around() -> None:
-    found = {f.path for f in read_package(PACKAGE, ALLOWED) if f.kind == Kind.SESSION}
-    assert found - STILL_PASSING_A_SESSION == set(), "hand the domain a Work (pbem.store.work)"
-    assert STILL_PASSING_A_SESSION - found == set(), "converted: take it off the list"
+def test_no_module_outside_the_store_passes_a_session_around() -> None:
+    found = [str(f) for f in read_package(PACKAGE, ALLOWED) if f.kind == Kind.SESSION]
+    assert found == [], "hand the domain a Work (pbem.store.work)"
 
 
 @pytest.mark.parametrize(
