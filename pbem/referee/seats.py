@@ -39,6 +39,9 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     before: dict[str, object] = {"address": seat.address, "status": seat.status}
     if seat.address.lower() != address:  # the same person again needs no farewell
         _farewell(ctx, seat, reason, replaced=True)
+        # Nor are the orders they gave before another's: a new player's standing orders
+        # (nmr = standing) are their own, from the pending turn on.
+        seat.player_from = ctx.pending_turn().number
     password = new_password()
     seat.address = address
     give_password(seat, password, ctx.settings.security)

@@ -124,6 +124,5 @@ def test_no_orders_for_a_seat_is_stored_as_a_players_no_orders_is(
         summary = resolve_turn(work_of(session), service.settings, "g1", now=now)
     assert summary is not None and summary.turn == 1
     assert via.run("orders", "bob", "TURN", "2", "ADD 1;", "NO ORDERS", reason="both") == (
-        "orders stored for bob, turn 2 (1 line); NO ORDERS passed over: the accepted orders "
-        "count"
+        "orders stored for bob, turn 2 (1 line); NO ORDERS passed over: the accepted orders count"
     )
