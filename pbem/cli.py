@@ -32,7 +32,7 @@ from pbem.daemon.transport import PacedSender, WaitingInbox, open_transport
 from pbem.deadlines.stored import describe
 from pbem.errors import PbemError, UsageError
 from pbem.games.commitment import new_seed
-from pbem.games.games import awaited, pending_turn
+from pbem.games.games import awaited, orders_line, pending_turn
 from pbem.games.lifecycle import (
     RESIGN_CHOICES,
     GameError,
@@ -525,6 +525,7 @@ def _game_show(args: argparse.Namespace) -> int:
                 f"waiting for: {', '.join(turn_waits.waiting) or 'nobody'}"
                 + (away if turn_waits.away else "")
             )
+            print(orders_line(work, game, turn, turn_waits))
         if game.result:
             print(f"result: {loads(game.result)['reason']}")
         for seat in work.games.seats_of(game.id):

@@ -39,7 +39,26 @@ def environment() -> jinja2.Environment:
     )
     env.filters["wrap"] = wrap
     env.filters["quote"] = quote
+    env.filters["game_form"] = game_form
     return env
+
+
+_GAME_BREAKS = (" SEAT ", " REFEREE ", " PASSWORD ")
+
+
+def game_form(line: str, indent: str = "", width: int = 72) -> str:
+    """A GAME line to fill in ("GAME g1 SEAT bob PASSWORD <your password>"), after `indent`:
+    one line if it fits `width`, else broken before SEAT, REFEREE or PASSWORD as the reader
+    of mail takes it back (pbem.mail.envelope: a GAME line goes on over such lines), each
+    line indented if that fits: a long game id or seat name never widens the mail."""
+    if len(indent + line) <= width:
+        return indent + line
+    lines = [line]
+    for mark in _GAME_BREAKS:
+        head, found, rest = lines[-1].partition(mark)
+        if found and len(indent + lines[-1]) > width:
+            lines[-1:] = [head, mark.strip() + " " + rest]
+    return "\n".join(indent + part if len(indent + part) <= width else part for part in lines)
 
 
 def render(name: str, **context: Any) -> str:

@@ -66,7 +66,8 @@ def _orders_fact(seat: str, whom: Awaited, ordered: Collection[str]) -> str:
         return "missing"
     if seat in whom.away:
         return "away"
-    return "in" if seat in ordered else ""
+    # On file is not in for a seat the turn plays without them (civil disorder, the bot's).
+    return "in" if seat in ordered and seat in whom.played else ""
 
 
 def announce_policy(work: Work, settings: Settings, news: Announcement) -> None:

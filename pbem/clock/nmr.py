@@ -6,7 +6,8 @@ A seat the ruleset asks for orders and that sent none is played by the game's `n
   its state (advance choices, defence, losses) and nothing else.
 - ``standing``: with the last order text the seat sent for an earlier turn, parsed again
   against the current state (lines that no longer make sense are dropped as problems);
-  with no earlier orders, as ``no-orders``.
+  with no earlier orders, as ``no-orders``. Only its present player's: a referee who gives
+  the seat to a new player (REPLACE) marks the turn they start from (Seat.player_from).
 - ``bot``: with the ruleset's bot's orders, read by the same parser as a player's.
 
 A seat a referee gave to the bot (seat status ``bot``) is always played by the bot.
@@ -33,7 +34,7 @@ from pbem.clock.notices import abandoned_letter, queue_once
 from pbem.config import Settings
 from pbem.games.audit import audit
 from pbem.games.played import BOT, NO_ORDERS, Played, bot_played
-from pbem.store import Game, Seat, SeatStatus, Turn, dumps, loads, utc
+from pbem.store import Game, OrderSet, Seat, SeatStatus, Turn, dumps, loads, utc
 from pbem.store.work import Work
 
 
@@ -43,8 +44,7 @@ def orders_for_missing(
     """What a seat without orders this turn is played with (see the module docstring)."""
     if game.nmr == BOT:
         return bot_played(ruleset, state, seat.name, game.seed)
-    standing = game.nmr == "standing"
-    last = work.games.last_orders_before(game.id, seat.name, turn.number) if standing else None
+    last = _last_orders(work, game.id, turn.number, seat) if game.nmr == "standing" else None
     if last is None:
         return Played(NO_ORDERS, "")
     return Played("standing", last.text)
@@ -54,9 +54,14 @@ def missing_mode(work: Work, game: Game, turn: Turn, seat: Seat) -> str:
     """How a seat without orders is played, without playing it: bot, standing or no-orders."""
     if seat.status == SeatStatus.BOT or game.nmr == BOT:
         return BOT
-    if game.nmr == "standing" and work.games.last_orders_before(game.id, seat.name, turn.number):
+    if game.nmr == "standing" and _last_orders(work, game.id, turn.number, seat):
         return "standing"
     return NO_ORDERS
+
+
+def _last_orders(work: Work, game_id: str, before: int, seat: Seat) -> OrderSet | None:
+    """The seat's last orders its present player gave: a former player's are not theirs."""
+    return work.games.last_orders_before(game_id, seat.name, before, seat.player_from)
 
 
 def note_misses(

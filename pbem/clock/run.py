@@ -36,6 +36,7 @@ from pbem.clock.due import (
 from pbem.clock.notices import outage_letter, queue_once, reminder_letter
 from pbem.clock.turns import TurnSummary, resolve_some
 from pbem.deadlines.policy import format_duration, parse_duration
+from pbem.deadlines.stored import describe
 from pbem.games.audit import audit
 from pbem.games.outbox_prune import Pruned, prune_when_due
 from pbem.games.service import Service
@@ -169,7 +170,10 @@ def _push_back(service: Service, game_id: str, now: datetime, work: Work) -> boo
     for address in _everyone(work, game_id):
         letter = outage_letter(settings, facts.game, turn.number, old, turn.deadline, address)
         queue_once(work, settings, letter, now=now)
-    detail = f"turn {turn.number}: deadline {old.isoformat()} -> {turn.deadline.isoformat()}"
+    zone = facts.game.timezone
+    detail = (
+        f"turn {turn.number}: deadline {describe(old, zone)} -> {describe(turn.deadline, zone)}"
+    )
     audit(work, now, "clock", "deadline-moved", game_id, detail)
     with log_context(game=game_id):
         log.warning(

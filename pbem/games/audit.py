@@ -4,6 +4,7 @@ back for a referee (`pbem referee GAME audit`, the referee mail command AUDIT)."
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from datetime import datetime
 from typing import Any
@@ -15,6 +16,9 @@ WIDTH = 72  # a mail's line
 INDENT = "    "
 ENTRY_LINES = 6  # one entry's lines at most: a rerun's result names every turn it played
 SHOWN_ARGS = 160  # characters of a command's arguments shown (an announcement's whole text)
+# A moment in UTC as ISO 8601 (datetime.isoformat), as details written before were: shown as
+# every time the product shows (pbem.deadlines.stored.describe), to the minute.
+_ISO_UTC = re.compile(r"\b(\d{4}-\d\d-\d\d)T(\d\d:\d\d)(?::\d\d(?:\.\d+)?)?(?:\+00:00|Z)")
 
 
 def audit(
@@ -41,7 +45,8 @@ def entry_lines(entry: AuditLog, width: int | None = WIDTH) -> list[str]:
     head = f"{utc(entry.at):%Y-%m-%d %H:%M}  {entry.actor}  "
     referee = _referee_detail(entry)
     if referee is None:
-        what = f"{entry.action}: {entry.detail}" if entry.detail else entry.action
+        detail = _ISO_UTC.sub(r"\1 \2 UTC", entry.detail)
+        what = f"{entry.action}: {detail}" if detail else entry.action
         return _clipped(_wrapped(head + _short(what), INDENT, width))
     name = entry.action.removeprefix("referee-")
     args = " ".join(str(arg) for arg in referee.get("args", []))

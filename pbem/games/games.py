@@ -112,6 +112,38 @@ def plays_own_orders(status: SeatStatus) -> bool:
     return status not in NO_PLAYER and status != SeatStatus.BOT
 
 
+# Why a seat's orders on file are not played (pbem.clock.turns), as `game show` and the desk
+# say it beside them.
+NOT_PLAYED = {
+    SeatStatus.DISORDER: "civil disorder",
+    SeatStatus.EJECTED: "ejected",
+    SeatStatus.BOT: "the bot's",
+}
+
+
+def not_played(
+    have: Collection[str], seats: Sequence[SeatLike], expected: Collection[str]
+) -> dict[str, str]:
+    """The seats with orders on file that the turn does not play (of those it asks), and why:
+    the preview's "Orders on file not played"."""
+    return {
+        seat.name: NOT_PLAYED[seat.status]
+        for seat in seats
+        if seat.name in have and seat.name in expected and not plays_own_orders(seat.status)
+    }
+
+
+def orders_line(work: Work, game: Game, turn: Turn, whom: Awaited) -> str:
+    """`game show`'s line of whose orders the turn plays, and whose on file it does not."""
+    expected = get_ruleset(game.ruleset).seats_to_order(loads(turn.state_before))
+    have = work.games.stored_orders(game.id, turn.number)
+    unplayed = not_played(have, work.games.seats_of(game.id), expected)
+    filed = ", ".join(f"{name} ({why})" for name, why in unplayed.items())
+    return f"orders in from: {', '.join(whom.played) or 'nobody'}" + (
+        f"; on file, not played: {filed}" if filed else ""
+    )
+
+
 class SeatLike(Protocol):
     """What still_waiting reads of a seat: a Seat, or the clock's light read of one."""
 

@@ -3,6 +3,8 @@ turn's state and record), so a resent report is the same text as the first."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from engine import Event, OrderResult, get_ruleset
 from pbem.config import Settings
 from pbem.deadlines.stored import describe
@@ -114,12 +116,15 @@ def start_letter(
     attachments: tuple[Attachment, ...] = (),
     *,
     chose_password: bool = False,
+    copy: StartCopy | None = None,
 ) -> Letter:
     """The start mail of a seat. `chose_password`: its player chose the password by JOIN
-    (pbem.games.audit.joined_seats); otherwise the referee gave it to them."""
+    (pbem.games.audit.joined_seats); otherwise the referee gave it to them. `copy`: sent
+    again after its first turn was played (REPORT START)."""
     body = render(
         "game_start",
         chose_password=chose_password,
+        copy=copy,
         moderator=settings.mail.name,
         game=game.id,
         title=get_ruleset(game.ruleset).title,
@@ -141,6 +146,27 @@ def start_letter(
         game_id=game.id,
         attachments=attachments,
     )
+
+
+@dataclass(frozen=True)
+class StartCopy:
+    """The start mail sent again once its first turn has been played: it says it is a copy,
+    and in place of the first turn's past deadline and order template, the turn being played
+    now and its deadline (`due_turn` None: the game has ended), as a resent old report does."""
+
+    played: str  # "turn 1 has" or "turns 1 to 3 have"
+    due_turn: int | None
+    deadline: str
+    paused: str  # while paused no deadline stands: what the mail says instead
+
+
+def start_copy(game: Game, due: Turn | None, last: int) -> StartCopy:
+    """The copy's facts: the turns played (up to `last`) and the turn `due` now, if any."""
+    played = "turn 1 has" if last == 1 else f"turns 1 to {last} have"
+    if due is None:
+        return StartCopy(played, None, "", "")
+    paused = paused_line(game, due.number) if _paused_at(game, due) else ""
+    return StartCopy(played, due.number, describe(due.deadline, game.timezone), paused)
 
 
 def _paused_at(game: Game, turn: Turn) -> bool:

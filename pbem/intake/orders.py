@@ -7,6 +7,7 @@ left."""
 from __future__ import annotations
 
 from pbem.games.audit import audit
+from pbem.games.stops import is_stopped
 from pbem.intake.advance import hold_reply
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
@@ -20,6 +21,13 @@ def take_orders(context: MailContext, envelope: Envelope) -> None:
     if found is None:
         return
     game, seat = found
+    if is_stopped(context.work, seat.address):
+        # No check reply could be mailed (the address asked for none): orders stored unseen,
+        # a line misread or refused, are worse than none. Set aside, to replay after UNSTOP,
+        # as a stopped referee's mail is (pbem.intake.referee_mail).
+        why = f"seat {seat.name}'s address {seat.address} asked for no more mail (STOP)"
+        context.set_aside("stopped", why)
+        return
     # authenticate read the game under its row's lock, and its turn with it: no turn of it
     # is resolved meanwhile.
     most = context.settings.limits.max_order_lines

@@ -8,7 +8,8 @@ REASONS = frozenset(
     {
         # The mail or its seat (pbem.intake.auth), the referee's password (referee_mail)
         "envelope", "unknown-game", "unknown-seat", "password", "address", "referee-password",
-        # A referee's mail from an address that asked for no more mail (referee_mail)
+        # A referee's mail (referee_mail), or a seat's orders (orders), from or for an address
+        # that asked for no more mail
         "stopped",
         # The game or the seat takes no orders now
         "stale", "no-turn", "not-started", "game-over", "seat-disorder", "seat-bot",

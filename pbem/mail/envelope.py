@@ -14,6 +14,10 @@ Order mail::
     <orders, one per line>    returned as `lines`, with their line numbers in the mail
     END                       optional; everything after it is ignored
 
+The GAME line may go on over two more lines that start with SEAT, PASSWORD or REFEREE
+("GAME <game-id>", then "SEAT <seat> PASSWORD <password>"), as a mail writes its form when
+one line would be wider than 72 columns.
+
 Mail commands stand on the first line after the GAME line (which authenticates them) or, in a
 mail without a GAME line, on its first line. Lines after a command line are returned in `lines`;
 those that are commands too are read by `read_command` (pbem.intake.command_mail runs each and
@@ -110,9 +114,9 @@ def parse_envelope(text: str) -> Envelope:
     start = _find_game_line(lines)
     if start is None:
         return _without_game_line(lines)
-    head = _parse_game(lines[start])
+    head, taken = _game_lines(lines, start)
     # A referee's lines are all referee commands (ORDERS, REPORT... included), read in full.
-    body = _walk(lines, start + 1, commands=not head.referee)
+    body = _walk(lines, start + taken, commands=not head.referee)
     before = _block(lines[:start], "text before the GAME line")
     return replace(
         body,
@@ -149,9 +153,34 @@ def _first_word(line: _Line) -> str:
 def _find_game_line(lines: list[_Line]) -> int | None:
     """Index of the first well-formed GAME line; a pasted report may hold malformed ones."""
     for i, line in enumerate(lines):
-        if _first_word(line) == "GAME" and not _parse_game(line).problem:
+        if _first_word(line) == "GAME" and not _game_lines(lines, i)[0].problem:
             return i
     return None
+
+
+# A GAME line may go on over the next lines, each starting with SEAT, PASSWORD or REFEREE: a
+# mail's form of it is split so when one line would pass 72 columns (a long game id or seat
+# name: pbem.templates.game_form), and it must read back as written.
+GAME_LINES = 3
+
+
+def _game_lines(lines: list[_Line], start: int) -> tuple[Envelope, int]:
+    """The GAME line at `start` read with the lines that go on with it, and how many lines it
+    took; the line alone (and its problem) when they do not make it well formed."""
+    alone = _parse_game(lines[start])
+    if not alone.problem:
+        return alone, 1
+    joined, taken = lines[start], 1
+    while taken < GAME_LINES and start + taken < len(lines):
+        following = lines[start + taken]
+        if _first_word(following) not in _ATTEMPT:
+            break
+        joined = _Line(joined.no, f"{joined.text} {following.text}", False)
+        taken += 1
+        head = _parse_game(joined)
+        if not head.problem:
+            return head, taken
+    return alone, 1
 
 
 def _parse_game(line: _Line) -> Envelope:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
+from pbem.referee.seat_news import BACK_MEANS, BOT_MEANS, SeatNews, tell_seat
 from pbem.referee.words import need
 from pbem.store import SeatStatus
 
@@ -19,7 +20,7 @@ def bot(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat = ctx.seat(args[0])
     turn = ctx.pending_turn().number
     if len(args) == 2:
-        return _give_back(ctx, seat.name, turn)
+        return _give_back(ctx, seat.name, turn, reason)
     if seat.status == SeatStatus.BOT:
         raise RefereeError(f"{seat.name} is played by the bot already")
     before, seat.status = seat.status, SeatStatus.BOT
@@ -30,10 +31,14 @@ def bot(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         before,
         SeatStatus.BOT,
     )
-    return f"{seat.name} is played by the bot from turn {turn}"
+    subject = f"{seat.name} is played by the bot"
+    did = f"has given your seat {seat.name} to the game's bot from turn {turn}"
+    means = BOT_MEANS.format(seat=seat.name)
+    told = tell_seat(ctx, seat, SeatNews(subject, subject, did, means), reason)
+    return f"{seat.name} is played by the bot from turn {turn}; {told}{ctx.unsent()}"
 
 
-def _give_back(ctx: RefereeContext, name: str, turn: int) -> str:
+def _give_back(ctx: RefereeContext, name: str, turn: int, reason: str) -> str:
     seat = ctx.seat(name)
     if seat.status != SeatStatus.BOT:
         raise RefereeError(f"{seat.name} is not played by the bot")
@@ -45,4 +50,13 @@ def _give_back(ctx: RefereeContext, name: str, turn: int) -> str:
     ctx.change(
         f"{seat.name} is played by {who} again from turn {turn}", SeatStatus.BOT, seat.status
     )
-    return f"{seat.name} is played by {who} from turn {turn}"
+    news = SeatNews(
+        f"{seat.name} is yours again",
+        f"{seat.name} is played by {'its player' if seat.address else 'nobody'} again",
+        f"has given seat {seat.name} back to you from turn {turn}",
+        BACK_MEANS,
+        due=True,
+        referees_did=f"has given seat {seat.name} back to its player from turn {turn}",
+    )
+    told = tell_seat(ctx, seat, news, reason)
+    return f"{seat.name} is played by {who} from turn {turn}; {told}{ctx.unsent()}"

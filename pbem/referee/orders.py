@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from engine import get_ruleset
 from engine.words import plural
+from pbem.games.counted import PASS_WITH_ORDERS, is_pass
 from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
@@ -20,16 +21,27 @@ def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     seat = ctx.seat(args[0])
     number, rest = split_turn(args[1:])
     number = _turn_number(ctx, number)
-    lines = order_lines(rest)
-    if not lines:
+    given = order_lines(rest)
+    if not given:
         raise RefereeError(f"no orders given; write: {ORDERS_USAGE}")
-    checked = _check(ctx, number, seat.name, "\n".join(lines))
+    # NO ORDERS is read as in a player's mail (pbem.games.counted): alone, the seat is in with
+    # an empty text, played as no orders; beside orders, passed over.
+    lines = [line for line in given if not is_pass(line)]
+    checked = _check(ctx, number, seat.name, "\n".join(lines)) if lines else ""
     row = ctx.work.games.stored_orders(ctx.game.id, number).get(seat.name)
     before = row.text if row else None
     row = _store(ctx, row, number, seat.name, lines)
-    ctx.change(f"the referee entered orders for {seat.name} for turn {number}", before, row.text)
+    what = "orders" if lines else "NO ORDERS"
+    ctx.change(f"the referee entered {what} for {seat.name} for turn {number}", before, row.text)
     welcomes.renew(ctx.work, ctx.settings, ctx.game.id, now=ctx.now)  # they name them
-    return f"orders stored for {seat.name}, turn {number} ({plural(len(lines), 'line')}){checked}"
+    if not lines:
+        return (
+            f"NO ORDERS stored for {seat.name}, turn {number}: the seat is in and plays the "
+            f"turn with no orders (its standing orders only){checked}"
+        )
+    passed = f"; {PASS_WITH_ORDERS}" if len(lines) < len(given) else ""
+    stored = f"orders stored for {seat.name}, turn {number} ({plural(len(lines), 'line')})"
+    return f"{stored}{passed}{checked}"
 
 
 def _turn_number(ctx: RefereeContext, number: int | None) -> int:

@@ -20,6 +20,7 @@ from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
 from pbem.referee.mails import address_body, farewell_body, password_body
 from pbem.referee.roles import add_referee, is_referee
+from pbem.referee.seat_news import DISORDER_MEANS, SeatNews, tell_seat
 from pbem.referee.words import exactly, need
 from pbem.store import GameStatus, Seat, SeatStatus, utc
 
@@ -38,6 +39,9 @@ def replace(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     before: dict[str, object] = {"address": seat.address, "status": seat.status}
     if seat.address.lower() != address:  # the same person again needs no farewell
         _farewell(ctx, seat, reason, replaced=True)
+        # Nor are the orders they gave before another's: a new player's standing orders
+        # (nmr = standing) are their own, from the pending turn on.
+        seat.player_from = ctx.pending_turn().number
     password = new_password()
     seat.address = address
     give_password(seat, password, ctx.settings.security)
@@ -199,7 +203,10 @@ def disorder(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
         SeatStatus.ACTIVE,
         SeatStatus.DISORDER,
     )
-    return f"{seat.name} is in civil disorder until replaced"
+    subject = f"{seat.name} is in civil disorder"
+    did = f"has put your seat {seat.name} in civil disorder from turn {ctx.game.turn}"
+    told = tell_seat(ctx, seat, SeatNews(subject, subject, did, DISORDER_MEANS), reason)
+    return f"{seat.name} is in civil disorder until replaced; {told}{ctx.unsent()}"
 
 
 def promote(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:

@@ -258,11 +258,15 @@ def games_known_to(session: Session, address: str) -> set[str]:
     return {game_id for query in (open_to_all, seated, refereed) for game_id in session.exec(query)}
 
 
-def last_orders_before(session: Session, game_id: str, seat: str, before: int) -> OrderSet | None:
-    """The seat's latest orders stored for a turn before turn `before`."""
+def last_orders_before(
+    session: Session, game_id: str, seat: str, before: int, since: int = 0
+) -> OrderSet | None:
+    """The seat's latest orders stored for a turn before turn `before`, and not before turn
+    `since`."""
     query = (
         select(OrderSet)
         .where(OrderSet.game_id == game_id, OrderSet.seat == seat, OrderSet.turn < before)
+        .where(OrderSet.turn >= since)
         .order_by(col(OrderSet.turn).desc())
     )
     return session.exec(query).first()

@@ -81,6 +81,10 @@ class Seat(SQLModel, table=True):
         sa_column=Column(StoredAs(SeatStatus, 16), nullable=False, default=SeatStatus.ACTIVE),
     )
     missed: int = 0  # turns in a row resolved without this seat's orders
+    # The first turn its present player gives orders for (a referee's REPLACE sets it): the
+    # seat's orders of the turns before were a former player's, never replayed for this one
+    # as standing orders (pbem.clock.nmr). 0: the seat's first player.
+    player_from: int = 0
     absent_until: date | None = None  # announced with SET ABSENCE; through this day
     # SET ADDRESS waiting for CONFIRM from the new address: the address, the code's SHA-256,
     # when it was asked (the code expires), the wrong codes sent from there since (a few void

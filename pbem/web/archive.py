@@ -58,7 +58,7 @@ from pbem.files import unlisted
 from pbem.games.attachments import history, map_picture
 from pbem.games.audit import entry_lines
 from pbem.games.commitment import commitment
-from pbem.games.games import paused_turn, pending_turn, still_waiting
+from pbem.games.games import not_played, paused_turn, pending_turn, still_waiting
 from pbem.games.played import played_of
 from pbem.games.reports import event_text, report_body
 from pbem.games.resolved import ResolvedTurn
@@ -737,11 +737,15 @@ def _desk_rows(work: Work, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
     for game in games:
         facts = running.get(game.id)
         sent: list[str] = []
+        unplayed: dict[str, str] = {}
         waiting: list[str] = []
         deadline = ""
         if facts is not None:
             asked = [seat.name for seat in facts.asked]
-            sent = [seat for seat in asked if seat in facts.ordered]
+            # As resolution plays them (and the preview says): orders on file for a seat in
+            # civil disorder, ejected or the bot's are not in, but on file and not played.
+            unplayed = not_played(facts.ordered, facts.asked, asked)
+            sent = [seat for seat in asked if seat in facts.ordered and seat not in unplayed]
             # As the clock, `game show` and the players' mail say (still_waiting): not a seat
             # nobody plays (civil disorder after a RESIGN, ejected, abandoned, the bot's),
             # nor one away unless the game waits for absent seats.
@@ -752,8 +756,9 @@ def _desk_rows(work: Work, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
             if pending is not None:
                 expected = seats_asked(game.ruleset, pending.state_before)
                 have = work.games.stored_orders(game.id, pending.number)
-                sent = [seat for seat in expected if seat in have]
                 seats = work.games.seats_of(game.id)
+                unplayed = not_played(have, seats, expected)
+                sent = [seat for seat in expected if seat in have and seat not in unplayed]
                 waiting = still_waiting(expected, have, seats, game, now)
                 deadline = describe(pending.deadline, game.timezone)
         rows[game.id] = {
@@ -763,6 +768,7 @@ def _desk_rows(work: Work, games: Sequence[Game]) -> dict[str, dict[str, Any]]:
             "turn": game.turn,
             "deadline": deadline,
             "sent": sent,
+            "unplayed": unplayed,
             "waiting": waiting,
         }
     return rows
@@ -778,6 +784,7 @@ def _desk_game_page(work: Work, game: Game, row: dict[str, Any]) -> str:
             "missed": seat.missed,
             "absent_until": str(seat.absent_until or ""),
             "sent": seat.name in row["sent"],
+            "unplayed": row["unplayed"].get(seat.name, ""),
         }
         for seat in work.games.seats_of(game.id)
     ]

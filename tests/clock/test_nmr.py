@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sqlmodel import col, select
 
+from pbem.cli import main
 from pbem.games.games import awaited, pending_turn
 from pbem.games.service import Service
 from pbem.store import AuditLog, Game, loads, transaction
@@ -153,3 +154,23 @@ def test_standing_without_earlier_orders_plays_no_orders(service: Service) -> No
     first = turns(service)[0]
     assert loads(first.record or "{}")["results"]["bob"] == []
     assert loads(first.nmr)["bob"]["played"] == "no-orders"
+
+
+def test_standing_never_plays_a_former_players_orders_for_a_new_player(
+    service: Service,
+) -> None:
+    """A seat a referee gave to a new player (REPLACE): its orders of the turns before were its
+    former player's, and the new player did not write them; a turn without the new player's
+    orders is played as a seat with no earlier orders is (no orders), not with them."""
+    clock_game(service, nmr="standing")
+    orders(service, "alice", "ADD 1", DEADLINE - HOUR)
+    orders(service, "bob", "ADD 3\nATTACK alice", DEADLINE - HOUR)
+    run(service, DEADLINE - HOUR)
+    url = service.db.url.render_as_string(hide_password=False)
+    argv = ["--db", url, "--now", DEADLINE.isoformat(), "referee", "g1", "replace", "bob"]
+    assert main([*argv, "carol@example.org", "--reason", "bob left"]) == 0
+    orders(service, "alice", "ADD 2", DEADLINE)
+    run(service, DEADLINE + TURN + HOUR)  # the grace of the replace, 48h, is over
+    second = turns(service)[1]
+    assert loads(second.record or "{}")["results"]["bob"] == []
+    assert loads(second.nmr)["bob"]["played"] == "no-orders"

@@ -48,9 +48,7 @@ def test_an_overdue_deadline_moves_and_everyone_is_told_once(service: Service) -
     assert (turn.turn, turn.orders) == (1, 1)
     with transaction(service.db) as session:
         [entry] = session.exec(select(AuditLog).where(AuditLog.action == "deadline-moved"))
-    assert entry.detail == (
-        "turn 1: deadline 2026-03-03T12:00:00+00:00 -> 2026-03-04T15:00:00+00:00"
-    )
+    assert entry.detail == ("turn 1: deadline 2026-03-03 12:00 UTC -> 2026-03-04 15:00 UTC")
 
 
 def test_a_deadline_missed_by_less_than_the_threshold_resolves(service: Service) -> None:

@@ -312,3 +312,16 @@ def test_outlook_header_block_ends_orders() -> None:
     env = parse_envelope(text)
     assert env.lines == ((2, "move a"),)
     assert env.ignored == ((4, "original message below the reply (4 lines)"),)
+
+
+def test_a_game_line_goes_on_over_lines_that_start_with_its_keywords() -> None:
+    """The form a mail writes when one GAME line would pass 72 columns (a long game id):
+    read back as the one line; a line that is not SEAT, PASSWORD or REFEREE does not join."""
+    split = parse_envelope("GAME g1\nSEAT alice PASSWORD pw\nTURN 2\nADD 1\n")
+    assert (split.game, split.seat, split.password, split.turn) == ("g1", "alice", "pw", 2)
+    assert split.lines == ((4, "ADD 1"),) and split.game_line == 1
+    three = parse_envelope("GAME g1\nREFEREE\nsecret\nPAUSE BECAUSE x\n")
+    assert (three.referee, three.password) == (False, "")  # "secret" is no keyword: no join
+    referee = parse_envelope("GAME g1\nREFEREE secret\nPAUSE BECAUSE x\n")
+    assert (referee.referee, referee.password) == (True, "secret")
+    assert parse_envelope("GAME g1\nADD 1\n").problem

@@ -67,7 +67,7 @@ def test_a_seat_away_is_awaited_nowhere_when_the_turn_does_not_wait_for_it(
     assert "Still to send orders: bo\nAway: cy until 2099-01-01 (not waited for)\n" in status
     shown = _game_show(service, now, capsys)
     assert "waiting for: bo; away, not waited for: cy\n" in shown
-    assert "<td>al</td><td>bo</td></tr>" in _desk(service, tmp_path)  # in: al; awaited: bo
+    assert "<td>al</td><td>bo</td><td>-</td></tr>" in _desk(service, tmp_path)  # in al, awaiting bo
 
 
 def test_the_last_awaited_seat_is_told_the_turn_does_not_wait_for_the_seat_away(
@@ -90,4 +90,4 @@ def test_a_game_that_waits_for_absent_seats_lists_them_as_awaited(
     assert "Still to send orders: bo, cy\n\n" in _check_reply(service, now)
     assert "Still to send orders: bo, cy\nAway: cy until 2099-01-01\n" in _status(service, now)
     assert "waiting for: bo, cy\n" in _game_show(service, now, capsys)
-    assert "<td>al</td><td>bo, cy</td></tr>" in _desk(service, tmp_path)
+    assert "<td>al</td><td>bo, cy</td><td>-</td></tr>" in _desk(service, tmp_path)

@@ -52,8 +52,23 @@ def test_report_start_sends_the_start_mail_again_at_any_turn(
         receive(service, raw, now=now)
     assert [summary.turn for summary in resolve_due(service, now=now)] == [1]
     start = _start_mail(service, "bob")
-    assert _ask(service, now, "REPORT START", 1) == start
-    assert _ask(service, now, "report start", 2) == start
+    # Sent again after turn 1 was played, it is marked as a copy and names the turn being
+    # played and its deadline, not the past deadline of turn 1 and its order template: every
+    # fact a mail states is true when it is sent (as a resent report's, REPORT n).
+    again = _ask(service, now, "REPORT START", 1)
+    assert again == _ask(service, now, "report start", 2)
+    assert " ".join(again.split("\n\n")[0].split()) == (
+        "This is a copy of the start mail of game g1, sent again; turn 1 has been played "
+        "since. Turn 2 is being played now. Orders for turn 2 are due by 2026-03-03 12:00 UTC."
+    )
+    assert all(len(line) <= 72 for line in again.splitlines())
+    assert "Orders for turn 1 are due by" in start and "Orders for turn 1 are due" not in again
+    assert "TURN 1\n" not in again and "== Orders for turn 1 ==" not in again
+    assert "Send REPORT for your latest report" in " ".join(again.split())
+    assert (
+        again.split("== Your holdings ==")[1].split("== Dice ==")[0]
+        == (start.split("== Your holdings ==")[1].split("== Dice ==")[0])
+    )
     assert _ask(service, now, "REPORT", 3).startswith(
         "Game g1 (Counting (a test ruleset)), report of turn 1 for bob\n"
     )

@@ -57,3 +57,27 @@ def test_long_seat_names_stay_within_72_columns_and_whole(
         standing = body(report).split("== Standing ==\n", 1)[1].split("\n\n", 1)[0]
         rows = {line.split()[1] for line in standing.splitlines()[1:]}
         assert rows == set(LONG), standing
+
+
+LONG_GAME = "a-long-game-id-" + "x" * 49  # 64 characters, the longest the store keeps
+
+
+def test_a_64_character_game_id_keeps_every_mail_within_72_columns(
+    service: Service, now: datetime
+) -> None:
+    """The form of the GAME line ("GAME <id> SEAT <seat> PASSWORD <your password>") ran to
+    105 columns with the longest game id. A mail writes it over two lines when one would pass
+    72 columns, and a mail filled in from that form is read back as written."""
+    assert len(LONG_GAME) == 64
+    new_game(service, now, ruleset="tribes", seats=SEATS, game=LONG_GAME,
+             referees=["ref@example.org"])  # fmt: skip
+    first = [row for row in outbox(service) if row.recipient == "aaaaaaaaaaaa@example.org"]
+    [start] = [row for row in first if "game begins" in row.subject]
+    form = f"GAME {LONG_GAME}\nSEAT {LONG[0]} PASSWORD <your password>\n"
+    assert form in body(start)
+    filled = form.replace("<your password>", f"pw-{LONG[0]}") + "NO ORDERS\n"
+    check = receive(service, mail(filled, sender=f"{LONG[0]}@example.org"), now=now)
+    assert check.status == "accepted", check.outcome
+    resolve_due(service, now=now + timedelta(days=30))  # past the deadline
+    mails = [body(row) for row in outbox(service)]
+    assert [line for text in mails for line in _too_wide(text)] == []

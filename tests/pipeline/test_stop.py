@@ -16,12 +16,13 @@ from sqlmodel import select
 from pbem.clock.turns import resolve_due
 from pbem.games.outbox import drain
 from pbem.games.service import Service
-from pbem.games.stops import STOPPED
+from pbem.games.stops import STOPPED, stop
 from pbem.intake.intake import receive
 from pbem.mail.maildir import MaildirSender
 from pbem.store import JoinRequest, MailStop, transaction
+from pbem.store.work import work_of
 from tests.conftest import NOW
-from tests.support.games import SEATS, body, new_game, outbox
+from tests.support.games import SEATS, body, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
 
 ALICE = "alice@example.org"
@@ -88,6 +89,8 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
         "    REPLACE alice <their address> 48h BECAUSE alice asked for no more mail\n"
     ) in body(told)
     assert '    pbem referee g1 replace alice <their address> 48h --reason "..."\n' in body(told)
+    # A player who lost the code can be helped: the notice names the operator's way back.
+    assert '    pbem unstop alice@example.org --reason "..."\n' in body(told)
     # the answer still waiting is not sent, nor is anything later; bob's mail goes on
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1", sender=BOB,
                                 message_id="o1@x"), now=now)  # fmt: skip
@@ -250,3 +253,19 @@ def test_unstop_from_an_address_not_stopped_says_so_only_with_its_code(
     token = _unsubscribe_subject(service, ALICE, tmp_path).split()[1]
     assert _send(service, now, f"UNSTOP {token}", ALICE, "back") == [ALICE]
     assert "was not stopped" in body(outbox(service, "reply")[-1])
+
+
+def test_a_stopped_players_order_mail_is_set_aside_unanswered_and_stores_nothing(
+    service: Service, now: datetime
+) -> None:
+    """No check reply can reach an address that sent STOP: orders stored unseen (an order
+    misread, a line refused) are worse than none. The mail is set aside as a stopped
+    referee's is, to replay after UNSTOP; nothing is mailed."""
+    new_game(service, now)
+    with transaction(service.db) as session:
+        stop(work_of(session), ALICE, now)
+    receipt = receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
+    assert (receipt.status, receipt.replies) == ("quarantined", [])
+    assert receipt.outcome.startswith("stopped: ")
+    assert orders(service) == []
+    assert [row.reason for row in quarantined(service)] == ["stopped"]

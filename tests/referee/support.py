@@ -28,8 +28,9 @@ _IDS = count(1)
 
 
 def referee_game(service: Service, now: datetime, **spec: Any) -> None:
-    """Game g1 (counting unless told) with referee ref@example.org, password pw-ref."""
-    new_game(service, now, referees=[REFEREE], **spec)
+    """Game g1 (counting unless told) with referee ref@example.org, password pw-ref (and
+    the other `referees` given, without a password)."""
+    new_game(service, now, **{"referees": [REFEREE], **spec})
     with transaction(service.db) as session:
         referee = session.exec(select(Referee).where(Referee.address == REFEREE)).one()
         referee.password_hash = hash_password(REFEREE_PASSWORD, cost=4)

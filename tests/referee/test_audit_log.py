@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from pbem.cli import main
+from pbem.clock import run_due
 from pbem.games.audit import audit
 from pbem.games.service import Service
 from pbem.intake.intake import receive
@@ -94,3 +95,20 @@ def test_a_long_entry_keeps_to_the_mail_width_and_a_few_lines(
     assert lines[0].startswith("2026-03-01 12:00  ref@example.org  orders ann LABOR C4 2; TECH 2;")
     assert len(lines) == 6 and lines[-1].startswith("    (... "), lines
     assert lines[-1].endswith(" more lines)")
+
+
+def test_times_in_the_audit_log_read_as_the_product_shows_times(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """A deadline moved after an outage was logged, and shown, as raw ISO timestamps
+    (2026-03-03T12:00:00+00:00); every other time the product shows reads 2026-03-03 12:00 UTC.
+    Entries written before (their detail as stored) read the same."""
+    referee_game(service, now)
+    run_due(service, now=now + timedelta(days=4))  # the moderator was down at the deadline
+    with service.store.transaction() as work:
+        detail = "turn 1: deadline 2026-03-03T12:00:00+00:00 -> 2026-03-06T12:00:00.5+00:00"
+        audit(work, now, "clock", "deadline-moved", "g1", detail)
+    shown = via.run("audit")
+    assert "T12:00" not in shown and "+00:00" not in shown, shown
+    moved = "deadline-moved: turn 1: deadline 2026-03-03 12:00 UTC -> 2026-03-06 12:00 UTC"
+    assert shown.count(moved) == 2, shown

@@ -38,7 +38,7 @@ def test_a_referee_gives_a_seat_to_the_bot_and_back(
 ) -> None:
     referee_game(service, now)
     assert via.run("bot", "bob", reason="bob is travelling") == (
-        "bob is played by the bot from turn 1"
+        "bob is played by the bot from turn 1; bob's player was told"
     )
     assert _seat(service, "bob").status == "bot"
     assert via.refuse("bot", "bob") == "bob is played by the bot already"
@@ -61,7 +61,7 @@ def test_a_referee_gives_a_seat_to_the_bot_and_back(
     assert _seat(service, "bob").missed == 0
     # The seat goes back to its player: the next turn waits for him again.
     assert via.run("bot", "bob", "off", reason="bob is back") == (
-        "bob is played by its player from turn 2"
+        "bob is played by its player from turn 2; bob's player was told"
     )
     orders(service, "alice", "ADD 2", now)
     assert resolve_due(service, now=now) == []

@@ -103,3 +103,25 @@ def test_a_block_without_its_end_line_is_unprocessed(service: Service, now: date
         "there is no referee command ADD\n"
     )
     assert orders(service) == []
+
+
+def test_no_orders_for_a_seat_is_stored_as_a_players_no_orders_is(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """NO ORDERS, which a player's mail may say, said by a referee for the seat: the seat is
+    in, with an empty order text that the turn plays as no orders (pbem.games.counted)."""
+    referee_game(service, now)
+    result = via.run("orders", "bob", "no", "orders.", reason="bob said so by phone")
+    assert result == (
+        "NO ORDERS stored for bob, turn 1: the seat is in and plays the turn with no orders "
+        "(its standing orders only)"
+    )
+    [row] = orders(service)
+    assert (row.seat, row.text, loads(row.line_map)) == ("bob", "", [])
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n", message_id="a@x"), now=now)
+    with service.store.transaction() as work:
+        summary = resolve_turn(work, service.settings, "g1", now=now)
+    assert summary is not None and summary.turn == 1
+    assert via.run("orders", "bob", "TURN", "2", "ADD 1;", "NO ORDERS", reason="both") == (
+        "orders stored for bob, turn 2 (1 line); NO ORDERS passed over: the accepted orders count"
+    )

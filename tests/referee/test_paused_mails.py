@@ -11,11 +11,14 @@ from datetime import datetime, timedelta
 
 import pytest
 
+from engine import get_ruleset
+from pbem.games.lifecycle import SeatSpec
 from pbem.games.outbox import as_message
 from pbem.games.service import Service
 from pbem.intake.intake import receive
+from pbem.store import loads
 from tests.referee.support import Channel, flat, play_turn, referee_game, referee_mail
-from tests.support.games import body, outbox
+from tests.support.games import body, outbox, turns
 from tests.support.mails import mail, order_mail
 
 PAUSED = "turn {n} goes on when the referee resumes the game; its deadline is set then"
@@ -122,3 +125,29 @@ def test_a_replace_while_paused_tells_the_referee_no_deadline(
     via.run("pause")
     result = via.run("replace", "bob", "carol@example.org", reason="bob left")
     assert result.endswith("password mailed; deadline set when play resumes")
+
+
+def test_a_mail_not_counted_while_paused_names_no_deadline(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    """The replies to a mail that does not count (no line accepted; a choice refused) told
+    the player to send it again "before the deadline", and that the turn is played "at the
+    deadline" without them: while paused there is none."""
+    seats = [SeatSpec(name, f"{name}@example.org", f"pw-{name}") for name in ("alice", "bob")]
+    referee_game(service, now, ruleset="classical", seats=seats)
+    via.run("pause")
+    nothing = receive(service, order_mail("g1", "alice", "pw-alice", "FLY AWAY\n"), now=now)
+    text = flat(body(nothing.replies[0]))
+    assert "You are not counted as having sent orders for turn 1" in text
+    assert "deadline" not in text.split("-- ")[0].replace("with the deadline", "")
+    assert "send the whole mail again before the turn is resolved, after the referee" in text
+    state = loads(turns(service)[0].state_before)
+    choice = "\n".join(
+        "CIVILIZATION Romans, Egyptains" if line.upper().startswith("CIVILIZATION") else line
+        for line in get_ruleset("classical").bot_orders(state, "alice", 1).splitlines()
+    )
+    raw = order_mail("g1", "alice", "pw-alice", choice + "\n", message_id="c@x")
+    text = flat(body(receive(service, raw, now=now).replies[0]))
+    assert "a choice the turn is played with, was rejected" in text
+    assert "before the deadline" not in text and "played at the deadline" not in text
+    assert "after the referee resumes the game" in text

@@ -82,7 +82,7 @@ def test_civil_disorder(service: Service, now: datetime, via: Channel) -> None:
     referee_game(service, now)
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 3\n", message_id="b@x"), now=now)
     assert via.run("disorder", "bob", reason="no orders for a month") == (
-        "bob is in civil disorder until replaced"
+        "bob is in civil disorder until replaced; bob's player was told"
     )
     again = receive(
         service, order_mail("g1", "bob", "pw-bob", "ADD 3\n", message_id="b2@x"), now=now

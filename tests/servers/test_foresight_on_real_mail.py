@@ -113,9 +113,15 @@ def test_a_referee_gives_a_seat_to_the_bot_by_mail(
     referee.send(table.moderator.address, "GAME g1 REFEREE pw-ref\nBOT bob BECAUSE away\n")
     _poll(table, now)
     assert "bob is played by the bot from turn 1" in _text(referee.wait_for_mail(2)[-1])
+    # bob hears at once what it means for him, before any report does.
+    notice = table.bob.wait_for_mail(2)[-1]
+    assert notice["Subject"] == "[g1] bob is played by the bot"
+    assert "has given your seat bob to the game's bot from turn 1" in " ".join(
+        _text(notice).split()
+    )
     table.alice.send(table.moderator.address, ORDERS.format(seat="alice", lines="ADD 1"))
     _poll(table, now)  # nobody waits for bob: the turn resolves
-    bobs = _text(table.bob.wait_for_mail(2)[-1])
+    bobs = _text(table.bob.wait_for_mail(3)[-1])
     assert "The bot played your seat this turn: these are its orders." in bobs
     alices = _text(table.alice.wait_for_mail(3)[-1])
     assert "bob was played by the bot this turn." in alices

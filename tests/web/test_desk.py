@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from pbem.cli import main
 from pbem.config import Settings
 from pbem.console.referee import run as run_referee
 from pbem.games.games import awaited, pending_turn
@@ -24,7 +25,7 @@ from pbem.store import Game, Referee, transaction
 from pbem.store.work import work_of
 from pbem.web.archive import desk_path, desk_paths, write_game, write_site
 from tests.support.games import body, new_game, outbox
-from tests.support.mails import mail
+from tests.support.mails import mail, order_mail
 from tests.web.support import PASSWORDS, SEATS, archive_service, web_settings
 
 BASE = "https://pbem.example.org/archive"
@@ -138,7 +139,7 @@ def test_a_resigned_seat_in_civil_disorder_is_not_awaited_at_the_desk(
     assert shown == ["alice", "bob"]
     site = write_site(service)
     index = (_desk(service, site, "ann@ref.example") / "index.html").read_text()
-    assert "<td>-</td><td>alice, bob</td></tr>" in index  # none in; alice and bob awaited
+    assert "<td>-</td><td>alice, bob</td><td>-</td></tr>" in index  # none in; both awaited
 
 
 REASON = " ".join(["the players asked for more time over the holidays"] * 3)  # 152 columns
@@ -169,3 +170,31 @@ def test_the_referee_log_by_mail_still_wraps_at_72(service: Service, now: dateti
     shown = run_referee(service, asked, now)
     assert REASON[:40] in shown
     assert max(len(line) for line in shown.splitlines()) <= 72
+
+
+def test_orders_on_file_of_a_seat_in_civil_disorder_are_not_counted_in(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Resolution plays a seat in civil disorder with no orders, whatever is on file for it:
+    the desk and `game show` say its orders are on file but not played, as the preview does,
+    never that they are in; nor does a deadline notice tell its player so."""
+    new_game(service, now, referees=["ann@ref.example"])
+    raw = order_mail("g1", "bob", "pw-bob", "ADD 2\n", message_id="b@x")
+    assert receive(service, raw, now=now).status == "accepted"
+    url = service.db.url.render_as_string(hide_password=False)
+    referee = ["--db", url, "--now", now.isoformat(), "referee", "g1"]
+    assert main([*referee, "disorder", "bob", "--reason", "gone"]) == 0
+    assert main([*referee, "deadline", "extend", "24h", "--reason", "holidays"]) == 0
+    [notice] = [r for r in outbox(service) if r.subject == "[g1] turn 1: new deadline"
+                and r.recipient == "bob@example.org"]  # fmt: skip
+    assert "Your orders for turn 1 are in" not in " ".join(body(notice).split())
+    capsys.readouterr()
+    assert main(["--db", url, "--now", now.isoformat(), "game", "show", "g1"]) == 0
+    shown = capsys.readouterr().out
+    assert "orders in from: nobody; on file, not played: bob (civil disorder)\n" in shown
+    site = write_site(service)
+    desk = _desk(service, site, "ann@ref.example")
+    index = (desk / "index.html").read_text()
+    assert "<td>-</td><td>alice</td><td>bob</td></tr>" in index  # in, waiting, not played
+    page = (desk / "game-g1.html").read_text()
+    assert "<td>on file, not played</td>" in page
