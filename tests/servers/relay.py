@@ -114,6 +114,7 @@ class LmtpRelay:
             return self.defer
         if self.drop_data > 0:
             self.drop_data -= 1
+            await asyncio.sleep(self.slow)
             assert server.transport is not None
             server.transport.close()  # a connection lost mid-mail: nothing delivered
             return "421 4.4.2 gone"

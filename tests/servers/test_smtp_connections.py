@@ -17,6 +17,7 @@ from pbem.games.lanes import Lanes
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.outbox import drain
 from pbem.games.service import Service
+from pbem.mail.delivery import TemporaryFailure
 from pbem.mail.smtp import SmtpSender
 from pbem.store import utcnow
 from tests.servers.fake_time import FakeTime
@@ -70,6 +71,32 @@ def test_mail_sent_one_at_a_time_keeps_to_one_connection(world: MailWorld) -> No
     assert len(set(world.relay.peers_of(alice.address))) == 1
 
 
+def test_an_outage_met_by_every_connection_at_once_is_counted_once(world: MailWorld) -> None:
+    """Three mails in flight when the server drops all three connections: the backoff's
+    first delay, not three doublings of it."""
+    alice = world.player("alice")
+    fake = FakeTime()
+    sender = SmtpSender(world.smtp_settings(connections=3), clock=fake.clock)
+    world.relay.slow, world.relay.drop_data = SLOW, 3
+    failures: list[Exception] = []
+
+    def send(number: int) -> None:
+        try:
+            sender.send(reply(alice.address, number=number))
+        except TemporaryFailure as failure:
+            failures.append(failure)
+
+    threads = [threading.Thread(target=send, args=(number,)) for number in (1, 2, 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    sender.close()
+
+    assert len(failures) == 3
+    assert sender.ready_in() == world.smtp_settings().backoff_first_seconds
+
+
 def _game(world: MailWorld, service: Service, now: datetime) -> list[Player]:
     """A game of six seats, each its own mailbox: six start mails queued."""
     players = [world.player(f"p{number}") for number in range(6)]
@@ -104,9 +131,10 @@ def test_a_drain_with_lanes_keeps_every_connection_busy_and_sends_each_mail_once
 def test_a_connection_lost_mid_mail_loses_nothing_and_doubles_nothing(
     world: MailWorld, db: Engine, settings: Settings
 ) -> None:
-    """The server closes one connection at a DATA, answering nothing: the pass stops, holding nothing against it; the mails in flight on the other
-    connections are sent and recorded once; the next pass, after the backoff, sends the
-    rest. Every mailbox gets its mail exactly once."""
+    """The server closes one connection at a DATA, answering nothing: the pass stops,
+    holding nothing against that mail; the mails in flight on the other connections are
+    sent and recorded once; the next pass, after the backoff, sends the rest. Every mailbox
+    gets its mail exactly once."""
     service, now = Service(db, settings), utcnow()
     players = _game(world, service, now)
     fake = FakeTime()
