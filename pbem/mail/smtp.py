@@ -107,7 +107,8 @@ class SmtpSender:
         if settings.security == "plain" and not is_loopback(settings.host):
             log.warning("smtp: plain (unencrypted) connection to %s", settings.host)
         # The lines not in use; the one used last is taken first, so that mail sent one at
-        # a time keeps to one connection and the others close when idle.
+        # a time keeps to one connection (the others, idle, are closed by the server or
+        # replaced at their next use).
         self._free: queue.LifoQueue[_Line] = queue.LifoQueue()
         for _ in range(settings.connections):
             self._free.put(_Line())
