@@ -82,8 +82,9 @@ class Courier:
         self._woken.set()
 
     def stop(self, timeout: float) -> bool:
-        """Stop after the mail in hand; wait at most `timeout` seconds. False if still busy
-        (a send that has not timed out yet: the mail stays unsent, and goes at the next start)."""
+        """Stop after the mail in hand (each lane's); wait at most `timeout` seconds. False if
+        still busy (a send that has not timed out yet: the mail stays unsent, and goes at the
+        next start)."""
         self._stopping.set()
         self._woken.set()
         if self._thread.is_alive():
