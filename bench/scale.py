@@ -163,6 +163,10 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--archive", action="store_true", help="the daemons write the web archive too"
     )
+    parser.add_argument(
+        "--connections", type=int, default=0,
+        help="[smtp] connections of the daemons (0: the configuration's default)",
+    )  # fmt: skip
     return parser.parse_args()
 
 
@@ -208,6 +212,8 @@ def _pbem(
         "web": {"enabled": int(args.archive), "folder": str(table.folder / "web"),
                 "secret_file": str(table.folder / "web-secret")},
     }  # fmt: skip
+    if args.connections:
+        more["smtp"] = {"connections": args.connections}
     config = serve_config(
         table.world, table.folder, table.moderator, table.url, cost=args.cost, more=more
     )
@@ -618,7 +624,8 @@ def _print(runs: list[Run], raw: list[list[Stage]], args: argparse.Namespace) ->
         print(
             f"pbem on {run.backend}, {args.games} games x {len(SEATS)} seats, "
             f"scrypt 2^{args.cost}"
-            f"{', web archive' if args.archive else ''}:"
+            f"{', web archive' if args.archive else ''}"
+            f"{f', {args.connections} SMTP connections' if args.connections else ''}:"
         )
         for stage in run.stages:
             wave, what = stage.name.split(": ")

@@ -9,6 +9,10 @@ another process queued. After each drain it renews that retry job from the datab
 backoff, the rate limit: state of this process, not of the database), at most the daemon's
 cap: the sender's pacing is the one timing it keeps.
 
+Several mails are in the sender's hands at once when it takes several ([smtp] connections):
+the drain hands each row to one of as many lanes (pbem.games.lanes), each sending on a
+connection of its own, so that the server's round trip for one mail overlaps the others'.
+
 It drains only when woken. At a start a reply goes at once, bulk mail only once the clocks'
 first look is done (`send_bulk`): that look pushes back deadlines an outage overran and
 supersedes the notices it made stale, and a reply never waits on it. A drain that fails as a
@@ -25,6 +29,7 @@ from datetime import datetime
 
 from pbem.daemon.transport import PacedSender
 from pbem.daemon.wake import Wake
+from pbem.games.lanes import Lanes
 from pbem.games.outbox import drain
 from pbem.games.service import Service
 from pbem.intake.poll import log_drained
@@ -58,6 +63,8 @@ class Courier:
         if bulk is None:
             self._bulk.set()
         self._failures = Backoff(1.0, cap, clock=monotonic)
+        width = sender.connections
+        self._lanes = Lanes(width, name="pbem-courier-lane") if width > 1 else None
         self._thread = threading.Thread(target=self.run, name="pbem-courier", daemon=True)
         self.after_drain: Callable[[], None] = lambda: None  # the schedule's outbox job
 
@@ -74,8 +81,9 @@ class Courier:
         self._woken.set()
 
     def stop(self, timeout: float) -> bool:
-        """Stop after the mail in hand; wait at most `timeout` seconds. False if still busy
-        (a send that has not timed out yet: the mail stays unsent, and goes at the next start)."""
+        """Stop after the mail in hand (each lane's); wait at most `timeout` seconds. False if
+        still busy (a send that has not timed out yet: the mail stays unsent, and goes at the
+        next start)."""
         self._stopping.set()
         self._woken.set()
         if self._thread.is_alive():
@@ -86,9 +94,13 @@ class Courier:
         """The courier's loop, in the calling thread (start() runs it in a thread of its own)
         until stopped."""
         self._woken.wait()
-        while not self._stopping.is_set():
-            self._woken.take()
-            self._woken.wait(self._drain())
+        try:
+            while not self._stopping.is_set():
+                self._woken.take()
+                self._woken.wait(self._drain())
+        finally:
+            if self._lanes is not None:
+                self._lanes.close()
 
     def _paced(self) -> float:
         """After a drain: mail still due (the drain's limit, or the sender pacing us) goes as
@@ -126,6 +138,7 @@ class Courier:
                 now=self._clock(),
                 stop=self._stopping.is_set,
                 replies_only=not self._bulk.is_set(),
+                lanes=self._lanes,
             )
             log_drained(report)
             self.after_drain()

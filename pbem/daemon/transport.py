@@ -30,6 +30,12 @@ class WaitingInbox(Inbox, Protocol):
 
 
 class PacedSender(Sender, Protocol):
+    @property
+    def connections(self) -> int:
+        """How many mails it may be given at once, from as many threads (the courier's
+        lanes: pbem.games.lanes)."""
+        ...
+
     def ready_in(self) -> float:
         """Seconds until send() may be tried again (backoff, rate limit); 0.0: now."""
         ...
@@ -71,7 +77,10 @@ class MaildirWatch(MaildirInbox):
 
 
 class MaildirPost(MaildirSender):
-    """The outbox maildir never needs pacing: a failed write is retried like a deferral."""
+    """The outbox maildir never needs pacing: a failed write is retried like a deferral.
+    One mail at a time: a file written takes no round trip to wait for."""
+
+    connections = 1
 
     def ready_in(self) -> float:
         return 0.0

@@ -12,15 +12,18 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from enum import StrEnum
+from functools import partial
 from typing import Any, cast
 
 from pbem.config import Settings
 from pbem.games.audit import audit
+from pbem.games.lanes import Lanes
 from pbem.games.protocols import RawSender, Sender
 from pbem.games.service import Service
 from pbem.games.stale import check_droppable, drop_expired, expired, supersede
@@ -172,6 +175,7 @@ def drain(
     limit: int = 1000,
     stop: Callable[[], bool] = lambda: False,
     replies_only: bool = False,
+    lanes: Lanes | None = None,
 ) -> DrainReport:
     """Send the mail that is due, replies before bulk and each oldest first, one transaction
     per mail. The queue is read READ_AHEAD rows at a time, so that a reply queued during a
@@ -182,40 +186,92 @@ def drain(
     of sent. The first success of the pass flushes the mail deferred while the server was
     failing: it is tried in this pass, not after its own delay (the sender's rate limit still
     holds). `stop` is asked between mails. With `replies_only` bulk mail waits (a start whose
-    clocks have not looked yet: their look may supersede it)."""
-    counts: Counter[Delivery] = Counter()
-    stopped, flushed = "", 0
-    tried: set[int] = set()
-    queue_ids: list[int] = []
+    clocks have not looked yet: their look may supersede it).
+
+    With `lanes`, up to `lanes.width` mails are in the sender's hands at once, each sent and
+    recorded on a lane of its own (the sender takes that many at once: [smtp] connections);
+    each row goes to one lane only, and the pass ends only once every lane is done with its
+    mail, so the next pass never meets a row still being sent. Without, one at a time, in
+    this thread."""
     # The drain's reads take no write lock (SQLite): intake writes all the while, and a
     # courier that waited for the lock to read would starve behind it.
     with service.store.reading() as work:
         last_sent = work.outbox.last_sent_before(now)
-    while len(tried) < limit and not stop():
-        if not queue_ids:
-            count = min(READ_AHEAD, limit - len(tried))
-            queue_ids = _next_rows(service, now, count, tried, replies_only=replies_only)
-            if not queue_ids:
-                break
-        row_id = queue_ids.pop(0)
-        tried.add(row_id)
-        result, error = _deliver(service, sender, row_id, now)
-        counts[result] += 1
-        if result == Delivery.DOWN:
-            stopped = error
-            break
-        if result == Delivery.SENT and counts[Delivery.SENT] == 1:
-            flushed = _flush(service, now, last_sent)
-            queue_ids = queue_ids if not flushed else []  # the flushed mail may come first
+    sending = _Pass(service, sender, now, limit, replies_only, lanes, last_sent)
+    try:
+        while sending.fill(stop):
+            sending.settle()
+    finally:
+        wait(sending.in_flight)  # a failure of one lane ends the pass after the others' mail
+    counts = sending.counts
     failed = counts[Delivery.DEFERRED] + counts[Delivery.BOUNCED] + counts[Delivery.DOWN]
     return DrainReport(
         counts[Delivery.SENT],
         failed,
         counts[Delivery.BOUNCED],
-        stopped,
+        sending.stopped,
         counts[Delivery.DROPPED],
-        flushed,
+        sending.flushed,
     )
+
+
+@dataclass
+class _Pass:
+    """One drain's rows: those read ahead, those in a lane's hands, what became of each."""
+
+    service: Service
+    sender: Sender
+    now: datetime
+    limit: int
+    replies_only: bool
+    lanes: Lanes | None
+    last_sent: datetime | None
+    counts: Counter[Delivery] = field(default_factory=Counter)
+    stopped: str = ""  # why the pass stops (the transport is down), or ""
+    flushed: int = 0
+    tried: set[int] = field(default_factory=set)
+    queue_ids: list[int] = field(default_factory=list)
+    in_flight: set[Future[tuple[Delivery, str]]] = field(default_factory=set)
+
+    def fill(self, stop: Callable[[], bool]) -> bool:
+        """Hand rows to the lanes until each has one, the queue is empty, or the pass
+        stops; whether any mail is in hand."""
+        width = self.lanes.width if self.lanes is not None else 1
+        while len(self.in_flight) < width and not self.stopped:
+            if len(self.tried) >= self.limit or stop():
+                break
+            if not self.queue_ids:
+                count = min(READ_AHEAD, self.limit - len(self.tried))
+                self.queue_ids = _next_rows(
+                    self.service, self.now, count, self.tried, replies_only=self.replies_only
+                )
+                if not self.queue_ids:
+                    break
+            row_id = self.queue_ids.pop(0)
+            self.tried.add(row_id)
+            self.in_flight.add(self._start(row_id))
+        return bool(self.in_flight)
+
+    def settle(self) -> None:
+        """Wait for a lane to be done, and count what became of its mail."""
+        done, self.in_flight = wait(self.in_flight, return_when=FIRST_COMPLETED)
+        for finished in done:
+            result, error = finished.result()
+            self.counts[result] += 1
+            if result == Delivery.DOWN:
+                self.stopped = self.stopped or error
+            if result == Delivery.SENT and self.counts[Delivery.SENT] == 1:
+                self.flushed = _flush(self.service, self.now, self.last_sent)
+                if self.flushed:
+                    self.queue_ids = []  # the flushed mail may come first
+
+    def _start(self, row_id: int) -> Future[tuple[Delivery, str]]:
+        deliver = partial(_deliver, self.service, self.sender, row_id, self.now)
+        if self.lanes is not None:
+            return self.lanes.submit(deliver)
+        done: Future[tuple[Delivery, str]] = Future()
+        done.set_result(deliver())  # in this thread; what it raises ends the pass
+        return done
 
 
 def _next_rows(

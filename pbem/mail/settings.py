@@ -113,6 +113,10 @@ class SmtpSettings:
     envelope_from: OptionalAddress = ""  # MAIL FROM; empty: the address in the message's From
     helo_name: str = ""  # our name in EHLO; empty: this machine's fully qualified name
     rate_per_minute: NonNegative = 30  # at most this many messages a minute; 0: no limit
+    # SMTP connections the courier sends on at once, each kept from mail to mail: a server
+    # takes a mail in a round trip of its own (its queue written to disk), and several in
+    # flight overlap those waits. Providers bound a client's connections: a few at most.
+    connections: Annotated[WholeNumber, Field(gt=0, le=20)] = 4
     # While the server is unreachable (or refuses us as a whole) the sender does not try again
     # before a delay that doubles from backoff_first_seconds up to backoff_max_seconds.
     backoff_first_seconds: Positive = 5

@@ -23,14 +23,16 @@ import copy
 import email.policy
 import email.utils
 import logging
+import queue
 import ssl
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from email import message_from_bytes
 from email.message import EmailMessage, Message
 from email.utils import getaddresses, parseaddr
+from typing import Any, TypeVar
 
 import aiosmtplib
 
@@ -59,21 +61,29 @@ NOOP_SECONDS = 5.0
 # which is then made on a new connection.
 FRESH_SECONDS = 2.0
 
+R = TypeVar("R")
+
 # Hands the mail to a connected client: send_message or sendmail, awaited.
 Transmit = Callable[[aiosmtplib.SMTP], Awaitable[tuple[dict[str, aiosmtplib.SMTPResponse], str]]]
 
 
 class SmtpSender:
-    """Sends over one SMTP connection kept open from mail to mail, as an MTA does: a deadline
+    """Sends over SMTP connections kept open from mail to mail, as an MTA does: a deadline
     wave sends thousands of reports, and a connection of their own (TCP, STARTTLS and AUTH,
     and an event loop to run them) cost each send several times what the sending itself
     does. Before a kept connection is used again it must answer a NOOP (a server that closed
     it meanwhile is met with a new one), and it is replaced after REUSE_SECONDS or
     REUSE_MESSAGES, as Postfix's smtp client bounds its reuse. Any failure drops it.
 
+    Up to [smtp] connections sends may be in hand at once, each on a line of its own (a
+    connection and the event loop it lives on, run by the calling thread): a server takes a
+    mail in a round trip of its own, and mail in flight on several connections overlaps
+    those waits, as an MTA's delivery agents do. A line opens its connection at its first
+    mail: a sender called by one thread at a time keeps one connection open.
+
     Holds state that must live as long as the process: the backoff while the server is away,
-    the rate limiter, and the connection with its event loop. Make one sender, keep it, and
-    close() it at the end.
+    the rate limiter, and the connections with their event loops. Make one sender, keep it,
+    and close() it at the end.
     """
 
     def __init__(
@@ -96,25 +106,34 @@ class SmtpSender:
         )
         if settings.security == "plain" and not is_loopback(settings.host):
             log.warning("smtp: plain (unencrypted) connection to %s", settings.host)
-        self._runner: asyncio.Runner | None = None  # the event loop the connection lives on
-        self._kept: _Kept | None = None
-        self._lock = threading.Lock()  # one send at a time on the one connection
+        # The lines not in use; the one used last is taken first, so that mail sent one at
+        # a time keeps to one connection (the others, idle, are closed by the server or
+        # replaced at their next use).
+        self._free: queue.LifoQueue[_Line] = queue.LifoQueue()
+        for _ in range(settings.connections):
+            self._free.put(_Line())
+        # The backoff and the rate limit, asked and changed by every line's thread.
+        self._pacing = threading.Lock()
         self._tls: ssl.SSLContext | None = None  # made once: loading the CA store is costly
 
+    @property
+    def connections(self) -> int:
+        """How many sends may be in hand at once."""
+        return self.settings.connections
+
     def close(self) -> None:
-        """QUIT the kept connection, if any, and close its event loop. A send that still
-        hangs in another thread keeps them: the process is ending and takes them along."""
-        if not self._lock.acquire(timeout=1.0):
-            return
-        try:
-            runner, self._runner = self._runner, None
-            kept, self._kept = self._kept, None
-            if runner is not None:
-                with runner:  # closes the loop, whatever the QUIT does
-                    if kept is not None:
-                        runner.run(kept.quit())
-        finally:
-            self._lock.release()
+        """QUIT the kept connections, if any, and close their event loops. A send that still
+        hangs in another thread keeps its line: the process is ending and takes it along."""
+        deadline = time.monotonic() + 1.0
+        taken = []
+        for _ in range(self.settings.connections):
+            try:
+                taken.append(self._free.get(timeout=max(0.0, deadline - time.monotonic())))
+            except queue.Empty:
+                break
+        for line in taken:
+            line.close()
+            self._free.put(line)
 
     @property
     def reserve(self) -> int:
@@ -126,7 +145,8 @@ class SmtpSender:
     def ready_in(self) -> float:
         """Seconds until send() may touch the network again (backoff, or the rate limit as
         bulk mail sees it); 0.0: now."""
-        return max(self._backoff.remaining(), self.limiter.delay(self.reserve))
+        with self._pacing:
+            return max(self._backoff.remaining(), self.limiter.delay(self.reserve))
 
     def send(self, message: EmailMessage) -> None:
         """Deliver `message` to its To/Cc/Bcc (Bcc is not transmitted). Adds a Date header to a
@@ -151,47 +171,59 @@ class SmtpSender:
         self._deliver(headers, lambda client: client.sendmail(sender, recipients, data))
 
     def _deliver(self, headers: Message, transmit: Transmit) -> None:
-        waiting = self._backoff.remaining()
-        if waiting > 0:
-            raise TemporaryFailure(
-                "smtp: server unavailable, waiting before the next try",
-                transport_down=True,
-                retry_in=waiting,
-            )
-        # A reply (RFC 3834 "auto-replied": to a mail a person just sent) may use every
-        # slot of the limit; other mail (reports, reminders) leaves the reserve free for it.
-        reply = str(headers.get("Auto-Submitted", "")).startswith("auto-replied")
-        if not self.limiter.try_acquire(0 if reply else self.reserve):
-            raise TemporaryFailure(
-                f"smtp: rate limit of {self.limiter.per_minute} a minute reached",
-                transport_down=True,
-                retry_in=self.limiter.delay(0 if reply else self.reserve),
-            )
+        self._admit(headers)
         try:
             refused = self._run(transmit)
         except Exception as error:
             failure = classify(error)
             if isinstance(failure, TemporaryFailure) and failure.transport_down:
-                failure.retry_in = self._backoff.failed()
+                failure.retry_in = self._failed()
             log.warning("smtp: %s not sent: %s", headers["Message-ID"], failure)
             raise failure from error
-        self._backoff.succeeded()
+        with self._pacing:
+            self._backoff.succeeded()
         for recipient, response in refused.items():
             # The server took the mail for the other recipients; a retry would duplicate it.
             log.warning("smtp: %s refused by %s: %s", recipient, self.settings.host, response)
 
-    def _run(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
-        with self._lock:
-            if self._runner is None:
-                self._runner = asyncio.Runner()
-            try:
-                return self._runner.run(self._send(transmit))
-            except BaseException:
-                self._drop()  # whatever state the session is in, it is not worth keeping
-                raise
+    def _admit(self, headers: Message) -> None:
+        """Raise TemporaryFailure (the transport down) while the backoff runs or the rate
+        limit is reached; else take a slot of the limit."""
+        # A reply (RFC 3834 "auto-replied": to a mail a person just sent) may use every
+        # slot of the limit; other mail (reports, reminders) leaves the reserve free for it.
+        reply = str(headers.get("Auto-Submitted", "")).startswith("auto-replied")
+        reserve = 0 if reply else self.reserve
+        with self._pacing:
+            waiting = self._backoff.remaining()
+            if waiting > 0:
+                raise TemporaryFailure(
+                    "smtp: server unavailable, waiting before the next try",
+                    transport_down=True,
+                    retry_in=waiting,
+                )
+            if not self.limiter.try_acquire(reserve):
+                raise TemporaryFailure(
+                    f"smtp: rate limit of {self.limiter.per_minute} a minute reached",
+                    transport_down=True,
+                    retry_in=self.limiter.delay(reserve),
+                )
 
-    async def _send(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
-        kept = self._kept if self._kept is not None and await self._kept.usable() else None
+    def _failed(self) -> float:
+        """The server failed as a whole: the delay before the next try. Sends in flight on
+        other connections when it went away fail too; the outage is counted once, by the
+        first, or each would double the delay again."""
+        with self._pacing:
+            return self._backoff.remaining() or self._backoff.failed()
+
+    def _run(self, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
+        line = self._free.get()
+        try:
+            return line.run(self._send(line, transmit))
+        finally:
+            self._free.put(line)
+
+    async def _send(self, line: _Line, transmit: Transmit) -> dict[str, aiosmtplib.SMTPResponse]:
+        kept = line.kept if line.kept is not None and await line.kept.usable() else None
         if kept is not None and kept.fresh():
             try:
                 return await kept.carry(transmit)
@@ -202,14 +234,12 @@ class SmtpSender:
                     raise
                 kept = None  # "closing the channel" (aiosmtplib has closed it): the same
         if kept is None:
-            self._drop()
-            kept = self._kept = _Kept(await self._connect(), time.monotonic())
+            line.drop()
+            kept = line.kept = _Kept(await self._connect(), time.monotonic())
         return await kept.carry(transmit)
 
     async def _connect(self) -> aiosmtplib.SMTP:
         settings = self.settings
-        if self._tls is None and settings.security != "plain":
-            self._tls = _tls_context(settings)
         client = aiosmtplib.SMTP(
             hostname=settings.host,
             port=settings.effective_port,
@@ -220,15 +250,50 @@ class SmtpSender:
             use_tls=settings.security == "tls",
             # True, not None: never fall back to plain text when STARTTLS was asked for.
             start_tls=settings.security == "starttls",
-            tls_context=self._tls,
+            tls_context=self._tls_context(),
         )
         await client.connect()
         return client
 
-    def _drop(self) -> None:
-        kept, self._kept = self._kept, None
+    def _tls_context(self) -> ssl.SSLContext | None:
+        if self.settings.security == "plain":
+            return None
+        with self._pacing:  # lines connecting at once share the one context
+            if self._tls is None:
+                self._tls = _tls_context(self.settings)
+            return self._tls
+
+
+class _Line:
+    """One connection the sender keeps, with the event loop it lives on; used by one thread
+    at a time (the sender hands it out)."""
+
+    def __init__(self) -> None:
+        self.runner: asyncio.Runner | None = None
+        self.kept: _Kept | None = None
+
+    def run(self, sending: Coroutine[Any, Any, R]) -> R:
+        if self.runner is None:
+            self.runner = asyncio.Runner()
+        try:
+            return self.runner.run(sending)
+        except BaseException:
+            self.drop()  # whatever state the session is in, it is not worth keeping
+            raise
+
+    def drop(self) -> None:
+        kept, self.kept = self.kept, None
         if kept is not None:
             kept.client.close()
+
+    def close(self) -> None:
+        """QUIT the connection, if any, and close the event loop."""
+        runner, self.runner = self.runner, None
+        kept, self.kept = self.kept, None
+        if runner is not None:
+            with runner:  # closes the loop, whatever the QUIT does
+                if kept is not None:
+                    runner.run(kept.quit())
 
 
 @dataclass

@@ -244,6 +244,8 @@ def test_mail_queued_by_others_while_it_sleeps_goes_out_at_once(
 class _BulkLimited:
     """A sender at the rate limit as bulk mail sees it (30 s to go), with room for replies."""
 
+    connections = 1
+
     def __init__(self) -> None:
         self.sent: list[str] = []
 

@@ -27,6 +27,7 @@ def world(mail_world: MailWorld) -> Iterator[MailWorld]:
     if not mail_world.dovecot.running:
         mail_world.dovecot.start()
     mail_world.relay.defer = mail_world.relay.defer_from = None
+    mail_world.relay.slow, mail_world.relay.drop_data = 0.0, 0
     for server in mail_world.smtp.values():
         if not server.running:
             server.start()

@@ -7,6 +7,9 @@ It plays the part of the provider's submission server, so no Postfix is needed:
 - `defer` makes it answer every DATA with a 4xx (or only those of `defer_from`), for
   temporary failures of a message, and for a provider whose mail store is away;
 - stop() and start() take it off the network and back on the same port, for outages;
+- `slow` makes every DATA take that long, `drop_data` closes the connection at the next DATA
+  commands without an answer, and `most_at_once` tells how many DATA were in hand at once:
+  for the sender's several connections;
 - listeners for plain, STARTTLS and implicit TLS; `auth_required` makes AUTH compulsory,
   checked against the same accounts as IMAP.
 """
@@ -51,6 +54,10 @@ class LmtpRelay:
         # The next MAIL FROM gets this (e.g. "421 4.4.2 closing"), once: a server that has
         # just decided to close the connection.
         self.refuse_next_mail: str | None = None
+        self.slow = 0.0  # seconds each DATA takes, on top of the delivery
+        self.drop_data = 0  # the next this many DATA: the connection closed, nothing answered
+        self.most_at_once = 0  # the most DATA in hand at one time (set it to 0 to measure)
+        self._at_once = 0
         self._delivered: Counter[str] = Counter()
         self._helo: dict[str, str] = {}
         self._login: dict[str, str] = {}
@@ -105,6 +112,22 @@ class LmtpRelay:
     async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:
         if self.defer and self.defer_from in (None, (envelope.mail_from or "").lower()):
             return self.defer
+        if self.drop_data > 0:
+            self.drop_data -= 1
+            await asyncio.sleep(self.slow)
+            assert server.transport is not None
+            server.transport.close()  # a connection lost mid-mail: nothing delivered
+            return "421 4.4.2 gone"
+        self._at_once += 1
+        self.most_at_once = max(self.most_at_once, self._at_once)
+        try:
+            return await self._take(session, envelope)
+        finally:
+            self._at_once -= 1
+
+    async def _take(self, session: Session, envelope: Envelope) -> str:
+        if self.slow:
+            await asyncio.sleep(self.slow)
         # smtplib blocks; keep the server's loop free for other connections meanwhile. The
         # worker also counts: a client killed mid-DATA cancels this coroutine, not the delivery
         # it started, and that mail is in the mailbox.
