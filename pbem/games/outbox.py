@@ -33,7 +33,6 @@ from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.store.outbox_rows import (
     BULK,
     PROVED_ID,
-    RATE_LIMITED,
     REPLY,
     is_due,
     is_waiting,

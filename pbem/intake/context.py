@@ -11,7 +11,6 @@ from typing import Any
 
 from pbem.config import Settings
 from pbem.games.outbox import (
-    RATE_LIMITED,
     Letter,
     proved_id,
     queue,
@@ -37,6 +36,7 @@ from pbem.store import (
     flushed_id,
     utc,
 )
+from pbem.store.outbox_rows import RATE_LIMITED
 from pbem.store.work import Work
 from pbem.templates import render
 

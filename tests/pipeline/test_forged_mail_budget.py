@@ -39,7 +39,8 @@ def _from(service: Service, now: datetime, raw_text: str, sender: str, subject: 
 
 
 def _orders(service: Service, now: datetime, seat: str, sender: str) -> list[Outbox]:
-    raw = order_mail("g1", seat, f"pw-{seat}", "ADD 2\n", sender=sender, message_id=f"o{next(_IDS)}@x")
+    ids = f"o{next(_IDS)}@x"
+    raw = order_mail("g1", seat, f"pw-{seat}", "ADD 2\n", sender=sender, message_id=ids)
     return receive(service, raw, now=now).replies
 
 

@@ -24,8 +24,8 @@ from pbem.mail import envelope
 from pbem.mail.reading import read_mail
 from pbem.passwords import verify_password
 from pbem.store import InboundMessage, Outbox, Seat, loads, transaction
-from pbem.store.outbox_rows import RATE_LIMITED
 from pbem.store.games import lock_with_turn
+from pbem.store.outbox_rows import RATE_LIMITED
 from pbem.store.work import work_of
 from tests.support.games import body, inbound, new_game, orders, outbox, quarantined
 from tests.support.mails import mail, order_mail
