@@ -20,6 +20,7 @@ from pbem.games.outbox import (
 )
 from pbem.games.stops import STOPPED
 from pbem.intake.answer import Answer, Held, Refusal
+from pbem.intake.decide import STOP_SUBJECT
 from pbem.intake.reasons import REASONS
 from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
@@ -279,5 +280,9 @@ class MailContext:
 
 
 def _reply_subject(subject: str) -> str:
-    subject = subject.strip() or "your mail"
+    """'Re: ' and the mail's subject; never a STOP's, so that no reply to our answer reads
+    as one (its code stays in the answer to the STOP alone)."""
+    subject = subject.strip()
+    if not subject or STOP_SUBJECT.match(subject):
+        subject = "your mail"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"

@@ -24,8 +24,13 @@ from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
-# A subject that asks to stop: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
+# A subject that names a STOP: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
+# A reply's is read only under a STOP line the body writes (pbem.intake.stop): by its
+# subject alone a reply is no STOP, or thanking for the answer to an UNSTOP, under the
+# subject it kept, would stop the address again.
 STOP_SUBJECT = re.compile(r"^(?:(?:re|aw|sv|fwd?)\s*:\s*)*stop\b\s*(\S*)\s*$", re.IGNORECASE)
+# A subject that asks to stop by itself: what the List-Unsubscribe mailto: sends.
+_STOP_ALONE = re.compile(r"^stop\b\s*(\S*)\s*$", re.IGNORECASE)
 
 
 class Kind(StrEnum):
@@ -106,9 +111,9 @@ def look(mail: IncomingMail, rules: Rules) -> Decision:
 
 def stop_in_subject(mail: IncomingMail) -> str | None:
     """The token of a mail whose subject is STOP [token] (as the List-Unsubscribe mailto:
-    sends it, with no body, or a reply to the token's mail) and whose body holds no GAME
-    line or command ('' without one); None for any other mail."""
-    found = STOP_SUBJECT.match(mail.subject.strip())
+    sends it, with no body), not a reply's, and whose body holds no GAME line or command
+    ('' without one); None for any other mail."""
+    found = _STOP_ALONE.match(mail.subject.strip())
     if found is None:
         return None
     envelope = parse_envelope(mail.text)

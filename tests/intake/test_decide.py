@@ -100,11 +100,17 @@ def test_a_mail_too_long_is_refused_unread_with_a_hint() -> None:
 
 @pytest.mark.parametrize(
     ("subject", "token"),
-    [("STOP", ""), ("stop abc123", "abc123"), ("Re: STOP abc123", "abc123"), ("AW: Stop", "")],
+    [("STOP", ""), ("stop abc123", "abc123"), (" Stop ", "")],
 )
 def test_a_stop_subject_over_a_body_without_game_line_is_a_stop(subject: str, token: str) -> None:
     found = decided(mail("", subject=subject))
     assert (found.kind, found.token) == (Kind.STOP, token)
+
+
+@pytest.mark.parametrize("subject", ["Re: STOP abc123", "AW: Stop", "Re: Re: STOP abc123"])
+def test_a_reply_is_no_stop_by_its_subject_alone(subject: str) -> None:
+    """A reply to the answer of an UNSTOP, "thanks", kept its subject: no STOP."""
+    assert decided(mail("thanks", subject=subject)).kind == Kind.NO_GAME
 
 
 def test_a_stop_subject_over_orders_is_an_order_mail() -> None:
