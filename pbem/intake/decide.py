@@ -16,7 +16,13 @@ from enum import StrEnum
 
 from engine.order_lines import PLEASANTRIES
 from engine.words import normal
-from pbem.intake.finding import find_envelope, line_count, looked_at
+from pbem.intake.finding import (
+    find_envelope,
+    line_count,
+    looked_at,
+    quoted_lines,
+    within_lines,
+)
 from pbem.intake.press_blocks import Block, cut_press
 from pbem.mail.commands import PLAYER_WORDS
 from pbem.mail.envelope import GREETING_WORDS, Envelope, parse_envelope
@@ -95,18 +101,28 @@ def look(mail: IncomingMail, rules: Rules) -> Decision:
     if mail.too_big:
         note = mail.notes[0] if mail.notes else "the mail is too big"
         return Decision(Kind.TOO_BIG, mail, reason="too-big", error=note, reply_to=mail.sender)
-    count = line_count(mail.text)
-    if count > rules.max_lines:
-        error = (
-            f"the mail has {count:,} lines; the moderator reads mail of at most "
-            f"{rules.max_lines:,} lines. Nothing in it was read or stored."
-        )
-        hint = "Send your orders alone, one a line, under your GAME line."
-        return Decision(Kind.TOO_LONG, mail, "too-long", error, mail.sender, hint)
+    mail = within_lines(mail, rules.max_lines)
+    if line_count(mail.text) > rules.max_lines:
+        return _too_long(mail, rules.max_lines)
     token = stop_in_subject(mail)
     if token is not None:
         return Decision(Kind.STOP, mail, token=token)
     return Decision(Kind.READ, mail)
+
+
+def _too_long(mail: IncomingMail, max_lines: int) -> Decision:
+    """The refusal of a mail of too many lines even without its quoted ones."""
+    count, quoted = line_count(mail.text), quoted_lines(mail.text)
+    of_them = f" ({quoted:,} of them quoted, beginning with '>')" if quoted else ""
+    error = (
+        f"the mail has {count:,} lines{of_them}; the moderator reads mail of at most "
+        f"{max_lines:,} lines, quoted lines not counted. Nothing in it was read or stored."
+    )
+    hint = (
+        "Delete the text your mail program quoted or pasted below your own, and send your "
+        "orders alone, one a line, under your GAME line."
+    )
+    return Decision(Kind.TOO_LONG, mail, "too-long", error, mail.sender, hint)
 
 
 def stop_in_subject(mail: IncomingMail) -> str | None:

@@ -41,9 +41,32 @@ def line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
 
 
-def unread(mail: IncomingMail, max_lines: int) -> bool:
-    """Whether the mail is refused before a line of it is read (too big or too long)."""
-    return mail.too_big or line_count(mail.text) > max_lines
+def within_lines(mail: IncomingMail, max_lines: int) -> IncomingMail:
+    """The mail as it is read: one of more than `max_lines` lines without its quoted lines
+    (those that begin with '>'), with a note saying so, when that leaves few enough. A mail
+    client quotes a whole thread under a two-line answer; leaving it out is one pass over
+    the text, and its lines are never read then (nor orders in them: the note tells)."""
+    if line_count(mail.text) <= max_lines:
+        return mail
+    lines = mail.text.split("\n")
+    own = [line for line in lines if not _quoted(line)]
+    if line_count("\n".join(own)) > max_lines:
+        return mail
+    dropped = len(lines) - len(own)
+    note = (
+        f"the quoted text (the {dropped:,} lines that begin with '>') was not read: with it "
+        f"the mail is over {max_lines:,} lines; line numbers count the other lines"
+    )
+    return replace(mail, text="\n".join(own), notes=(*mail.notes, note))
+
+
+def quoted_lines(text: str) -> int:
+    """How many of the text's lines are quoted (begin with '>')."""
+    return sum(1 for line in text.split("\n") if _quoted(line))
+
+
+def _quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
 
 
 def _readable(envelope: Envelope) -> bool:
