@@ -101,7 +101,8 @@ class MaildirSettings:
 class LimitSettings:
     replies_per_sender: Positive = 30  # replies to one address within the window below
     reply_window_minutes: Positive = 60
-    # A mail of more lines is refused unread (a quoted report and orders fit easily); one
+    # A mail of more lines, its quoted lines not counted, is refused unread (over it with
+    # them, the quoted lines are left out unread: pbem.intake.finding.within_lines); one
     # with more order lines is refused before the ruleset reads them. Both bound the work
     # one mail can make, so that it cannot hold up the replies to everyone else.
     max_mail_lines: Positive = 5000

@@ -35,6 +35,7 @@ from pbem.store import Outbox, OutboxKind, utc
 from pbem.store.outbox_hold import HeldRow, hold_outbox_row
 from pbem.store.outbox_rows import (
     BULK,
+    PROVED_ID,
     REPLY,
     is_due,
     is_waiting,
@@ -74,6 +75,9 @@ class Letter:
     expires_at: datetime | None = None
     topic: str = ""
     attachments: tuple[Attachment, ...] = ()  # pictures and data, after the text
+    # Why the letter is kept unsent ('' to send it): a reply past the reply limit, kept as a
+    # record the operator sees (`pbem outbox list`).
+    held: str = ""
 
 
 def queue(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> Outbox:
@@ -106,7 +110,9 @@ def queue(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> O
         topic=letter.topic,
         expires_at=utc(letter.expires_at) if letter.expires_at is not None else None,
     )
-    if is_stopped(work, letter.to):  # kept as a record, never sent
+    if letter.held:
+        row.dropped_at, row.last_error = utc(now), letter.held
+    elif is_stopped(work, letter.to):  # kept as a record, never sent
         row.dropped_at, row.last_error = utc(now), STOPPED
     work.outbox.add(row)
     work.flush()
@@ -116,9 +122,12 @@ def queue(work: Work, settings: Settings, letter: Letter, *, now: datetime) -> O
     return row
 
 
-def replies_allowed(work: Work, settings: Settings, to: str, *, now: datetime) -> bool:
+def replies_allowed(
+    work: Work, settings: Settings, to: str, *, now: datetime, proved: bool = False
+) -> bool:
     """Under the per-address reply limit? Counted from the outbox itself, so it survives
-    restarts and holds across processes."""
+    restarts and holds across processes. `proved`: a reply to a mail that proved the seat of
+    that address, under a limit of its own: only those replies count (proved_id)."""
     since = _window_start(settings, now)
     limit = settings.limits.replies_per_sender
     # Every mail to the address is counted first, from the (recipient, created_at) index
@@ -126,7 +135,15 @@ def replies_allowed(work: Work, settings: Settings, to: str, *, now: datetime) -
     # reading the rows. Each count stops at the limit: an address may have had thousands.
     if work.outbox.count_to(to.lower(), since, limit) < limit:
         return True
+    if proved:
+        return work.outbox.count_to(to.lower(), since, limit, proved=True) < limit
     return work.outbox.count_to(to.lower(), since, limit, replies=True) < limit
+
+
+def proved_id(message_id: str) -> str:
+    """The Message-ID of a reply to a mail that proved its seat: marked, so that the reply
+    limit counts those replies alone (pbem.store.outbox_rows.PROVED_ID)."""
+    return PROVED_ID + message_id.removeprefix("<")
 
 
 def reply_window(settings: Settings, now: datetime) -> tuple[datetime, int]:

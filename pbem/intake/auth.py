@@ -13,6 +13,7 @@ from pbem.games.games import find_game, seat_named
 from pbem.games.seat_passwords import password_holds
 from pbem.intake.context import MailContext
 from pbem.intake.seat_check import Claim, Refused, judge
+from pbem.intake.seat_tried import tell_seat_tried
 from pbem.mail.envelope import Envelope
 from pbem.store import Game, GameStatus, Seat, utc
 
@@ -103,6 +104,8 @@ def prove_seat(context: MailContext, game: Game, envelope: Envelope) -> Seat | N
         return None
     assert seat is not None
     context.proved.add((game.id, seat.name))
+    if seat.address:
+        context.proved_to.add(seat.address.lower())
     return seat
 
 
@@ -111,14 +114,8 @@ def _refuse(context: MailContext, refused: Refused, seat: Seat | None) -> None:
     details = refused.details
     context.quarantine(refused.reason, refused.error, reply_to=refused.reply_to, details=details)
     if refused.tell and seat is not None:
-        context.notify(
-            refused.tell,
-            f"[{seat.game_id}] a mail for {seat.name} was refused",
-            "seat_tried",
-            game=seat.game_id,
-            seat=seat.name,
-            password_right=refused.reason == "address",
-        )
+        right = refused.reason == "address"
+        tell_seat_tried(context, seat, refused.tell, password_right=right)
 
 
 def _claim(context: MailContext, seat: Seat | None, wanted: str, password: str) -> Claim:

@@ -3,15 +3,24 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from pbem.config import Settings
-from pbem.games.outbox import Letter, queue, queued_to, replies_allowed, reply_window
+from pbem.games.outbox import (
+    Letter,
+    proved_id,
+    queue,
+    queued_to,
+    replies_allowed,
+    reply_window,
+)
 from pbem.games.stops import STOPPED
 from pbem.intake.answer import Answer, Held, Refusal
+from pbem.intake.decide import STOP_SUBJECT
 from pbem.intake.reasons import REASONS
 from pbem.mail.compose import Attachment, bounded_reply, stable_message_id, thread_of
 from pbem.mail.masking import masked_mail
@@ -28,12 +37,14 @@ from pbem.store import (
     flushed_id,
     utc,
 )
+from pbem.store.outbox_rows import RATE_LIMITED
 from pbem.store.work import Work
 from pbem.templates import render
 
 # A mail in one of these ends is never handled again (replay is for quarantined mail): the
 # passwords in it are masked in the stored copy (pbem.mail.masking).
 _DONE = frozenset({MailStatus.ACCEPTED, MailStatus.ANSWERED})
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -58,6 +69,9 @@ class MailContext:
     # The seats (game, seat) the mail proved by their password: its later commands need no
     # second proof, even after SET PASSWORD changed the password or RESIGN took it.
     proved: set[tuple[str, str]] = field(default_factory=set)
+    # The registered addresses (lower-cased) of those seats: a reply to one of them answers
+    # a proved mail, held only by the limit of such replies (_under_limit).
+    proved_to: set[str] = field(default_factory=set)
     # While a mail that does several things is handled, its replies and refusals are held
     # here and sent as one answer at its end (pbem.intake.answer); None for one thing alone.
     answer: Answer | None = None
@@ -66,6 +80,7 @@ class MailContext:
     _seats_of: str | None = None  # the game whose seats `seats` holds
     _unmasked: bytes = b""  # the stored mail as it came, once masked
     _masked: int = 0  # how many of the passwords are masked in it
+    _held: int = 0  # replies kept unsent for the reply limit
 
     def finish(self, status: MailStatus, outcome: str) -> None:
         self.inbound.status = status
@@ -130,9 +145,11 @@ class MailContext:
         if not to:
             self._note("no reply: no address to answer")
             return
-        if not self._under_limit(to):
+        proved = to.lower() in self.proved_to
+        held = "" if self._under_limit(to, proved=proved) else RATE_LIMITED
+        if held:
             self._note(f"no reply to {to}: reply rate limit reached")
-            return
+            log.warning("no reply to %s: reply rate limit reached", to)
         headers = self.mail.headers
         thread = thread_of(headers.get("references", ""), headers.get("in-reply-to", ""))
         letter = Letter(
@@ -140,14 +157,18 @@ class MailContext:
             to=to,
             subject=subject or _reply_subject(self.mail.subject),
             body=bounded_reply(body),  # what it quotes of the mail, cut short
-            message_id=self._reply_id(),
+            message_id=self._reply_id(proved=proved),
             in_reply_to="" if subject else self.mail.message_id,
             game_id=self.inbound.game_id,
             references=() if subject else thread,
             attachments=attachments,
+            held=held,
         )
         self.mask_passwords()
         row = queue(self.work, self.settings, letter, now=self.now)
+        if held:  # kept as a record for the operator (pbem outbox list), never sent
+            self._held += 1
+            return
         self.replies.append(row)
         if row.last_error == STOPPED:  # kept as a record, never sent: the log says so
             self._note(f"reply to {to} not sent: the address asked for no more mail (STOP)")
@@ -235,24 +256,33 @@ class MailContext:
         )
         self.finish(MailStatus.QUARANTINED, f"{reason}: {error}")
 
-    def _under_limit(self, to: str) -> bool:
+    def _under_limit(self, to: str, *, proved: bool) -> bool:
         """replies_allowed, unless read_seats found the address under the limit and nothing
-        was queued to it since."""
+        was queued to it since. `proved`: the reply answers a mail that proved the seat of
+        that address, and only such replies count (mail under its From alone, which anyone
+        can forge, cannot use up the seat's replies)."""
         address = to.lower()
         if address in self._room and address not in queued_to(self.work):
             return True
-        return replies_allowed(self.work, self.settings, to, now=self.now)
+        return replies_allowed(self.work, self.settings, to, now=self.now, proved=proved)
 
-    def _reply_id(self) -> str:
+    def _reply_id(self, *, proved: bool) -> str:
         # Stable: the same mail on the same attempt always gets the same reply id, so a rerun
-        # after a crash cannot queue a second copy (the outbox's Message-ID is unique).
-        parts = ("reply", self.mail.message_id, str(self.inbound.attempts), str(len(self.replies)))
-        return stable_message_id(*parts, domain=self.settings.mail.domain)
+        # after a crash cannot queue a second copy (the outbox's Message-ID is unique). A
+        # reply to a proved mail says so in its id: the reply limit counts those apart.
+        count = len(self.replies) + self._held
+        parts = ("reply", self.mail.message_id, str(self.inbound.attempts), str(count))
+        found = stable_message_id(*parts, domain=self.settings.mail.domain)
+        return proved_id(found) if proved else found
 
     def _note(self, note: str) -> None:
         self.inbound.outcome = f"{self.inbound.outcome}; {note}" if self.inbound.outcome else note
 
 
 def _reply_subject(subject: str) -> str:
-    subject = subject.strip() or "your mail"
+    """'Re: ' and the mail's subject; never a STOP's, so that no reply to our answer reads
+    as one (its code stays in the answer to the STOP alone)."""
+    subject = subject.strip()
+    if not subject or STOP_SUBJECT.match(subject):
+        subject = "your mail"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"

@@ -16,7 +16,13 @@ from enum import StrEnum
 
 from engine.order_lines import PLEASANTRIES
 from engine.words import normal
-from pbem.intake.finding import find_envelope, line_count, looked_at
+from pbem.intake.finding import (
+    find_envelope,
+    line_count,
+    looked_at,
+    quoted_lines,
+    within_lines,
+)
 from pbem.intake.press_blocks import Block, cut_press
 from pbem.mail.commands import PLAYER_WORDS
 from pbem.mail.envelope import GREETING_WORDS, Envelope, parse_envelope
@@ -24,8 +30,13 @@ from pbem.mail.hygiene import NO_SENDER, refusal_reason
 from pbem.mail.reading import IncomingMail
 
 HELP_HINT = "Send a mail with the single word HELP for the commands and the order-mail form."
-# A subject that asks to stop: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
+# A subject that names a STOP: "STOP", "STOP <token>", and a reply's "Re: STOP <token>".
+# A reply's is read only under a STOP line the body writes (pbem.intake.stop): by its
+# subject alone a reply is no STOP, or thanking for the answer to an UNSTOP, under the
+# subject it kept, would stop the address again.
 STOP_SUBJECT = re.compile(r"^(?:(?:re|aw|sv|fwd?)\s*:\s*)*stop\b\s*(\S*)\s*$", re.IGNORECASE)
+# A subject that asks to stop by itself: what the List-Unsubscribe mailto: sends.
+_STOP_ALONE = re.compile(r"^stop\b\s*(\S*)\s*$", re.IGNORECASE)
 
 
 class Kind(StrEnum):
@@ -90,25 +101,35 @@ def look(mail: IncomingMail, rules: Rules) -> Decision:
     if mail.too_big:
         note = mail.notes[0] if mail.notes else "the mail is too big"
         return Decision(Kind.TOO_BIG, mail, reason="too-big", error=note, reply_to=mail.sender)
-    count = line_count(mail.text)
-    if count > rules.max_lines:
-        error = (
-            f"the mail has {count:,} lines; the moderator reads mail of at most "
-            f"{rules.max_lines:,} lines. Nothing in it was read or stored."
-        )
-        hint = "Send your orders alone, one a line, under your GAME line."
-        return Decision(Kind.TOO_LONG, mail, "too-long", error, mail.sender, hint)
+    mail = within_lines(mail, rules.max_lines)
+    if line_count(mail.text) > rules.max_lines:
+        return _too_long(mail, rules.max_lines)
     token = stop_in_subject(mail)
     if token is not None:
         return Decision(Kind.STOP, mail, token=token)
     return Decision(Kind.READ, mail)
 
 
+def _too_long(mail: IncomingMail, max_lines: int) -> Decision:
+    """The refusal of a mail of too many lines even without its quoted ones."""
+    count, quoted = line_count(mail.text), quoted_lines(mail.text)
+    of_them = f" ({quoted:,} of them quoted, beginning with '>')" if quoted else ""
+    error = (
+        f"the mail has {count:,} lines{of_them}; the moderator reads mail of at most "
+        f"{max_lines:,} lines, quoted lines not counted. Nothing in it was read or stored."
+    )
+    hint = (
+        "Delete the text your mail program quoted or pasted below your own, and send your "
+        "orders alone, one a line, under your GAME line."
+    )
+    return Decision(Kind.TOO_LONG, mail, "too-long", error, mail.sender, hint)
+
+
 def stop_in_subject(mail: IncomingMail) -> str | None:
     """The token of a mail whose subject is STOP [token] (as the List-Unsubscribe mailto:
-    sends it, with no body, or a reply to the token's mail) and whose body holds no GAME
-    line or command ('' without one); None for any other mail."""
-    found = STOP_SUBJECT.match(mail.subject.strip())
+    sends it, with no body), not a reply's, and whose body holds no GAME line or command
+    ('' without one); None for any other mail."""
+    found = _STOP_ALONE.match(mail.subject.strip())
     if found is None:
         return None
     envelope = parse_envelope(mail.text)

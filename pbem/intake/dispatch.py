@@ -48,6 +48,7 @@ def _rules_of(settings: Settings) -> Rules:
 def _handle(context: MailContext) -> None:
     rules = _rules_of(context.settings)
     decision = look(context.mail, rules)
+    context.mail = decision.mail  # a long mail's quoted lines left out (within_lines)
     # The one thing the mail alone cannot tell: is it a plain reply to relayed press, from
     # the address it went to? Then it goes back to its writer (relay_reply does it).
     if decision.kind == Kind.READ:

@@ -6,12 +6,15 @@ a text attachment. A first line that starts with a command word but reads as a s
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from pbem.mail.envelope import Envelope, own_lines, parse_envelope, unquoted
 from pbem.mail.reading import IncomingMail
 
 QUOTED = "the quoted text"
+# A quoted line, with its line break: '>' after nothing but blanks.
+_QUOTED_LINE = re.compile(r"^[^\S\n]*>[^\n]*(?:\n|\Z)", re.MULTILINE)
 
 
 def find_envelope(mail: IncomingMail, max_lines: int) -> tuple[Envelope, IncomingMail]:
@@ -41,9 +44,27 @@ def line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1) if text else 0
 
 
-def unread(mail: IncomingMail, max_lines: int) -> bool:
-    """Whether the mail is refused before a line of it is read (too big or too long)."""
-    return mail.too_big or line_count(mail.text) > max_lines
+def within_lines(mail: IncomingMail, max_lines: int) -> IncomingMail:
+    """The mail as it is read: one of more than `max_lines` lines without its quoted lines
+    (those that begin with '>'), with a note saying so, when that leaves few enough. A mail
+    client quotes a whole thread under a two-line answer; leaving it out is one pass of a
+    regular expression over the text, and its lines are never read then (nor orders in
+    them: the note tells)."""
+    if line_count(mail.text) <= max_lines:
+        return mail
+    own, dropped = _QUOTED_LINE.subn("", mail.text)
+    if line_count(own) > max_lines:
+        return mail
+    note = (
+        f"the quoted text (the {dropped:,} lines that begin with '>') was not read: with it "
+        f"the mail is over {max_lines:,} lines; line numbers count the other lines"
+    )
+    return replace(mail, text=own, notes=(*mail.notes, note))
+
+
+def quoted_lines(text: str) -> int:
+    """How many of the text's lines are quoted (begin with '>')."""
+    return len(_QUOTED_LINE.findall(text))
 
 
 def _readable(envelope: Envelope) -> bool:

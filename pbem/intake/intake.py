@@ -18,7 +18,7 @@ from pbem.games.seat_passwords import looks_proved, proved_at_once
 from pbem.games.service import Service
 from pbem.intake.context import MailContext
 from pbem.intake.dispatch import handle, handle_stored
-from pbem.intake.finding import unread
+from pbem.intake.finding import line_count, within_lines
 from pbem.intake.quarantine import QuarantineError, replay_in
 from pbem.intake.receipt import Receipt as Receipt
 from pbem.logs import log_context
@@ -185,7 +185,8 @@ class _Claim:
 def _claimed_seat(mail: IncomingMail, max_lines: int) -> _Claim | None:
     """The seat and password of the mail's envelope; None if it gives none (no password, or
     one in a quoted or attached text: told inside) or is not read at all."""
-    if unread(mail, max_lines):
+    mail = within_lines(mail, max_lines)
+    if mail.too_big or line_count(mail.text) > max_lines:
         return None
     envelope = parse_envelope(mail.text)
     if envelope.problem or not (envelope.game and envelope.seat and envelope.password):

@@ -4,8 +4,9 @@ its quarantine entries. The domain's side is pbem.intake (intake, quarantine, re
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from pbem.store.models import InboundMessage, Quarantine
 
@@ -65,3 +66,22 @@ def waiting_of_games(
     whose = {mail_id: (sender, game) for mail_id, sender, game in session.exec(mails)}
     found = [(entry, whose.get(entry.inbound_id, ("", None))) for entry in entries]
     return [(entry, sender, game) for entry, (sender, game) in found]
+
+
+def count_refused(
+    session: Session, game_id: str, seat: str, reasons: Sequence[str], *, since: datetime | None
+) -> int:
+    """How many mails for the seat were quarantined for one of `reasons` (after `since`)."""
+    query = (
+        select(func.count())
+        .select_from(Quarantine)
+        .join(InboundMessage, col(InboundMessage.id) == col(Quarantine.inbound_id))
+        .where(
+            InboundMessage.game_id == game_id,
+            InboundMessage.seat == seat,
+            col(Quarantine.reason).in_(reasons),
+        )
+    )
+    if since is not None:
+        query = query.where(col(Quarantine.created_at) > since)
+    return session.exec(query).one()

@@ -19,6 +19,11 @@ from pbem.store.models import MailStop, Outbox
 from pbem.store.statuses import OutboxKind
 
 REPLY, BULK = 0, 1  # Outbox.priority: replies to a person who just wrote go out first
+# How a reply to a mail that proved its seat begins its Message-ID: the reply limit counts
+# those replies apart, so that mail anyone can send under a From does not use them up.
+PROVED_ID = "<proved."
+# Outbox.last_error of a reply kept unsent, past the reply limit.
+RATE_LIMITED = "not sent: reply rate limit reached ([limits] replies_per_sender)"
 
 
 def waiting() -> tuple[Any, ...]:
@@ -150,14 +155,23 @@ def sent(row_id: int, now: datetime) -> Update:
 
 
 def count_to(
-    session: Session, recipient: str, since: datetime, limit: int, *, replies: bool = False
+    session: Session,
+    recipient: str,
+    since: datetime,
+    limit: int,
+    *,
+    replies: bool = False,
+    proved: bool = False,
 ) -> int:
-    """How many mails (`replies`: replies) were queued to `recipient` (lower case) after
-    `since`, counted up to `limit`: an address may have had thousands. Without `replies`
-    the count reads the (recipient, created_at) index alone."""
+    """How many mails (`replies`: replies; `proved`: replies to mail that proved its seat)
+    were queued to `recipient` (lower case) after `since`, counted up to `limit`: an address
+    may have had thousands. Without either the count reads the (recipient, created_at) index
+    alone."""
     where = [col(Outbox.recipient) == recipient, col(Outbox.created_at) > since]
     if replies:
         where.append(col(Outbox.kind) == OutboxKind.REPLY)
+    if proved:
+        where.append(col(Outbox.message_id).startswith(PROVED_ID, autoescape=True))
     rows = select(Outbox.recipient).where(*where).limit(limit).subquery()
     return session.exec(select(func.count()).select_from(rows)).one()
 

@@ -193,6 +193,7 @@ class Inbound(_Aggregate):
     waiting_of_games = _on(inbound.waiting_of_games)
     quarantine_entries = _on(inbound.quarantine_entries)
     which_recorded = _on(inbound.which_recorded)
+    count_refused = _on(inbound.count_refused)
 
 
 class Site(_Aggregate):

@@ -91,20 +91,50 @@ def test_a_mail_too_long_is_refused_unread_with_a_hint() -> None:
         "alice@example.org",
     )
     assert found.error == (
-        "the mail has 61 lines; the moderator reads mail of at most 50 lines. "
-        "Nothing in it was read or stored."
+        "the mail has 61 lines; the moderator reads mail of at most 50 lines, quoted lines "
+        "not counted. Nothing in it was read or stored."
     )
-    assert found.hint == "Send your orders alone, one a line, under your GAME line."
+    assert found.hint == (
+        "Delete the text your mail program quoted or pasted below your own, and send your "
+        "orders alone, one a line, under your GAME line."
+    )
     assert decided(order_mail("g1", "alice", "pw", "ADD 2\n" * 60), RULES).envelope.game == ""
+
+
+def test_a_long_quoted_thread_is_left_out_and_the_mail_read() -> None:
+    """Fresh-eyes test: two lines of orders over a quoted thread of 6,000 lines were refused
+    unread. The quoted lines are left out (one pass), and the reply says so."""
+    quoted = "".join(f"> line {n} of an old report\n" for n in range(6_000))
+    found = decided(order_mail("g1", "alice", "pw", "ADD 2\n\n" + quoted))
+    assert (found.kind, found.envelope.game) == (Kind.ORDERS, "g1")
+    assert ">" not in found.mail.text
+    assert found.mail.notes[-1] == (
+        "the quoted text (the 6,000 lines that begin with '>') was not read: with it the mail "
+        "is over 50 lines; line numbers count the other lines"
+    )
+
+
+def test_a_mail_long_without_its_quote_says_how_many_lines_are_quoted() -> None:
+    found = decided(order_mail("g1", "alice", "pw", "ADD 2\n" * 60 + "> old\n" * 7))
+    assert found.kind == Kind.TOO_LONG
+    assert found.error.startswith(
+        "the mail has 68 lines (7 of them quoted, beginning with '>'); the moderator reads"
+    )
 
 
 @pytest.mark.parametrize(
     ("subject", "token"),
-    [("STOP", ""), ("stop abc123", "abc123"), ("Re: STOP abc123", "abc123"), ("AW: Stop", "")],
+    [("STOP", ""), ("stop abc123", "abc123"), (" Stop ", "")],
 )
 def test_a_stop_subject_over_a_body_without_game_line_is_a_stop(subject: str, token: str) -> None:
     found = decided(mail("", subject=subject))
     assert (found.kind, found.token) == (Kind.STOP, token)
+
+
+@pytest.mark.parametrize("subject", ["Re: STOP abc123", "AW: Stop", "Re: Re: STOP abc123"])
+def test_a_reply_is_no_stop_by_its_subject_alone(subject: str) -> None:
+    """A reply to the answer of an UNSTOP, "thanks", kept its subject: no STOP."""
+    assert decided(mail("thanks", subject=subject)).kind == Kind.NO_GAME
 
 
 def test_a_stop_subject_over_orders_is_an_order_mail() -> None:

@@ -144,6 +144,19 @@ def test_a_mail_of_too_many_lines_is_refused_unread(service: Service, now: datet
     assert orders(service) == []
 
 
+def test_orders_over_a_long_quoted_thread_are_read(service: Service, now: datetime) -> None:
+    """A phone's reply quotes the whole thread: 2 lines of orders over 6,000 quoted ones.
+    The orders count, and the reply says the quoted text was not read."""
+    new_game(service, now)
+    quoted = "".join(f"> {n}: what the thread said\n" for n in range(6_000))
+    raw = order_mail("g1", "alice", "pw-alice", "ADD 2\n\n" + quoted)
+    receipt = receive(service, raw, now=now)
+    assert receipt.status == "accepted"
+    assert [row.text for row in orders(service)] == ["ADD 2"]
+    text = " ".join(body(receipt.replies[0]).split())
+    assert "the quoted text (the 6,000 lines that begin with '>') was not read" in text
+
+
 def test_too_many_order_lines_are_refused_before_the_game_reads_them(
     service: Service, now: datetime
 ) -> None:

@@ -131,6 +131,28 @@ def test_a_stop_without_its_token_stops_nothing_and_answers_that_address_alone(
     assert _stopped(service) == [ALICE]
 
 
+def test_thanks_for_the_answer_to_an_unstop_stops_nothing(
+    service: Service, now: datetime, tmp_path: Path
+) -> None:
+    """Fresh-eyes test: an UNSTOP sent as a reply to the STOP's answer was answered under
+    "Re: STOP <code>"; a "thanks" to that answer stopped the address again and told the
+    referees again. Our answers carry no STOP subject, and a reply's subject is no STOP."""
+    new_game(service, now, referees=(REFEREE,))
+    subject = _unsubscribe_subject(service, ALICE, tmp_path)
+    code = subject.split()[1]
+    assert _send(service, now, "", ALICE, subject) == [ALICE]
+    assert _send(service, now, f"UNSTOP {code}", ALICE, f"Re: {subject}") == [ALICE]
+    assert _stopped(service) == []
+    answer = [row for row in outbox(service) if row.recipient == ALICE][-1]
+    assert "STOP" not in answer.subject.upper() and answer.subject == "Re: your mail"
+    told = len([row for row in outbox(service) if row.recipient == REFEREE])
+    # the thanks, to that answer or (as a mail client may keep it) under the old subject
+    _send(service, now, "thanks", ALICE, f"Re: {answer.subject}")
+    _send(service, now, "thanks", ALICE, f"Re: Re: {subject}")
+    assert _stopped(service) == []
+    assert len([row for row in outbox(service) if row.recipient == REFEREE]) == told
+
+
 def test_a_stop_naming_another_address_says_only_the_senders_can_be_stopped(
     service: Service, now: datetime
 ) -> None:
@@ -161,7 +183,8 @@ def test_a_stop_naming_another_address_tells_how_to_stop_the_senders_in_one_para
     assert not any(line.rstrip().endswith(":") for line in lines)
     assert (
         f"To stop all mail from this moderator to {sender} instead (the address your mail "
-        "came from), reply to this mail without changing its subject"
+        "came from), reply to this mail with STOP as the first line of your reply, its "
+        "subject unchanged"
     ) in " ".join(body(asked).split())
     assert "to this address, reply" not in " ".join(body(asked).split())
     assert _stopped(service) == []
