@@ -535,7 +535,9 @@ def _game_show(args: argparse.Namespace) -> int:
         for referee in work.games.referees_of(game.id):
             # A referee without a password cannot act by mail yet (docs/referee.md).
             can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
-            print(f"  referee {referee.address}{can}")
+            # A referee who sent STOP gets no mail either: no result, no notice of a seat.
+            mail = "  mail stopped (STOP)" if is_stopped(work, referee.address) else ""
+            print(f"  referee {referee.address}{can}{mail}")
     return 0
 
 
