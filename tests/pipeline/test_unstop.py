@@ -85,6 +85,7 @@ def test_the_unstop_answer_names_a_seat_given_away_while_stopped(
     assert "Seat alice in game g1 is no longer yours" in text, text
     assert "Your seats" not in text
     assert "is not sent now" in text  # what was dropped stays dropped
+    assert "REPORT" not in text, text  # no seat left to ask a report of
 
 
 def test_stop_and_unstop_are_in_the_games_audit_log_and_game_show(
