@@ -163,3 +163,10 @@ def test_no_orders_entered_for_a_seat_are_mailed_to_its_player(
     flat = " ".join(text.split())
     assert "entered NO ORDERS for your seat bob, turn 1" in flat, flat
     assert "plays the turn with no orders (its standing orders only)" in flat, flat
+
+
+def test_a_referees_misspelt_command_gets_a_did_you_mean(service: Service, now: datetime) -> None:
+    # As a player's misspelt command does (pbem.intake.commands): the referee sees the fix.
+    referee_game(service, now)
+    reply = body(receive(service, referee_mail("DISORDR bob BECAUSE gone\n"), now=now).replies[0])
+    assert "there is no referee command DISORDR; did you mean DISORDER?" in reply, reply
