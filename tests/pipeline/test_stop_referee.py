@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from sqlmodel import select
 
+from pbem.cli import main
 from pbem.games.service import Service
 from pbem.games.stops import stop_token
 from pbem.intake.intake import receive, replay
@@ -76,3 +78,18 @@ def test_the_other_referees_are_told_when_a_co_referee_stops(
     ]
     text = " ".join(body(told[0]).split())
     assert "Referee mail from it is not carried out" in text
+
+
+def test_quarantine_list_does_not_count_a_stopped_referees_mail_as_answered(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Set aside for a STOP, the mail got no answer: the summary must not say it was answered.
+    _game_with_two_referees(service, now)
+    _stop(service, now, DEPUTY)
+    raw = mail("GAME g1 REFEREE pw-dep\nPAUSE BECAUSE away", sender=DEPUTY, message_id="p@x")
+    assert receive(service, raw, now=now).status == MailStatus.QUARANTINED
+    url = service.db.url.render_as_string(hide_password=False)
+    assert main(["--db", url, "quarantine", "list"]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert "0 were refused and answered" in summary, summary
+    assert "1 set aside unanswered (stopped: the sender sent STOP)" in summary, summary
