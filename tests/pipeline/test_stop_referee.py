@@ -11,6 +11,7 @@ import pytest
 from sqlmodel import select
 
 from pbem.cli import main
+from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.games.stops import stop_token
 from pbem.intake.intake import receive, replay
@@ -93,3 +94,22 @@ def test_quarantine_list_does_not_count_a_stopped_referees_mail_as_answered(
     summary = capsys.readouterr().out.splitlines()[-1]
     assert "0 were refused and answered" in summary, summary
     assert "1 set aside unanswered (stopped: the sender sent STOP)" in summary, summary
+
+
+def test_the_referees_stop_notice_fits_72_columns_with_long_names(
+    service: Service, now: datetime
+) -> None:
+    # A 12-character seat, a long game id and a long address: the commands it shows are
+    # broken where a referee can still use them (a REASON line, a shell's backslash).
+    game, seat = "summer-league-2026-division-a", "twelvechars1"
+    address = "a.very.long.address.for.testing@mail.example.org"
+    seats = (SeatSpec(seat, address, "pw-1"), SeatSpec("bob", "bob@example.org", "pw-2"))
+    new_game(service, now, game=game, seats=seats, referees=[REFEREE])
+    _stop(service, now, address)
+    [notice] = [row for row in outbox(service) if row.recipient == REFEREE]
+    text = body(notice)
+    assert max(len(line) for line in text.splitlines()) <= 72, text
+    assert f"    REASON {seat} asked for no more mail\n" in text, text
+    assert f"    REPLACE {seat} <their address> 48h\n" in text, text
+    assert f"    pbem referee {game} \\\n        replace {seat} <their address>" in text, text
+    assert f"    pbem unstop {address} \\\n        --reason" in text, text
