@@ -90,8 +90,7 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
         "    REPLACE alice <their address> 48h\n"
     ) in body(told)
     assert (
-        "    pbem referee g1 \\\n"
-        '        replace alice <their address> 48h --reason "..."\n'
+        '    pbem referee g1 \\\n        replace alice <their address> 48h --reason "..."\n'
     ) in body(told)
     # A player who lost the code can be helped: the notice names the operator's way back.
     assert '    pbem unstop alice@example.org \\\n        --reason "..."\n' in body(told)
