@@ -50,7 +50,7 @@ from pbem.games.site_links import site_secret
 from pbem.games.stops import is_stopped
 from pbem.intake.intake import receive, replay
 from pbem.intake.quarantine import entries, entry
-from pbem.intake.reasons import ATTENTION
+from pbem.intake.reasons import ATTENTION, UNANSWERED
 from pbem.mail.compose import text_of
 from pbem.passwords import new_password, password_problem
 from pbem.referee.roles import give_passwords
@@ -535,7 +535,9 @@ def _game_show(args: argparse.Namespace) -> int:
         for referee in work.games.referees_of(game.id):
             # A referee without a password cannot act by mail yet (docs/referee.md).
             can = "" if referee.password_hash else "  (no password yet: cannot act by mail)"
-            print(f"  referee {referee.address}{can}")
+            # A referee who sent STOP gets no mail either: no result, no notice of a seat.
+            mail = "  mail stopped (STOP)" if is_stopped(work, referee.address) else ""
+            print(f"  referee {referee.address}{can}{mail}")
     return 0
 
 
@@ -672,9 +674,11 @@ def _quarantine_list(args: argparse.Namespace) -> int:
         return 0
     waiting = [item for item in found if not item.released_at]
     attention = sum(item.reason in ATTENTION for item in waiting)
+    unanswered = sum(item.reason in UNANSWERED for item in waiting)
     print(
         f"{attention} need attention ({', '.join(sorted(ATTENTION))}); "
-        f"{len(waiting) - attention} were refused and answered"
+        f"{len(waiting) - attention - unanswered} were refused and answered; "
+        f"{unanswered} set aside unanswered (stopped: the sender sent STOP)"
     )
     return 0
 

@@ -41,6 +41,7 @@ def announce_deadline(
     news: Announcement,
     *,
     old: datetime | None,
+    old_left: int | None = None,
     untold: tuple[str, ...] = (),
 ) -> Awaited:
     """Mail every seat with an address the new deadline of the turn (its deadline now), but
@@ -54,7 +55,8 @@ def announce_deadline(
     for seat in work.games.seats_of(game.id):
         if seat.name not in untold:
             orders = _orders_fact(seat.name, whom, ordered)
-            _tell(work, settings, news, seat, old=old, orders=orders, left=left)
+            facts = {"old": old, "old_left": old_left, "orders": orders, "left": left}
+            _tell(work, settings, news, seat, **facts)
     _rearm_reminders(work, game, turn, [*whom.waiting, *whom.away], news.now)
     return whom
 

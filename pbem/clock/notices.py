@@ -15,6 +15,7 @@ from pbem.deadlines.policy import format_duration
 from pbem.deadlines.stored import describe
 from pbem.games.counted import until_when
 from pbem.games.outbox import Letter, queue
+from pbem.games.paused import after_resume
 from pbem.games.stale import topic
 from pbem.mail.compose import stable_message_id
 from pbem.store import Game, GameStatus, Outbox, OutboxKind, Seat, utc
@@ -215,9 +216,17 @@ def deadline_letter(
     left: str,
     policy: str = "",
     earlier: tuple[News, ...] = (),
+    old_left: int | None = None,
 ) -> Letter:
     """A changed deadline (or, with `policy`, a changed deadline policy) told to one seat;
-    `orders` is "in", "missing" or "" (the turn asks the seat for none)."""
+    `orders` is "in", "missing" or "" (the turn asks the seat for none). While paused no
+    deadline stands, so the notice names the time the turn will have after the resume:
+    `old_left` before the change, the game's paused_left now."""
+    paused = game.status == GameStatus.PAUSED
+    if paused:
+        before, now = after_resume(old_left), after_resume(game.paused_left)
+    else:
+        before, now = when(old, game.timezone), when(new, game.timezone)
     subject = "deadline policy changed" if policy else f"turn {turn}: new deadline"
     return _letter(
         settings,
@@ -234,13 +243,13 @@ def deadline_letter(
         earlier=earlier,
         seat=seat,
         turn=turn,
-        old=when(old, game.timezone),
-        new=when(new, game.timezone),
+        old=before,
+        new=now,
         reason=reason,
         orders=orders,
         left=left,
         until=until_when(game),  # what the clock does, as the check replies promise it
-        paused=game.status == GameStatus.PAUSED,
+        paused=paused,
         policy=policy,
         title=get_ruleset(game.ruleset).title,
     )

@@ -104,6 +104,7 @@ def _check_reply(
         **counting(judged, row.version if judged.counted else 0, 0),
         unchanged_template=False,  # written before the turn's template existed
         notes=[_note(row)],
+        unread_above="",  # held orders were read when they came, and so answered
         deadline=describe(turn.deadline, game.timezone),
         **asdict(awaited(work, game, turn, state, now=now)),
         paused=game.status == GameStatus.PAUSED,

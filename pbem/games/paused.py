@@ -27,3 +27,13 @@ def _left(seconds: int | None) -> str:
     if seconds < 60:  # paused in its grace, past the deadline: due the moment it resumes
         return ", and the turn is due at once"
     return f", {format_duration(timedelta(seconds=seconds))} after the resume"
+
+
+def after_resume(seconds: int | None) -> str:
+    """The time a paused game's turn will have, as a changed deadline's notice names it in
+    place of a moment (pbem.clock.notices)."""
+    if seconds is None:
+        return "none"
+    if seconds < 60:
+        return "due at once when the game resumes"
+    return f"{format_duration(timedelta(seconds=seconds))} after the resume"

@@ -73,7 +73,8 @@ def wrong_code(context: MailContext, address: str) -> str:
     if misses < MAX_MISSES:
         context.work.flush()  # the work does not flush itself: the mail's next line
         left = MAX_MISSES - misses
-        return f"that is not the code of {what} waiting here ({left} more wrong codes void it)"
+        more = "1 more wrong code voids" if left == 1 else f"{left} more wrong codes void"
+        return f"that is not the code of {what} waiting here ({more} it)"
     for join in joins:
         context.work.games.remove(join)
     for seat in changes:

@@ -28,6 +28,7 @@ from pbem.intake.help import send_help
 from pbem.intake.joining import join_command
 from pbem.intake.open_games import list_command
 from pbem.intake.own_address import confirm_address
+from pbem.intake.referee_check import no_such_command
 from pbem.intake.resign import resign
 from pbem.intake.stop import stop_command, unstop_command
 from pbem.mail.envelope import Envelope
@@ -214,5 +215,5 @@ def referee_commands() -> dict[str, RefereeCommand]:
 def find_referee_command(name: str) -> RefereeCommand:
     found = _REFEREES.get(name.lower())
     if found is None:
-        raise RefereeError(f"there is no referee command {name.upper()}")
+        raise RefereeError(no_such_command(name, _REFEREES))
     return found

@@ -110,7 +110,15 @@ def orders_command(context: MailContext, envelope: Envelope) -> None:
         text=row.text if row else None,
         message_id=row.message_id if row else "",
         version=row.version if row else 0,
+        ignored=_ignored_args(envelope, seat.name),
     )
+
+
+def _ignored_args(envelope: Envelope, seat: str) -> str:
+    """ORDERS takes no argument: words after it (another seat's name, say) are not read as
+    asking for anything else, and the reply says so rather than answer for them silently."""
+    words = [word for word in envelope.command_args if word.lower() != seat.lower()]
+    return " ".join(words)
 
 
 def report_command(context: MailContext, envelope: Envelope) -> None:

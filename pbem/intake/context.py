@@ -66,6 +66,9 @@ class MailContext:
     turn_orders: dict[str, OrderSet] | None = None
     # The passwords the mail proved or gave: masked in the stored mail once it is answered.
     passwords: list[str] = field(default_factory=list)
+    # The games this mail asked to JOIN (pbem.intake.joining): a later JOIN line of one is
+    # answered in the same reply, not set aside unsaid.
+    joined: set[str] = field(default_factory=set)
     # The seats (game, seat) the mail proved by their password: its later commands need no
     # second proof, even after SET PASSWORD changed the password or RESIGN took it.
     proved: set[tuple[str, str]] = field(default_factory=set)

@@ -22,14 +22,15 @@ from dataclasses import dataclass
 from engine import Event, ParsedOrders, Resolution, Ruleset, get_ruleset
 from engine.ruleset import State
 from pbem.deadlines.stored import describe
-from pbem.games.games import find_game, find_seat, pending_turn
+from pbem.games.games import find_game, find_seat, taking_orders
+from pbem.games.paused import paused_line
 from pbem.games.reports import concerns, event_line, result_lines
 from pbem.intake.answering import answering, send_answer
 from pbem.intake.auth import authenticate
 from pbem.intake.context import MailContext
 from pbem.intake.orders import take_orders
 from pbem.mail.envelope import Envelope
-from pbem.store import Game, MailStatus, OrderSet, Seat, loads
+from pbem.store import Game, GameStatus, MailStatus, OrderSet, Seat, loads
 
 
 def sample_seed(seed: int, turn: int, seat: str) -> int:
@@ -89,7 +90,8 @@ def forecast_command(context: MailContext, envelope: Envelope) -> None:
 
 
 def _answer(context: MailContext, game: Game, seat: Seat) -> None:
-    turn = pending_turn(context.work, game)
+    # Paused, the turn is pending all the same (orders sent are kept for it): forecast it.
+    turn = taking_orders(game, context.work.games.turn_of(game.id, game.turn))
     if turn is None:
         if context.inbound.status != MailStatus.ACCEPTED:
             context.quarantine(
@@ -124,6 +126,8 @@ def _answer(context: MailContext, game: Game, seat: Seat) -> None:
         before=ruleset.holdings(state, seat.name),
         after=ruleset.holdings(resolution.state, seat.name) if resolution else "",
         deadline=describe(turn.deadline, game.timezone),
+        # While paused no deadline stands: say when it will be set instead.
+        paused=paused_line(game, turn.number) if game.status == GameStatus.PAUSED else "",
     )
 
 

@@ -40,6 +40,12 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
         return
     context.passwords.append(envelope.password)
     waiting = _request(context, game.id, sender)
+    if game.id in context.joined:
+        # Asked on an earlier line of this mail: its answer goes to this sender anyway, so
+        # the line is answered there (every line is), not set aside unsaid.
+        why = f"only the first JOIN of game {game.id} in a mail is taken; it waits for CONFIRM"
+        context.quarantine("join", why, reply_to=sender)
+        return
     if waiting is not None and still_fresh(waiting.asked_at, context.now):
         log.info("JOIN %s from %s set aside: its CONFIRM is awaited already", game.id, sender)
         context.set_aside("join", f"a JOIN of {game.id} from {sender} waits for CONFIRM already")
@@ -53,6 +59,7 @@ def join_command(context: MailContext, envelope: Envelope) -> None:
         envelope.password, cost=context.settings.security.password_cost
     )
     context.work.games.add(request)
+    context.joined.add(game.id)
     context.work.flush()  # a second JOIN of the game in the same mail finds it waiting
     audit(context.work, context.now, sender, "join-asked", game.id, envelope.seat)
     context.finish(MailStatus.ANSWERED, f"JOIN {game.id} as {envelope.seat}: waiting for CONFIRM")

@@ -133,7 +133,8 @@ def check_orders(
         **counting(judged, version, earlier),
         "unchanged_template": judged.counted
         and unchanged_template(ruleset, state, seat.name, sent.lines),
-        "notes": [*sent.notes, *_unread_above(ruleset, state, seat.name, sent.above_quote)],
+        "notes": list(sent.notes),
+        "unread_above": _unread_above(ruleset, state, seat.name, sent.above_quote, turn.number),
         "deadline": describe(turn.deadline, game.timezone),
         "paused": game.status == GameStatus.PAUSED,
         "waiting": still_waiting(expected, in_now, seats, game, sent.now),
@@ -155,26 +156,28 @@ def check_orders(
 
 
 def _unread_above(
-    ruleset: Ruleset, state: State, seat: str, above: Sequence[tuple[int, str]]
-) -> list[str]:
-    """A note on the lines above a quoted order mail that read as orders: as documented, a
-    mail without a GAME line of its own is read from the quote, and a new order typed above
-    it (a phone's reply) is lost unless the reply says so."""
+    ruleset: Ruleset, state: State, seat: str, above: Sequence[tuple[int, str]], turn: int
+) -> str:
+    """The warning on the lines above a quoted order mail that read as orders: as documented,
+    a mail without a GAME line of its own is read from the quote, so a new order typed above
+    it (a phone's reply) is lost. The reply opens with it, where a phone shows it, since the
+    quoted (old) orders were stored in its place."""
     if not above:
-        return []
+        return ""
     parsed = ruleset.parse_orders(state, seat, "\n".join(text for _, text in above))
     read = [above[number - 1] for number, _ in parsed.understood()]
     if not read:
-        return []
+        return ""
     shown = "; ".join(text for _, text in read)
     numbers = ", ".join(str(number) for number, _ in read)
     if len(read) == 1:
-        which, it = f"Line {numbers} ({shown}) reads as an order but was", "it"
+        which, them = f"Line {numbers} ({shown}) reads as an order", "it"
     else:
-        which, it = f"Lines {numbers} ({shown}) read as orders but were", "they"
-    stand = "stands" if it == "it" else "stand"
-    return [
-        f"{which} not read: {it} {stand} above the quoted text, and a mail without a GAME "
-        f"line of its own is read from the quote. To send {it}, write your GAME line above, "
-        "with all your orders, and send the mail again."
-    ]
+        which, them = f"Lines {numbers} ({shown}) read as orders", "them"
+    return (
+        "WARNING: the lines you wrote above the quoted text were NOT read. "
+        f"{which}, but this mail has no GAME line of its own, so only the quoted order "
+        f"mail was read: the quoted orders were stored as your orders for "
+        f"turn {turn}, as listed below. To send {them} instead, write your GAME line above "
+        f"{them}, with all your orders, and send the mail again."
+    )

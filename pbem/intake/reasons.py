@@ -26,3 +26,7 @@ REASONS = frozenset(
 # to answer. Every other reason is a player's mistake already answered with a refusal, as
 # Mailman keeps its shunt queue apart from the mail it rejected.
 ATTENTION = frozenset({"error", "no-sender"})
+
+# The reasons set aside with no answer, and no operator needed: the sender asked for no more
+# mail (STOP), so none is sent; UNSTOP lets the mail be replayed.
+UNANSWERED = frozenset({"stopped"})

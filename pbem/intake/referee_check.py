@@ -7,9 +7,11 @@ and answers with what they did."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+from engine.words import nearest, normal
 
 _BECAUSE = re.compile(r"\s+because\s+", re.IGNORECASE)
 Line = tuple[int, str]
@@ -99,7 +101,7 @@ def plan(lines: Sequence[Line], known: Mapping[str, Shape]) -> Plan:
         elif word.upper() == "HELP":
             help_asked = True
         elif word.lower() not in known:
-            unprocessed.append((no, text, f"there is no referee command {word.upper()}"))
+            unprocessed.append((no, text, no_such_command(word, known)))
         else:
             item, i = _item(known[word.lower()], lines, i, reason)
             if isinstance(item, Item):
@@ -147,3 +149,11 @@ def unreasoned(item: Item, command: Shape) -> Unprocessed | None:
         return None
     why = "a reason is required: end the line with BECAUSE <reason>, or put a REASON line above"
     return (item.no, item.line, why)
+
+
+def no_such_command(word: str, names: Collection[str]) -> str:
+    """The refusal of a word that is no referee command (`names`, lower case): with the
+    nearest if it is a misspelling of one, as a player's misspelt command gets."""
+    near = nearest(normal(word), {name: name.upper() for name in names})
+    guess = f"; did you mean {near}?" if near else ""
+    return f"there is no referee command {word.upper()}{guess}"

@@ -71,6 +71,7 @@ def move_deadline(
     turn.deadline = new
     ctx.work.games.add(turn)
     game = ctx.game
+    old_left = game.paused_left  # while paused, what the notices name in place of `old`
     if game.status == GameStatus.PAUSED and new is not None:
         if old is not None and game.paused_left is not None:
             left = game.paused_left + (utc(new) - utc(old)).total_seconds()
@@ -82,7 +83,9 @@ def move_deadline(
     # A seat given to a new player in this transaction: its welcome, written again, names
     # the deadline as it is (pbem.referee.welcomes); no notice of a change to it.
     newcomers = welcomes.welcomed(ctx.work, game.id)
-    whom = announce_deadline(ctx.work, ctx.settings, told, old=old, untold=(*untold, *newcomers))
+    whom = announce_deadline(
+        ctx.work, ctx.settings, told, old=old, old_left=old_left, untold=(*untold, *newcomers)
+    )
     welcomes.renew(ctx.work, ctx.settings, game.id, now=ctx.now)
     return whom
 

@@ -134,6 +134,7 @@ def password_body(
         paused=seat.get("paused", ""),
         cleared=seat.get("cleared", ""),
         on_file=seat.get("on_file", ""),
+        no_orders=seat.get("no_orders", False),  # NO ORDERS on file: in, with none
         desk=seat.get("desk", ""),
         **(position or {}),
     )

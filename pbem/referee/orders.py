@@ -10,6 +10,7 @@ from pbem.games.counted import PASS_WITH_ORDERS, is_pass
 from pbem.referee import welcomes
 from pbem.referee.command import RefereeError
 from pbem.referee.context import RefereeContext
+from pbem.referee.orders_told import tell_orders
 from pbem.referee.words import need, order_lines, split_turn
 from pbem.store import OrderSet, dumps, loads, utc
 
@@ -34,6 +35,7 @@ def orders(ctx: RefereeContext, args: Sequence[str], reason: str) -> str:
     what = "orders" if lines else "NO ORDERS"
     ctx.change(f"the referee entered {what} for {seat.name} for turn {number}", before, row.text)
     welcomes.renew(ctx.work, ctx.settings, ctx.game.id, now=ctx.now)  # they name them
+    tell_orders(ctx, seat, number, lines, before is not None, reason)
     if not lines:
         return (
             f"NO ORDERS stored for {seat.name}, turn {number}: the seat is in and plays the "

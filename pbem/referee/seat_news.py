@@ -53,7 +53,7 @@ def tell_seat(ctx: RefereeContext, seat: Seat, news: SeatNews, reason: str) -> s
     title = get_ruleset(ctx.game.ruleset).title
     if seat.address:
         what = f"The referee of game {ctx.game.id} ({title}) {news.did}."
-        due = _due(ctx) if news.due else ""
+        due = due_line(ctx) if news.due else ""
         ctx.send(seat.address, news.subject, _body(ctx, what, reason, news.means, due))
     told = f"{seat.name}'s player was told" if seat.address else f"{seat.name} has no player"
     by, where = (f"Referee {ctx.actor}", "") if "@" in ctx.actor else ("A referee", _MACHINE)
@@ -66,7 +66,7 @@ def tell_seat(ctx: RefereeContext, seat: Seat, news: SeatNews, reason: str) -> s
     return told
 
 
-def _due(ctx: RefereeContext) -> str:
+def due_line(ctx: RefereeContext) -> str:
     """When the player's orders are wanted: the pending turn's deadline, or, while the game is
     paused (no deadline stands), when it will be set."""
     turn = ctx.pending_turn()

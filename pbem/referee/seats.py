@@ -167,6 +167,7 @@ def _welcome(ctx: RefereeContext, seat: Seat, password: str, cleared: Sequence[i
         paused=paused_line(ctx.game, turn.number) if ctx.game.status == GameStatus.PAUSED else "",
         cleared=_turns(cleared) if cleared else "",
         on_file=on_file.text if on_file else "",
+        no_orders=on_file is not None and not on_file.text,
     )
 
 

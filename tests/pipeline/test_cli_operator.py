@@ -132,7 +132,10 @@ def test_quarantine_list_keeps_players_mistakes_apart_from_failures(
     inbox.deliver(b"Subject: no sender at all\r\n\r\nGAME g1\r\n")
     pbem(capsys, "serve", "--once")
     listing = pbem(capsys, "quarantine", "list")
-    assert listing.endswith("1 need attention (error, no-sender); 1 were refused and answered\n")
+    assert listing.endswith(
+        "1 need attention (error, no-sender); 1 were refused and answered; "
+        "0 set aside unanswered (stopped: the sender sent STOP)\n"
+    )
     attention = pbem(capsys, "quarantine", "list", "--attention").splitlines()
     assert [line.split()[3] for line in attention[:-1]] == ["no-sender"]
     by_reason = pbem(capsys, "quarantine", "list", "--reason", "password").splitlines()

@@ -232,3 +232,15 @@ def test_a_command_after_a_greeting_is_read(service: Service, now: datetime) -> 
     prose = mail("I would like to JOIN g1 xia PASSWORD p", sender="xia@x.org", message_id="p@x")
     answer = body(receive(service, prose, now=now).replies[0])
     assert answer.startswith("Your mail has no GAME line and no mail command")
+
+
+def test_orders_with_another_seats_name_says_that_only_your_own_are_shown(
+    service: Service, now: datetime
+) -> None:
+    # A reply says what was understood: `ORDERS bob` from alice shows alice's orders, and
+    # must say that the seat name was not read as asking for bob's.
+    new_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 2\n"), now=now)
+    ask = mail("GAME g1 SEAT alice PASSWORD pw-alice\nORDERS bob\n", message_id="ob@x")
+    text = " ".join(body(receive(service, ask, now=now).replies[0]).split())
+    assert "ORDERS shows only your own seat's orders: bob was ignored" in text, text

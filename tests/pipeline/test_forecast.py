@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from engine import ParsedOrders, get_ruleset
+from pbem.clock.control import pause
 from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.intake.forecast import forecast, sample_seed
@@ -151,3 +152,19 @@ def test_forecast_with_orders_held_for_a_later_turn_only_holds_them(
     receipt = receive(service, mail(held, sender="ann@example.org", message_id="h@x"), now=now)
     [reply] = receipt.replies
     assert body(reply).startswith("Orders for ann in game g1 held for turn 2.")
+
+
+def test_a_forecast_while_paused_plays_the_pending_turn_and_names_no_deadline(
+    service: Service, now: datetime
+) -> None:
+    # Paused, the turn is pending all the same: orders sent now are kept for it, so a
+    # forecast of them is worth as much; only no deadline stands (pbem.games.paused).
+    text, _ = _game(service, now)
+    receive(service, order_mail("g1", "ann", "pw-ann", text, sender="ann@example.org"), now=now)
+    with service.store.transaction() as work:
+        pause(work, service.settings, "g1", now=now, actor="ref", reason="a break")
+    receipt = _forecast_mail(service, now)
+    assert receipt.status == "answered", receipt.outcome
+    answer = body(receipt.replies[0])
+    assert answer.startswith("Forecast for ann in game g1, turn 1."), answer
+    assert "Deadline:" not in answer and "is paused" in answer, answer

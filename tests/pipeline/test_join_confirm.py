@@ -232,3 +232,25 @@ def test_four_wrong_codes_then_the_right_one_join(service: Service, now: datetim
     receive(service, mail(f"{_wrong(4)}\nCONFIRM {code}", sender=VICTIM, message_id="four@x"),
             now=now)  # fmt: skip
     assert _seats(service) == [("vic", VICTIM)]
+
+
+def test_the_last_wrong_code_but_one_is_named_in_the_singular(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now, seats=(), signup_seats=2)
+    _send(service, now, "JOIN g1 vic PASSWORD x", VICTIM)
+    receipt = receive(service, mail(_wrong(4), sender=VICTIM, message_id="four@x"), now=now)
+    text = " ".join(body(receipt.replies[0]).split())
+    assert "(1 more wrong code voids it)" in text, text
+    assert "(2 more wrong codes void it)" in text, text
+
+
+def test_a_second_join_in_the_same_mail_is_answered(service: Service, now: datetime) -> None:
+    # Every line is answered: the second JOIN is named, with why it was not taken.
+    new_game(service, now, seats=(), signup_seats=2)
+    text = "JOIN g1 vic PASSWORD x\nJOIN g1 vic2 PASSWORD y\n"
+    receipt = receive(service, mail(text, sender=VICTIM, message_id="two@x"), now=now)
+    [reply] = receipt.replies
+    flat = " ".join(body(reply).split())
+    assert "JOIN g1 vic2 PASSWORD" in flat, flat
+    assert "only the first JOIN of game g1 in a mail is taken" in flat, flat

@@ -25,11 +25,28 @@ def test_an_order_above_a_quoted_order_mail_is_said_to_be_unread(
     assert receipt.status == "accepted"
     [stored] = orders(service)
     assert "ADD 1" in stored.text and "ADD 2" not in stored.text  # the documented rule
-    reply = " ".join(body(receipt.replies[0]).split())
+    text = body(receipt.replies[0])
+    reply = " ".join(text.split())
     assert "orders read from the quoted text" in reply
-    assert (
-        "Line 1 (ADD 2) reads as an order but was not read: it stands above the quoted text"
-    ) in reply, reply
+    # The warning comes first, where a phone shows it, and says plainly what happened.
+    assert text.startswith("WARNING: the lines you wrote above the quoted text were NOT read.")
+    assert "Line 1 (ADD 2) reads as an order" in reply, reply
+    assert "the quoted orders were stored as your orders for turn 1" in reply, reply
+    assert "To send it instead, write your GAME line above it" in reply, reply
+    assert "To send they" not in reply
+
+
+def test_two_orders_above_a_quoted_order_mail_are_named_in_plain_words(
+    service: Service, now: datetime
+) -> None:
+    new_game(service, now)
+    receipt = receive(service, mail("ADD 2\nATTACK bob\n\n" + QUOTED), now=now)
+    text = body(receipt.replies[0])
+    reply = " ".join(text.split())
+    assert text.startswith("WARNING:"), text
+    assert "Lines 1, 2 (ADD 2; ATTACK bob) read as orders" in reply, reply
+    assert "To send them instead, write your GAME line above them" in reply, reply
+    assert max(len(line) for line in text.splitlines()) <= 72
 
 
 def test_prose_above_a_quoted_order_mail_is_not_called_an_order(

@@ -86,11 +86,14 @@ def test_the_unsubscribe_mail_stops_every_mail_to_the_address(
     # command line's labelled.
     assert (
         "    GAME g1 REFEREE <your password>\n"
-        "    REPLACE alice <their address> 48h BECAUSE alice asked for no more mail\n"
+        "    REASON alice asked for no more mail\n"
+        "    REPLACE alice <their address> 48h\n"
     ) in body(told)
-    assert '    pbem referee g1 replace alice <their address> 48h --reason "..."\n' in body(told)
+    assert (
+        '    pbem referee g1 \\\n        replace alice <their address> 48h --reason "..."\n'
+    ) in body(told)
     # A player who lost the code can be helped: the notice names the operator's way back.
-    assert '    pbem unstop alice@example.org --reason "..."\n' in body(told)
+    assert '    pbem unstop alice@example.org \\\n        --reason "..."\n' in body(told)
     # the answer still waiting is not sent, nor is anything later; bob's mail goes on
     receive(service, order_mail("g1", "bob", "pw-bob", "ADD 1", sender=BOB,
                                 message_id="o1@x"), now=now)  # fmt: skip

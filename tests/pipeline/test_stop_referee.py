@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from sqlmodel import select
 
+from pbem.cli import main
+from pbem.games.lifecycle import SeatSpec
 from pbem.games.service import Service
 from pbem.games.stops import stop_token
 from pbem.intake.intake import receive, replay
@@ -76,3 +79,37 @@ def test_the_other_referees_are_told_when_a_co_referee_stops(
     ]
     text = " ".join(body(told[0]).split())
     assert "Referee mail from it is not carried out" in text
+
+
+def test_quarantine_list_does_not_count_a_stopped_referees_mail_as_answered(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Set aside for a STOP, the mail got no answer: the summary must not say it was answered.
+    _game_with_two_referees(service, now)
+    _stop(service, now, DEPUTY)
+    raw = mail("GAME g1 REFEREE pw-dep\nPAUSE BECAUSE away", sender=DEPUTY, message_id="p@x")
+    assert receive(service, raw, now=now).status == MailStatus.QUARANTINED
+    url = service.db.url.render_as_string(hide_password=False)
+    assert main(["--db", url, "quarantine", "list"]) == 0
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert "0 were refused and answered" in summary, summary
+    assert "1 set aside unanswered (stopped: the sender sent STOP)" in summary, summary
+
+
+def test_the_referees_stop_notice_fits_72_columns_with_long_names(
+    service: Service, now: datetime
+) -> None:
+    # A 12-character seat, a long game id and a long address: the commands it shows are
+    # broken where a referee can still use them (a REASON line, a shell's backslash).
+    game, seat = "summer-league-2026-division-a", "twelvechars1"
+    address = "a.very.long.address.for.testing@mail.example.org"
+    seats = (SeatSpec(seat, address, "pw-1"), SeatSpec("bob", "bob@example.org", "pw-2"))
+    new_game(service, now, game=game, seats=seats, referees=[REFEREE])
+    _stop(service, now, address)
+    [notice] = [row for row in outbox(service) if row.recipient == REFEREE]
+    text = body(notice)
+    assert max(len(line) for line in text.splitlines()) <= 72, text
+    assert f"    REASON {seat} asked for no more mail\n" in text, text
+    assert f"    REPLACE {seat} <their address> 48h\n" in text, text
+    assert f"    pbem referee {game} \\\n        replace {seat} <their address>" in text, text
+    assert f"    pbem unstop {address} \\\n        --reason" in text, text

@@ -85,6 +85,7 @@ def test_the_unstop_answer_names_a_seat_given_away_while_stopped(
     assert "Seat alice in game g1 is no longer yours" in text, text
     assert "Your seats" not in text
     assert "is not sent now" in text  # what was dropped stays dropped
+    assert "REPORT" not in text, text  # no seat left to ask a report of
 
 
 def test_stop_and_unstop_are_in_the_games_audit_log_and_game_show(
@@ -144,3 +145,14 @@ def test_the_log_says_what_a_stop_did_and_that_a_stopped_addresss_reply_was_not_
     assert again.outcome == f"STOP: {ALICE} is stopped already"
     outcome = _send(service, now, "HELP").outcome
     assert "not sent" in outcome and "STOP" in outcome, outcome
+
+
+def test_game_show_marks_a_stopped_referee(
+    service: Service, now: datetime, capsys: pytest.CaptureFixture[str]
+) -> None:
+    new_game(service, now, referees=(REFEREE,))
+    _send(service, now, f"STOP {_token(service, REFEREE)}", sender=REFEREE)
+    assert _cli(service, now, "game", "show", "g1") == 0
+    shown = capsys.readouterr().out
+    [line] = [line for line in shown.splitlines() if f"referee {REFEREE}" in line]
+    assert "mail stopped (STOP)" in line, shown

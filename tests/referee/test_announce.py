@@ -72,7 +72,9 @@ def test_a_change_while_paused_survives_the_resume(
     _game(service, now)
     via.run("pause")
     via.run("deadline", "extend", "1d")
-    assert "The game is paused" in _announcements(service)["alice@example.org"]
+    told = " ".join(_announcements(service)["alice@example.org"].split())
+    assert "is paused: no deadline stands until the referee resumes it" in told, told
+    assert "Before: 2d after the resume Now: 3d after the resume" in told, told
     via.now = now + 5 * HOUR
     via.run("resume")
     assert turns(service)[-1].deadline == datetime(2026, 3, 4, 17, 0, tzinfo=UTC)
@@ -145,3 +147,20 @@ def test_a_seat_away_is_not_asked_for_orders_nor_counted_as_awaited(
     assert "No orders yet from: alice. As the turn would play each seat:\n" in text
     assert "Away, not waited for: bob. As the turn would play each seat:\n  bob: " in text
     assert "bob (away, not waited for: see above):\n" in text
+
+
+def test_a_replace_while_paused_tells_the_others_the_time_after_the_resume(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    # While paused no deadline stands (pbem.games.paused): the other seats read how long the
+    # turn will have when the game resumes, before and now, not two stored moments.
+    _game(service, now)
+    via.run("pause")
+    via.run("replace", "bob", "dan@example.org", "72h")
+    text = _announcements(service)["alice@example.org"]
+    assert "Before: 2d after the resume" in text, text
+    assert "Now:    3d after the resume" in text, text
+    assert "2026-03-0" not in text, text  # no stored moment is named
+    via.now = now + 5 * HOUR
+    via.run("resume")
+    assert turns(service)[-1].deadline == now + 5 * HOUR + 72 * HOUR

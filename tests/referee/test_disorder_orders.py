@@ -83,3 +83,17 @@ def test_orders_a_referee_stores_after_the_replace_in_the_same_mail_are_in_the_w
         _flat(text)
     )
     assert "\n\n    ADD 2\n\n" in text and "No orders are on file" not in text
+
+
+def test_no_orders_a_referee_stores_after_the_replace_are_in_the_welcome(
+    service: Service, now: datetime
+) -> None:
+    # NO ORDERS stored: the seat is in with no orders; the welcome must not say the turn
+    # waits for the new player's orders.
+    referee_game(service, now)
+    lines = "REASON a new player\nREPLACE bob carol@example.org\nORDERS bob NO ORDERS\n"
+    receive(service, referee_mail(lines), now=now)
+    [welcome] = [row for row in outbox(service) if row.recipient == "carol@example.org"]
+    text = _flat(body(welcome))
+    assert "No orders are on file" not in text, text
+    assert "A referee stored NO ORDERS for your seat for turn 1" in text, text

@@ -125,3 +125,48 @@ def test_no_orders_for_a_seat_is_stored_as_a_players_no_orders_is(
     assert via.run("orders", "bob", "TURN", "2", "ADD 1;", "NO ORDERS", reason="both") == (
         "orders stored for bob, turn 2 (1 line); NO ORDERS passed over: the accepted orders count"
     )
+
+
+def _told(service: Service, seat: str) -> list[str]:
+    return [
+        body(row)
+        for row in outbox(service)
+        if row.recipient == f"{seat}@example.org" and "orders entered" in row.subject
+    ]
+
+
+def test_orders_entered_for_a_seat_are_mailed_to_its_player(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    # Every change that affects a player is mailed to them at once: the orders the turn
+    # will play for their seat, and that a mail of their own replaces them.
+    referee_game(service, now)
+    receive(service, order_mail("g1", "alice", "pw-alice", "ADD 1\n"), now=now)
+    via.run("orders", "alice", "ADD 3;", "ATTACK", "bob", reason="her mail bounced")
+    [text] = _told(service, "alice")
+    flat = " ".join(text.split())
+    assert "entered these orders for your seat alice, turn 1" in flat, flat
+    assert "  ADD 3\n  ATTACK bob\n" in text, text
+    assert "Reason: her mail bounced" in flat
+    assert "They replace the orders on file for turn 1" in flat, flat
+    assert "Orders for turn 1 are due by 2026-03-03" in flat, flat
+    assert max(len(line) for line in text.splitlines()) <= 72
+    assert _told(service, "bob") == []
+
+
+def test_no_orders_entered_for_a_seat_are_mailed_to_its_player(
+    service: Service, now: datetime, via: Channel
+) -> None:
+    referee_game(service, now)
+    via.run("orders", "bob", "NO ORDERS")
+    [text] = _told(service, "bob")
+    flat = " ".join(text.split())
+    assert "entered NO ORDERS for your seat bob, turn 1" in flat, flat
+    assert "plays the turn with no orders (its standing orders only)" in flat, flat
+
+
+def test_a_referees_misspelt_command_gets_a_did_you_mean(service: Service, now: datetime) -> None:
+    # As a player's misspelt command does (pbem.intake.commands): the referee sees the fix.
+    referee_game(service, now)
+    reply = body(receive(service, referee_mail("DISORDR bob BECAUSE gone\n"), now=now).replies[0])
+    assert "there is no referee command DISORDR; did you mean DISORDER?" in reply, reply
